@@ -1,0 +1,268 @@
+"""Noise scenarios: a validated, immutable description of one simulated world.
+
+A scenario is plain data (read from YAML); :func:`parse_scenario` checks every field and
+raises :class:`ScenarioError` with a message that names the offending field, e.g.
+``scenarios.iid.sigma_e: must be >= 0, got -1``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+METRICS = ("accuracy", "recall", "precision", "f1")
+SEED_FAMILIES = ("normal", "skew_normal", "failure_mixture")
+SPLITS = ("dev", "test")
+
+
+class ScenarioError(ValueError):
+    """An invalid scenario or configuration field (the message names the field)."""
+
+
+@dataclass(frozen=True)
+class SplitSpec:
+    """Sizes of one evaluation split.
+
+    ``items`` for accuracy; ``gold`` and ``spurious`` (candidate pool) for
+    recall/precision/F1.  ``sentences``, if given, groups the items into that many
+    resampling units (sentences); otherwise every item is its own unit.
+    """
+
+    items: int = 0
+    gold: int = 0
+    spurious: int = 0
+    sentences: int | None = None
+
+    @property
+    def n_items(self) -> int:
+        return self.items + self.gold + self.spurious
+
+    @property
+    def n_units(self) -> int:
+        return self.sentences if self.sentences is not None else self.n_items
+
+
+@dataclass(frozen=True)
+class SeedDistribution:
+    """Distribution of a training run's ability around the approach's mean.
+
+    ``normal``: theta = mu + sigma_seed * z.  ``skew_normal``: z is a skew-normal with
+    ``shape``, standardised to mean 0 and variance 1.  ``failure_mixture``: with
+    probability ``failure_prob`` a run fails and theta = mu + failure_shift +
+    failure_sd * z (latent units); otherwise as ``normal``.
+    """
+
+    family: str = "normal"
+    shape: float = 0.0
+    failure_prob: float = 0.0
+    failure_shift: float = 0.0
+    failure_sd: float = 0.0
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """Documents: consecutive blocks of ``size`` units sharing an effect g ~ N(0, sigma_c^2)."""
+
+    size: int
+    sigma_c: float
+
+
+@dataclass(frozen=True)
+class ApproachSpec:
+    """An approach; ``difference`` is its true quality minus the scenario target (metric units)."""
+
+    name: str
+    difference: float = 0.0
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    metric: str
+    target: float
+    dev: SplitSpec
+    test: SplitSpec
+    sigma_item: float = 1.0
+    sigma_seed: float = 0.0
+    sigma_shift: float = 0.0
+    sigma_e: float = 1.0
+    spurious_offset: float = 0.0
+    seed_distribution: SeedDistribution = field(default_factory=SeedDistribution)
+    clusters: ClusterSpec | None = None
+    approaches: tuple[ApproachSpec, ...] = (ApproachSpec("A"), ApproachSpec("B"))
+    description: str = ""
+
+    @property
+    def sigma_c(self) -> float:
+        return self.clusters.sigma_c if self.clusters else 0.0
+
+    @property
+    def latent_scale(self) -> float:
+        """sqrt(sigma_item^2 + sigma_c^2 + sigma_e^2): sd of an outcome's latent noise."""
+        return math.sqrt(self.sigma_item**2 + self.sigma_c**2 + self.sigma_e**2)
+
+    def split(self, name: str) -> SplitSpec:
+        if name not in SPLITS:
+            raise ValueError(f"split must be one of {SPLITS}, got {name!r}")
+        return self.dev if name == "dev" else self.test
+
+    def approach(self, name: str) -> ApproachSpec:
+        for spec in self.approaches:
+            if spec.name == name:
+                return spec
+        raise KeyError(f"scenario {self.name!r} has no approach {name!r}")
+
+
+# --------------------------------------------------------------------------- parsing
+def _fail(path: str, message: str) -> None:
+    raise ScenarioError(f"{path}: {message}")
+
+
+def _mapping(value: Any, path: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        _fail(path, f"must be a mapping, got {type(value).__name__}")
+    return value
+
+
+def _check_keys(value: Mapping[str, Any], path: str, allowed: set[str], required: set[str] = frozenset()) -> None:
+    for key in value:
+        if key not in allowed:
+            _fail(f"{path}.{key}", f"unknown field (allowed: {', '.join(sorted(allowed))})")
+    for key in required:
+        if key not in value:
+            _fail(f"{path}.{key}", "required field is missing")
+
+
+def _number(value: Any, path: str, *, minimum: float | None = None, exclusive_minimum: float | None = None,
+            maximum: float | None = None, exclusive_maximum: float | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        _fail(path, f"must be a finite number, got {value!r}")
+    if minimum is not None and value < minimum:
+        _fail(path, f"must be >= {minimum}, got {value!r}")
+    if exclusive_minimum is not None and value <= exclusive_minimum:
+        _fail(path, f"must be > {exclusive_minimum}, got {value!r}")
+    if maximum is not None and value > maximum:
+        _fail(path, f"must be <= {maximum}, got {value!r}")
+    if exclusive_maximum is not None and value >= exclusive_maximum:
+        _fail(path, f"must be < {exclusive_maximum}, got {value!r}")
+    return float(value)
+
+
+def _integer(value: Any, path: str, *, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(path, f"must be an integer, got {value!r}")
+    if value < minimum:
+        _fail(path, f"must be >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def _parse_split(value: Any, path: str, metric: str) -> SplitSpec:
+    value = _mapping(value, path)
+    if metric == "accuracy":
+        _check_keys(value, path, {"items", "sentences"}, {"items"})
+        items = _integer(value["items"], f"{path}.items", minimum=1)
+        gold = spurious = 0
+    else:
+        _check_keys(value, path, {"gold", "spurious", "sentences"}, {"gold"})
+        items = 0
+        gold = _integer(value["gold"], f"{path}.gold", minimum=1)
+        spurious = _integer(value.get("spurious", gold), f"{path}.spurious", minimum=0)
+    sentences = value.get("sentences")
+    if sentences is not None:
+        sentences = _integer(sentences, f"{path}.sentences", minimum=1)
+    return SplitSpec(items=items, gold=gold, spurious=spurious, sentences=sentences)
+
+
+def _parse_seed_distribution(value: Any, path: str) -> SeedDistribution:
+    value = _mapping(value, path)
+    _check_keys(value, path, {"family", "shape", "failure_prob", "failure_shift", "failure_sd"}, {"family"})
+    family = value["family"]
+    if family not in SEED_FAMILIES:
+        _fail(f"{path}.family", f"unknown seed distribution {family!r} (allowed: {', '.join(SEED_FAMILIES)})")
+    extra = set(value) - {"family"}
+    allowed = {"normal": set(), "skew_normal": {"shape"},
+               "failure_mixture": {"failure_prob", "failure_shift", "failure_sd"}}[family]
+    for key in sorted(extra - allowed):
+        _fail(f"{path}.{key}", f"not a parameter of the {family} seed distribution")
+    if family == "skew_normal":
+        _check_keys(value, path, {"family", "shape"}, {"shape"})
+        return SeedDistribution(family, shape=_number(value["shape"], f"{path}.shape"))
+    if family == "failure_mixture":
+        _check_keys(value, path, {"family", "failure_prob", "failure_shift", "failure_sd"},
+                    {"failure_prob", "failure_shift"})
+        return SeedDistribution(
+            family,
+            failure_prob=_number(value["failure_prob"], f"{path}.failure_prob", exclusive_minimum=0, exclusive_maximum=1),
+            failure_shift=_number(value["failure_shift"], f"{path}.failure_shift"),
+            failure_sd=_number(value.get("failure_sd", 0.0), f"{path}.failure_sd", minimum=0),
+        )
+    return SeedDistribution(family)
+
+
+SCENARIO_FIELDS = {
+    "description", "metric", "target", "dev", "test", "sigma_item", "sigma_seed", "sigma_shift",
+    "sigma_e", "spurious_offset", "seed_distribution", "clusters", "approaches",
+}
+
+
+def parse_scenario(name: str, value: Any, path: str | None = None) -> Scenario:
+    """Validate one scenario mapping (as read from YAML) and build a :class:`Scenario`."""
+    path = path or f"scenarios.{name}"
+    if not isinstance(name, str) or not name or not all(c.isalnum() or c in "_-" for c in name):
+        _fail(path, "scenario names use letters, digits, '_' and '-' only")
+    value = _mapping(value, path)
+    _check_keys(value, path, SCENARIO_FIELDS, {"metric", "target", "dev", "test"})
+    metric = value["metric"]
+    if metric not in METRICS:
+        _fail(f"{path}.metric", f"unknown metric {metric!r} (allowed: {', '.join(METRICS)})")
+    target = _number(value["target"], f"{path}.target", exclusive_minimum=0, exclusive_maximum=1)
+    dev = _parse_split(value["dev"], f"{path}.dev", metric)
+    test = _parse_split(value["test"], f"{path}.test", metric)
+    if metric == "precision":
+        for split_name, split in (("dev", dev), ("test", test)):
+            if split.spurious == 0:
+                _fail(f"{path}.{split_name}.spurious", "precision needs a spurious-candidate pool > 0")
+    sigmas = {}
+    for key, default in (("sigma_item", 1.0), ("sigma_seed", 0.0), ("sigma_shift", 0.0), ("sigma_e", 1.0)):
+        sigmas[key] = _number(value.get(key, default), f"{path}.{key}", minimum=0)
+    if sigmas["sigma_e"] == 0 and sigmas["sigma_item"] == 0:
+        _fail(f"{path}.sigma_e", "sigma_e and sigma_item cannot both be 0 (outcomes would be deterministic)")
+    spurious_offset = _number(value.get("spurious_offset", 0.0), f"{path}.spurious_offset")
+    seed_distribution = _parse_seed_distribution(
+        value.get("seed_distribution", {"family": "normal"}), f"{path}.seed_distribution")
+    clusters = None
+    if value.get("clusters") is not None:
+        cpath = f"{path}.clusters"
+        cval = _mapping(value["clusters"], cpath)
+        _check_keys(cval, cpath, {"size", "sigma_c"}, {"size", "sigma_c"})
+        clusters = ClusterSpec(size=_integer(cval["size"], f"{cpath}.size", minimum=1),
+                               sigma_c=_number(cval["sigma_c"], f"{cpath}.sigma_c", minimum=0))
+    approaches_value = value.get("approaches", {"A": {}, "B": {}})
+    apath = f"{path}.approaches"
+    approaches_value = _mapping(approaches_value, apath)
+    if len(approaches_value) < 1:
+        _fail(apath, "at least one approach is required")
+    approaches = []
+    for aname, aval in approaches_value.items():
+        if not isinstance(aname, str) or not aname or not all(c.isalnum() or c in "_-" for c in aname):
+            _fail(f"{apath}.{aname}", "approach names use letters, digits, '_' and '-' only")
+        aval = _mapping(aval if aval is not None else {}, f"{apath}.{aname}")
+        _check_keys(aval, f"{apath}.{aname}", {"difference"})
+        diff = _number(aval.get("difference", 0.0), f"{apath}.{aname}.difference")
+        if not 0 < target + diff < 1:
+            _fail(f"{apath}.{aname}.difference", f"target + difference must lie in (0, 1), got {target + diff!r}")
+        approaches.append(ApproachSpec(aname, diff))
+    description = value.get("description", "")
+    if not isinstance(description, str):
+        _fail(f"{path}.description", "must be a string")
+    return Scenario(name=name, metric=metric, target=target, dev=dev, test=test,
+                    spurious_offset=spurious_offset, seed_distribution=seed_distribution,
+                    clusters=clusters, approaches=tuple(approaches), description=description, **sigmas)
+
+
+def parse_scenarios(value: Any, path: str = "scenarios") -> dict[str, Scenario]:
+    """Validate the ``scenarios`` mapping of a configuration."""
+    value = _mapping(value, path)
+    if not value:
+        _fail(path, "at least one scenario is required")
+    return {name: parse_scenario(name, spec, f"{path}.{name}") for name, spec in value.items()}
