@@ -145,24 +145,42 @@ def _solve_mu(scenario: Scenario, target: float, split: str) -> float:
 
 
 # --------------------------------------------------------------------------- seed distribution
-def theta_density(scenario: Scenario, approach: str, x):
-    """Density of a model's ability theta (used for exact moments by quadrature)."""
+def theta_quadrature(scenario: Scenario, approach: str, *, n_nodes: int = 2001):
+    """Nodes and weights (summing to 1) representing the distribution of a model's ability.
+
+    Point masses (sigma_seed = 0) are single nodes; continuous parts use a fine grid of
+    +-9 sd with density weights, so smooth functions of theta integrate to ~1e-8.
+    """
     sc = scenario
     sd = sc.seed_distribution
     mu = Population(sc).mu(approach)
-    x = np.asarray(x, dtype=float)
-    if sc.sigma_seed == 0 and sd.family != "failure_mixture":
-        raise ValueError("theta is a point mass when sigma_seed = 0")
-    if sd.family == "normal":
-        return stats.norm.pdf(x, mu, sc.sigma_seed)
-    if sd.family == "skew_normal":
+    parts: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def continuous(pdf, centre, spread, mass):
+        x = np.linspace(centre - 9 * spread, centre + 9 * spread, n_nodes)
+        w = pdf(x)
+        parts.append((x, mass * w / w.sum()))
+
+    main_mass = 1 - sd.failure_prob if sd.family == "failure_mixture" else 1.0
+    if sc.sigma_seed == 0:
+        parts.append((np.array([mu]), np.array([main_mass])))
+    elif sd.family == "skew_normal":
         d = sd.shape / math.sqrt(1 + sd.shape**2)
         mean, sdev = d * math.sqrt(2 / math.pi), math.sqrt(1 - 2 * d**2 / math.pi)
-        z_scale = sc.sigma_seed / sdev
-        return stats.skewnorm.pdf(x, sd.shape, loc=mu - mean * z_scale, scale=z_scale)
-    main = stats.norm.pdf(x, mu, sc.sigma_seed) if sc.sigma_seed > 0 else 0 * x
-    fail = stats.norm.pdf(x, mu + sd.failure_shift, sd.failure_sd) if sd.failure_sd > 0 else 0 * x
-    return (1 - sd.failure_prob) * main + sd.failure_prob * fail
+        scale = sc.sigma_seed / sdev
+        continuous(lambda x: stats.skewnorm.pdf(x, sd.shape, loc=mu - mean * scale, scale=scale),
+                   mu, sc.sigma_seed, main_mass)
+    else:
+        continuous(lambda x: stats.norm.pdf(x, mu, sc.sigma_seed), mu, sc.sigma_seed, main_mass)
+    if sd.family == "failure_mixture":
+        centre = mu + sd.failure_shift
+        if sd.failure_sd == 0:
+            parts.append((np.array([centre]), np.array([sd.failure_prob])))
+        else:
+            continuous(lambda x: stats.norm.pdf(x, centre, sd.failure_sd), centre, sd.failure_sd, sd.failure_prob)
+    nodes = np.concatenate([p[0] for p in parts])
+    weights = np.concatenate([p[1] for p in parts])
+    return nodes, weights
 
 
 @dataclass(frozen=True)

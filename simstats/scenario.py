@@ -90,7 +90,9 @@ class Scenario:
     seed_distribution: SeedDistribution = field(default_factory=SeedDistribution)
     clusters: ClusterSpec | None = None
     approaches: tuple[ApproachSpec, ...] = (ApproachSpec("A"), ApproachSpec("B"))
+    #: Row label of the paper task this scenario models (e.g. "CoNLL 2003 - NER-En"), if any.
     description: str = ""
+    reference: str = ""
 
     @property
     def sigma_c(self) -> float:
@@ -201,7 +203,7 @@ def _parse_seed_distribution(value: Any, path: str) -> SeedDistribution:
 
 SCENARIO_FIELDS = {
     "description", "metric", "target", "dev", "test", "sigma_item", "sigma_seed", "sigma_shift",
-    "sigma_e", "spurious_offset", "seed_distribution", "clusters", "approaches",
+    "sigma_e", "spurious_offset", "seed_distribution", "clusters", "approaches", "reference",
 }
 
 
@@ -252,12 +254,14 @@ def parse_scenario(name: str, value: Any, path: str | None = None) -> Scenario:
         if not 0 < target + diff < 1:
             _fail(f"{apath}.{aname}.difference", f"target + difference must lie in (0, 1), got {target + diff!r}")
         approaches.append(ApproachSpec(aname, diff))
-    description = value.get("description", "")
-    if not isinstance(description, str):
-        _fail(f"{path}.description", "must be a string")
+    texts = {}
+    for key in ("description", "reference"):
+        texts[key] = value.get(key, "")
+        if not isinstance(texts[key], str):
+            _fail(f"{path}.{key}", "must be a string")
     return Scenario(name=name, metric=metric, target=target, dev=dev, test=test,
                     spurious_offset=spurious_offset, seed_distribution=seed_distribution,
-                    clusters=clusters, approaches=tuple(approaches), description=description, **sigmas)
+                    clusters=clusters, approaches=tuple(approaches), **texts, **sigmas)
 
 
 def parse_scenarios(value: Any, path: str = "scenarios") -> dict[str, Scenario]:

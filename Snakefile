@@ -1,0 +1,20 @@
+# simstats: simulation studies of significance testing for ML/NLP system comparisons.
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+validate(config, "workflow/schemas/config.schema.yaml")
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/noise.smk"
+
+
+rule all:
+    input:
+        noise_outputs(),
+    default_target: True

@@ -1,0 +1,66 @@
+"""Validation of a whole workflow configuration (one-line errors naming the field)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .scenario import Scenario, ScenarioError, _check_keys, _integer, _mapping, parse_scenarios
+
+TOP_LEVEL = {"root_seed", "results_dir", "figures_dir", "noise", "scenarios"}
+
+
+@dataclass(frozen=True)
+class NoiseStudySettings:
+    n_models: int
+    chunk_size: int
+    n_boot: int
+    scenarios: tuple[str, ...]
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.n_models // self.chunk_size)
+
+    def chunk_range(self, chunk: int) -> tuple[int, int]:
+        if not 0 <= chunk < self.n_chunks:
+            raise ValueError(f"chunk {chunk} out of range 0..{self.n_chunks - 1}")
+        start = chunk * self.chunk_size
+        return start, min(start + self.chunk_size, self.n_models)
+
+
+@dataclass(frozen=True)
+class Settings:
+    root_seed: int
+    results_dir: str
+    figures_dir: str
+    noise: NoiseStudySettings
+    scenarios: dict[str, Scenario]
+
+
+def validate_config(config: Mapping[str, Any]) -> Settings:
+    """Check a configuration mapping; raise :class:`ScenarioError` naming the first bad field."""
+    config = _mapping(config, "config")
+    _check_keys(config, "config", TOP_LEVEL, {"root_seed", "noise", "scenarios"})
+    root_seed = _integer(config["root_seed"], "root_seed", minimum=0)
+    dirs = {}
+    for key, default in (("results_dir", "results"), ("figures_dir", "figures")):
+        dirs[key] = config.get(key, default)
+        if not isinstance(dirs[key], str) or not dirs[key].strip():
+            raise ScenarioError(f"{key}: must be a non-empty path")
+    scenarios = parse_scenarios(config["scenarios"])
+    noise = _mapping(config["noise"], "noise")
+    _check_keys(noise, "noise", {"n_models", "chunk_size", "n_boot", "scenarios"}, {"n_models", "chunk_size"})
+    n_models = _integer(noise["n_models"], "noise.n_models", minimum=4)
+    chunk_size = _integer(noise["chunk_size"], "noise.chunk_size", minimum=2)
+    if chunk_size % 2:
+        raise ScenarioError(f"noise.chunk_size: must be even (models are paired 2k, 2k+1), got {chunk_size}")
+    n_boot = _integer(noise.get("n_boot", 1000), "noise.n_boot", minimum=100)
+    chosen = noise.get("scenarios", "all")
+    if chosen == "all":
+        chosen = list(scenarios)
+    if not isinstance(chosen, list) or not chosen:
+        raise ScenarioError("noise.scenarios: must be 'all' or a non-empty list of scenario names")
+    for name in chosen:
+        if name not in scenarios:
+            raise ScenarioError(f"noise.scenarios: unknown scenario {name!r}")
+    return Settings(root_seed, dirs["results_dir"], dirs["figures_dir"],
+                    NoiseStudySettings(n_models, chunk_size, n_boot, tuple(chosen)), scenarios)

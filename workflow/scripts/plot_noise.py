@@ -1,0 +1,16 @@
+"""Figure: dev vs test scores of a scenario's models."""
+import pandas as pd
+
+from simstats.plots import dev_vs_test_figure, save_figure
+from simstats.reference import paper_value
+from simstats.runlog import script_logger
+from simstats.scenario import parse_scenario
+
+with script_logger(snakemake.log[0]) as log:
+    scenario = parse_scenario(snakemake.wildcards.scenario, snakemake.params.scenario)
+    scores = pd.read_parquet(snakemake.input.scores)
+    summary = pd.read_parquet(snakemake.input.summary)
+    rho = paper_value("reimers2018", "T2_eval2", scenario.reference, "spearman_rho") if scenario.reference else None
+    fig = dev_vs_test_figure(scores, summary, scenario, paper_rho=rho)
+    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+    log.info("wrote %s and %s", snakemake.output.png, snakemake.output.pdf)

@@ -1,0 +1,16 @@
+"""Simulate one chunk of models of one scenario (noise study)."""
+from simstats.noise_study import simulate_chunk
+from simstats.runlog import script_logger
+from simstats.scenario import parse_scenario
+from simstats.tables import write_parquet
+
+with script_logger(snakemake.log[0]) as log:
+    scenario = parse_scenario(snakemake.wildcards.scenario, snakemake.params.scenario)
+    size = snakemake.params.chunk_size
+    start = int(snakemake.wildcards.chunk) * size
+    stop = min(start + size, snakemake.params.n_models)
+    log.info("scenario %s: models %d..%d of each approach", scenario.name, start, stop - 1)
+    scores, pairs = simulate_chunk(scenario, snakemake.params.root_seed, start, stop)
+    write_parquet(scores, snakemake.output.scores)
+    write_parquet(pairs, snakemake.output.pairs)
+    log.info("wrote %d model rows and %d pairs", len(scores), len(pairs))

@@ -1,0 +1,21 @@
+"""Merge a scenario's chunks and summarise its noise model."""
+import pandas as pd
+
+from simstats.noise_study import summarise
+from simstats.runlog import script_logger
+from simstats.scenario import parse_scenario
+from simstats.tables import write_csv, write_parquet
+
+with script_logger(snakemake.log[0]) as log:
+    scenario = parse_scenario(snakemake.wildcards.scenario, snakemake.params.scenario)
+    scores = pd.concat([pd.read_parquet(f) for f in snakemake.input.scores], ignore_index=True)
+    scores = scores.sort_values(["approach", "index"], kind="stable").reset_index(drop=True)
+    pairs = pd.concat([pd.read_parquet(f) for f in snakemake.input.pairs], ignore_index=True)
+    pairs = pairs.sort_values(["approach", "pair"], kind="stable").reset_index(drop=True)
+    log.info("scenario %s: %d models, %d pairs", scenario.name, len(scores), len(pairs))
+    summary = summarise(scenario, scores, pairs, snakemake.params.root_seed, snakemake.params.n_boot)
+    write_parquet(scores, snakemake.output.scores)
+    write_parquet(pairs, snakemake.output.pairs)
+    write_parquet(summary, snakemake.output.summary)
+    write_csv(summary, snakemake.output.csv)
+    log.info("summary:\n%s", summary.to_string())
