@@ -7,10 +7,14 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
+# common.smk checks the configuration first (one-line errors naming the field), then the
+# JSON schema validates it again and fills in defaults.
+include: "workflow/rules/common.smk"
+
+
 validate(config, "workflow/schemas/config.schema.yaml")
 
 
-include: "workflow/rules/common.smk"
 include: "workflow/rules/noise.smk"
 
 

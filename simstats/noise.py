@@ -117,16 +117,37 @@ class Population:
         if sc.metric == "accuracy":
             return var_g / spec.items
         G, P = spec.gold, spec.spurious
-        R, S = G * p, P * q
-        var_r, var_s_tot = G * var_g, P * var_s
-        if sc.metric == "recall":
-            return var_r / G**2
-        if sc.metric == "precision":
-            d_r, d_s = S / (R + S) ** 2, -R / (R + S) ** 2
+        return _delta_variance(sc.metric, G, G * p, P * q, G * var_g, P * var_s)
+
+    def x_variance_given_items(self, theta, items: "ItemSet"):
+        """Exact variance over the model's errors e of its counts on this item set, carried
+        to the metric by the delta method (exact for accuracy and recall)."""
+        sc = self.scenario
+        theta = np.atleast_1d(np.asarray(theta, dtype=float))
+        latent = (items.sign[None, :] * theta[:, None] - items.threshold[None, :].astype(float))
+        if sc.sigma_e == 0:
+            rate = (latent > 0).astype(float)
         else:
-            D = G + R + S
-            d_r, d_s = 2 * (G + S) / D**2, -2 * R / D**2
-        return d_r**2 * var_r + d_s**2 * var_s_tot
+            rate = special.ndtr(latent / sc.sigma_e)
+        gold = items.is_gold
+        var = rate * (1 - rate)
+        R, S = rate[:, gold].sum(1), rate[:, ~gold].sum(1)
+        var_r, var_s = var[:, gold].sum(1), var[:, ~gold].sum(1)
+        if sc.metric == "accuracy":
+            return var_r / gold.sum() ** 2
+        return _delta_variance(sc.metric, int(gold.sum()), R, S, var_r, var_s)
+
+
+def _delta_variance(metric: str, G, R, S, var_r, var_s):
+    """Delta-method variance of recall/precision/F1 from independent counts R and S."""
+    if metric == "recall":
+        return var_r / G**2
+    if metric == "precision":
+        d_r, d_s = S / (R + S) ** 2, -R / (R + S) ** 2
+    else:
+        D = G + R + S
+        d_r, d_s = 2 * (G + S) / D**2, -2 * R / D**2
+    return d_r**2 * var_r + d_s**2 * var_s
 
 
 @functools.lru_cache(maxsize=256)

@@ -85,10 +85,19 @@ def simulate_chunk(scenario: Scenario, root_seed: int, start: int, stop: int,
 
 
 # --------------------------------------------------------------------------- exact values
-def implied_values(scenario: Scenario, approach: str) -> dict[str, float]:
+def _given_items_variance(pop: Population, items, theta: np.ndarray, n_grid: int = 161) -> np.ndarray:
+    """x_variance_given_items on a grid of theta, interpolated (it is smooth in theta)."""
+    grid = np.linspace(theta.min(), theta.max(), n_grid) if theta.max() > theta.min() else theta.ravel()[:1]
+    values = np.concatenate([pop.x_variance_given_items(grid[i:i + 16], items) for i in range(0, grid.size, 16)])
+    return np.interp(theta, grid, values)
+
+
+def implied_values(scenario: Scenario, approach: str, item_sets: dict | None = None) -> dict[str, float]:
     """What the model implies for each summary statistic (quadrature over theta and delta).
 
-    sd of X is the within-test-set sd (delta method for ratio metrics); the correlations
+    sd of X is the within-set sd (delta method for ratio metrics): for the realised item
+    sets if ``item_sets`` is given (what a fixed dev/test set implies), else its
+    expectation over item sets.  The correlations
     treat X_dev and X_test as independent of each other and of theta; Spearman's value
     is (6/pi) asin(rho/2), exact for bivariate normal scores, so it is given only for a
     normal seed distribution.
@@ -105,8 +114,12 @@ def implied_values(scenario: Scenario, approach: str) -> dict[str, float]:
     var_dev = np.sum(weights * (f_dev - m_dev) ** 2)
     var_test = np.sum(w2 * (f_test - m_test) ** 2)
     cov = np.sum(w2 * (f_dev[:, None] - m_dev) * (f_test - m_test))
-    vx_dev = np.sum(weights * pop.x_variance(nodes, "dev"))
-    vx_test = np.sum(w2 * pop.x_variance(nodes[:, None] + d[None, :], "test"))
+    if item_sets is None:
+        vx_dev = np.sum(weights * pop.x_variance(nodes, "dev"))
+        vx_test = np.sum(w2 * pop.x_variance(nodes[:, None] + d[None, :], "test"))
+    else:
+        vx_dev = np.sum(weights * _given_items_variance(pop, item_sets["dev"], nodes))
+        vx_test = np.sum(w2 * _given_items_variance(pop, item_sets["test"], nodes[:, None] + d[None, :]))
     pearson = cov / math.sqrt((var_dev + vx_dev) * (var_test + vx_test))
     normal = scenario.seed_distribution.family == "normal"
     r12 = np.sum(w2 * pop.pair_correlation(nodes[:, None] + d[None, :], "gold"))
@@ -142,9 +155,11 @@ def _score_statistics(frame: dict[str, np.ndarray], idx: np.ndarray) -> dict[str
 
 
 def summarise(scenario: Scenario, scores: pd.DataFrame, pairs: pd.DataFrame, root_seed: int,
-              n_boot: int = 1000, level: float = 0.95, max_block: int = 4_000_000) -> pd.DataFrame:
+              n_boot: int = 1000, level: float = 0.95, max_block: int = 4_000_000,
+              stream: str = "noise") -> pd.DataFrame:
     """Summary rows (approach x statistic): estimate, se, CI, implied value, z and n."""
     rng = generator(root_seed, "noise-summary", scenario.name)
+    item_sets = {s: make_item_set(scenario, s, root_seed, stream) for s in SPLITS}
     alpha = 1 - level
     rows = []
     ref_rho = paper_value("reimers2018", "T2_eval2", scenario.reference, "spearman_rho") if scenario.reference else None
@@ -162,7 +177,7 @@ def summarise(scenario: Scenario, scores: pd.DataFrame, pairs: pd.DataFrame, roo
             idx = rng.integers(0, n, size=(min(block, n_boot - lo), n))
             for k, v in _score_statistics(frame, idx).items():
                 reps[k].append(v)
-        implied = implied_values(scenario, spec.name)
+        implied = implied_values(scenario, spec.name, item_sets)
         for k in point:
             r = np.concatenate(reps[k])
             lo_q, hi_q = np.nanquantile(r, [alpha / 2, 1 - alpha / 2])

@@ -15,6 +15,8 @@ rule simulate_noise_chunk:
     benchmark:
         f"{RESULTS}/benchmarks/noise/{{scenario}}/simulate_{{chunk}}.tsv"
     threads: 1
+    conda:
+        "../envs/simstats.yaml"
     resources:
         mem_mb=2000,
         runtime=30,
@@ -40,6 +42,8 @@ rule summarise_noise:
     benchmark:
         f"{RESULTS}/benchmarks/noise/{{scenario}}/summarise.tsv"
     threads: 1
+    conda:
+        "../envs/simstats.yaml"
     resources:
         mem_mb=4000,
         runtime=30,
@@ -64,6 +68,8 @@ rule plot_noise:
     log:
         f"{RESULTS}/logs/noise/{{scenario}}/plot.log",
     threads: 1
+    conda:
+        "../envs/simstats.yaml"
     resources:
         mem_mb=1000,
         runtime=10,
@@ -84,6 +90,8 @@ rule noise_table:
     log:
         f"{RESULTS}/logs/noise/table.log",
     threads: 1
+    conda:
+        "../envs/simstats.yaml"
     resources:
         mem_mb=1000,
         runtime=10,

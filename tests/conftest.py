@@ -1,0 +1,14 @@
+import pytest
+
+from simstats.scenario import parse_scenario
+
+
+@pytest.fixture
+def make_scenario():
+    """Build a scenario from keyword overrides of a small accuracy scenario."""
+    def make(name="t", **overrides):
+        spec = {"metric": "accuracy", "target": 0.8, "dev": {"items": 500}, "test": {"items": 500},
+                "sigma_item": 1.0, "sigma_seed": 0.0, "sigma_shift": 0.0, "sigma_e": 0.7}
+        spec.update(overrides)
+        return parse_scenario(name, spec)
+    return make
