@@ -1,0 +1,109 @@
+"""The Snakemake workflow end to end: dry run, lint, bad config, a tiny real run twice."""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.workflow
+
+
+def copy_workflow(dest: Path) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in ("Snakefile", "workflow", "config", "profiles", ".test"):
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("results", "figures", "__pycache__"))
+        else:
+            shutil.copy(src, dest / name)
+    return dest
+
+
+def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "snakemake", *args], cwd=workdir, capture_output=True, text=True,
+                          timeout=900)
+
+
+def job_counts(dry_run_output: str) -> dict[str, int]:
+    lines = dry_run_output.splitlines()
+    start = lines.index("Job stats:") + 3
+    counts = {}
+    for line in lines[start:]:
+        parts = line.split()
+        if len(parts) != 2 or parts[0] == "total":
+            break
+        counts[parts[0]] = int(parts[1])
+    return counts
+
+
+def test_default_dry_run_and_lint(tmp_path):
+    wd = copy_workflow(tmp_path)
+    dry = snakemake(wd, "-n")
+    assert dry.returncode == 0, dry.stderr
+    counts = job_counts(dry.stdout + dry.stderr)
+    n_scen = len(yaml.safe_load((ROOT / "config/config.yaml").read_text())["scenarios"])
+    assert counts["summarise_noise"] == n_scen and counts["plot_noise"] == n_scen
+    lint = snakemake(wd, "--lint")
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    assert "Congratulations" in lint.stdout + lint.stderr
+
+
+@pytest.mark.parametrize("patch, field", [
+    ({"sigma_e": -1}, "scenarios.iid.sigma_e"),
+    ({"metric": "bleu"}, "scenarios.iid.metric"),
+])
+def test_invalid_scenario_is_rejected_before_any_job(tmp_path, patch, field):
+    wd = copy_workflow(tmp_path)
+    (wd / "bad.yaml").write_text(yaml.safe_dump({"scenarios": {"iid": patch}}))
+    run = snakemake(wd, "--cores", "1", "--configfile", "bad.yaml")
+    assert run.returncode != 0
+    err_lines = [line for line in (run.stdout + run.stderr).splitlines() if field in line]
+    assert len(err_lines) == 1 and err_lines[0].startswith("simstats: invalid configuration:")
+    assert not (wd / "results").exists()
+
+
+def files_of(root: Path) -> dict[str, bytes]:
+    out = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.is_file() and "/chunks/" not in rel and "logs/" not in rel and "benchmarks/" not in rel:
+            out[rel] = path.read_bytes()
+    return out
+
+
+def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
+    one = copy_workflow(tmp_path / "one")
+    run = snakemake(one, "--cores", "1", "--configfile", ".test/config.yaml")
+    assert run.returncode == 0, run.stderr[-3000:]
+    results = files_of(one / ".test/results")
+    figures = files_of(one / ".test/figures")
+    for scen in ("iid", "clustered", "failure_tail", "tempeval3_events"):
+        assert f"noise/{scen}/scores.parquet" in results and f"noise/{scen}/summary.csv" in results
+        assert f"noise/{scen}_dev_vs_test.png" in figures and f"noise/{scen}_dev_vs_test.pdf" in figures
+    assert "noise/summary.md" in results
+
+    # same config, other core count and chunk size: byte-identical outputs
+    two = copy_workflow(tmp_path / "two")
+    other = yaml.safe_load((two / ".test/config.yaml").read_text())
+    other["noise"]["chunk_size"] = 10
+    (two / "other.yaml").write_text(yaml.safe_dump(other))
+    run = snakemake(two, "--cores", "8", "--configfile", "other.yaml")
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert files_of(two / ".test/results") == results
+    assert files_of(two / ".test/figures") == figures
+
+    # nothing left to do; adding a scenario reruns only its jobs plus the aggregation
+    again = snakemake(one, "-n", "--configfile", ".test/config.yaml")
+    assert "Nothing to be done" in again.stdout + again.stderr
+    extended = yaml.safe_load((one / ".test/config.yaml").read_text())
+    extended["noise"]["scenarios"].append("extra")
+    extended["scenarios"] = {"extra": {"metric": "accuracy", "target": 0.7, "dev": {"items": 300},
+                                       "test": {"items": 300}, "sigma_seed": 0.01}}
+    (one / "extended.yaml").write_text(yaml.safe_dump(extended))
+    dry = snakemake(one, "-n", "--configfile", "extended.yaml")
+    assert dry.returncode == 0, dry.stderr
+    assert job_counts(dry.stdout + dry.stderr) == {
+        "simulate_noise_chunk": 2, "summarise_noise": 1, "plot_noise": 1, "noise_table": 1, "all": 1}
