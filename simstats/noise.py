@@ -119,9 +119,12 @@ class Population:
         G, P = spec.gold, spec.spurious
         return _delta_variance(sc.metric, G, G * p, P * q, G * var_g, P * var_s)
 
-    def x_variance_given_items(self, theta, items: "ItemSet"):
-        """Exact variance over the model's errors e of its counts on this item set, carried
-        to the metric by the delta method (exact for accuracy and recall)."""
+    def given_items(self, theta, items: "ItemSet"):
+        """(expected score, variance of the score) of a model of ability theta on this item set.
+
+        Exact over the model's errors e for the counts; the ratio metrics' mean and variance
+        come from the expected counts by the delta method (exact for accuracy and recall).
+        """
         sc = self.scenario
         theta = np.atleast_1d(np.asarray(theta, dtype=float))
         latent = (items.sign[None, :] * theta[:, None] - items.threshold[None, :].astype(float))
@@ -133,9 +136,15 @@ class Population:
         var = rate * (1 - rate)
         R, S = rate[:, gold].sum(1), rate[:, ~gold].sum(1)
         var_r, var_s = var[:, gold].sum(1), var[:, ~gold].sum(1)
+        G = int(gold.sum())
         if sc.metric == "accuracy":
-            return var_r / gold.sum() ** 2
-        return _delta_variance(sc.metric, int(gold.sum()), R, S, var_r, var_s)
+            return R / G, var_r / G**2
+        mean = metric_from_sums(sc.metric, {"recalled": R, "gold": G, "spurious": S})
+        return np.asarray(mean, dtype=float), _delta_variance(sc.metric, G, R, S, var_r, var_s)
+
+    def x_variance_given_items(self, theta, items: "ItemSet"):
+        """Variance over the model's errors e of its score on this item set (see given_items)."""
+        return self.given_items(theta, items)[1]
 
 
 def _delta_variance(metric: str, G, R, S, var_r, var_s):

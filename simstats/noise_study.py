@@ -41,28 +41,40 @@ def phi_correlation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def phi_correlation_weighted(a: np.ndarray, b: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """phi of rows of a and b under item weights (resample counts): result (rows, replicates)."""
     a32, b32, w = a.astype(np.float32), b.astype(np.float32), weights.astype(np.float32).T
-    n = weights[0].sum()
+    n = weights.sum(axis=1, dtype=np.float64)[None, :]
     sa, sb, sab = (a32 @ w).astype(np.float64), (b32 @ w).astype(np.float64), ((a32 * b32) @ w).astype(np.float64)
     den = np.sqrt(sa * (n - sa) * sb * (n - sb))
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, (n * sab - sa * sb) / den, np.nan)
 
 
-def item_resample_counts(root_seed: int, scenario: Scenario, n_items: int, n_boot: int = R12_ITEM_BOOT,
+def item_resample_counts(root_seed: int, scenario: Scenario, clusters: np.ndarray, n_boot: int = R12_ITEM_BOOT,
                          stream: str = "noise") -> np.ndarray:
-    """Multinomial resample counts of the test items (n_boot x n_items), shared by all chunks."""
+    """Bootstrap resample counts of the given test items (n_boot x items), shared by all chunks.
+
+    Items are resampled independently, or whole clusters (documents) when the scenario has
+    clusters, so that the interval reflects the dependence within documents.
+    """
     rng = generator(root_seed, stream, scenario.name, "r12-item-bootstrap")
-    return rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=n_boot).astype(np.uint16)
+    if scenario.clusters is None:
+        n = clusters.size
+        return rng.multinomial(n, np.full(n, 1.0 / n), size=n_boot).astype(np.uint16)
+    ids, members = np.unique(clusters, return_inverse=True)
+    per_cluster = rng.multinomial(ids.size, np.full(ids.size, 1.0 / ids.size), size=n_boot).astype(np.uint16)
+    return per_cluster[:, members]
 
 
-def simulate_chunk(scenario: Scenario, root_seed: int, start: int, stop: int,
-                   stream: str = "noise") -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Models start..stop-1 of every approach: score rows and r12 of pairs (2k, 2k+1)."""
+def simulate_chunk(scenario: Scenario, root_seed: int, start: int, stop: int, stream: str = "noise",
+                   progress=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Models start..stop-1 of every approach: score rows and r12 of pairs (2k, 2k+1).
+
+    ``progress``, if given, is called with a message after each approach.
+    """
     if start % 2:
         raise ValueError(f"chunks must start at an even model index, got {start}")
     items = {s: make_item_set(scenario, s, root_seed, stream) for s in SPLITS}
     gold = items["test"].is_gold
-    counts = item_resample_counts(root_seed, scenario, int(gold.sum()), stream=stream)
+    counts = item_resample_counts(root_seed, scenario, items["test"].cluster[gold], stream=stream)
     score_frames, pair_frames = [], []
     for spec in scenario.approaches:
         batch = simulate_models(scenario, spec.name, start, stop, root_seed, stream=stream,
@@ -80,23 +92,31 @@ def simulate_chunk(scenario: Scenario, root_seed: int, start: int, stop: int,
         r12_boot = phi_correlation_weighted(first, second, counts).astype(np.float32)
         pair_frames.append(pd.DataFrame({"approach": spec.name, "pair": start // 2 + np.arange(n_pairs), "r12": r12,
                                          "r12_item_boot": list(r12_boot)}))
+        if progress is not None:
+            progress(f"approach {spec.name}: {stop - start} models, {n_pairs} pairs done")
     return (pd.concat(score_frames, ignore_index=True)[SCORE_COLUMNS],
             pd.concat(pair_frames, ignore_index=True)[PAIR_COLUMNS])
 
 
 # --------------------------------------------------------------------------- exact values
-def _given_items_variance(pop: Population, items, theta: np.ndarray, n_grid: int = 161) -> np.ndarray:
-    """x_variance_given_items on a grid of theta, interpolated (it is smooth in theta)."""
-    grid = np.linspace(theta.min(), theta.max(), n_grid) if theta.max() > theta.min() else theta.ravel()[:1]
-    values = np.concatenate([pop.x_variance_given_items(grid[i:i + 16], items) for i in range(0, grid.size, 16)])
-    return np.interp(theta, grid, values)
+def _given_items(pop: Population, items, theta: np.ndarray, n_grid: int = 161) -> tuple[np.ndarray, np.ndarray]:
+    """Population.given_items on a grid of theta, interpolated (both are smooth in theta)."""
+    lo, hi = float(theta.min()), float(theta.max())
+    grid = np.linspace(lo, hi, n_grid) if hi > lo else np.array([lo])
+    parts = [pop.given_items(grid[i:i + 16], items) for i in range(0, grid.size, 16)]
+    mean = np.concatenate([p[0] for p in parts])
+    var = np.concatenate([p[1] for p in parts])
+    if grid.size == 1:
+        return np.full(theta.shape, mean[0]), np.full(theta.shape, var[0])
+    return np.interp(theta, grid, mean), np.interp(theta, grid, var)
 
 
 def implied_values(scenario: Scenario, approach: str, item_sets: dict | None = None) -> dict[str, float]:
     """What the model implies for each summary statistic (quadrature over theta and delta).
 
-    sd of X is the within-set sd (delta method for ratio metrics): for the realised item
-    sets if ``item_sets`` is given (what a fixed dev/test set implies), else its
+    sd of X is the within-set sd (delta method for ratio metrics).  With ``item_sets`` the
+    sd of X and the dev-test correlations are those the realised dev and test sets imply
+    (a model's expected score on a fixed set is not exactly Psi_true); without, their
     expectation over item sets.  The correlations
     treat X_dev and X_test as independent of each other and of theta; Spearman's value
     is (6/pi) asin(rho/2), exact for bivariate normal scores, so it is given only for a
@@ -118,9 +138,18 @@ def implied_values(scenario: Scenario, approach: str, item_sets: dict | None = N
         vx_dev = np.sum(weights * pop.x_variance(nodes, "dev"))
         vx_test = np.sum(w2 * pop.x_variance(nodes[:, None] + d[None, :], "test"))
     else:
-        vx_dev = np.sum(weights * _given_items_variance(pop, item_sets["dev"], nodes))
-        vx_test = np.sum(w2 * _given_items_variance(pop, item_sets["test"], nodes[:, None] + d[None, :]))
-    pearson = cov / math.sqrt((var_dev + vx_dev) * (var_test + vx_test))
+        vx_dev = np.sum(weights * _given_items(pop, item_sets["dev"], nodes)[1])
+        vx_test = np.sum(w2 * _given_items(pop, item_sets["test"], nodes[:, None] + d[None, :])[1])
+    if item_sets is not None:  # expected scores on the realised sets, not the population
+        f_dev = _given_items(pop, item_sets["dev"], nodes)[0]
+        f_test = _given_items(pop, item_sets["test"], nodes[:, None] + d[None, :])[0]
+        m_dev, m_test = np.sum(weights * f_dev), np.sum(w2 * f_test)
+        cov = np.sum(w2 * (f_dev[:, None] - m_dev) * (f_test - m_test))
+        set_var_dev = np.sum(weights * (f_dev - m_dev) ** 2)
+        set_var_test = np.sum(w2 * (f_test - m_test) ** 2)
+    else:
+        set_var_dev, set_var_test = var_dev, var_test
+    pearson = cov / math.sqrt((set_var_dev + vx_dev) * (set_var_test + vx_test))
     normal = scenario.seed_distribution.family == "normal"
     r12 = np.sum(w2 * pop.pair_correlation(nodes[:, None] + d[None, :], "gold"))
     return {

@@ -62,3 +62,15 @@ def test_too_few_models_is_an_error():
     scores, pairs = simulate_chunk(sc, SEED, 0, 2)
     with pytest.raises(ValueError, match="need >= 3 models"):
         summarise(sc, scores, pairs, SEED, n_boot=100)
+
+
+def test_cluster_bootstrap_counts_resample_whole_documents():
+    sc = parse_scenario("c", {"metric": "accuracy", "target": 0.8, "dev": {"items": 10}, "test": {"items": 60},
+                              "clusters": {"size": 6, "sigma_c": 0.5}})
+    from simstats.noise_study import item_resample_counts
+    clusters = np.repeat(np.arange(10), 6)
+    counts = item_resample_counts(SEED, sc, clusters, n_boot=50)
+    assert counts.shape == (50, 60)
+    per_doc = counts.reshape(50, 10, 6)
+    assert (per_doc == per_doc[:, :, :1]).all()          # all items of a document share the count
+    assert (per_doc[:, :, 0].sum(1) == 10).all()         # 10 documents drawn per replicate

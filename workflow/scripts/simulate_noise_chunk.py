@@ -10,7 +10,7 @@ with script_logger(snakemake.log[0]) as log:
     start = int(snakemake.wildcards.chunk) * size
     stop = min(start + size, snakemake.params.n_models)
     log.info("scenario %s: models %d..%d of each approach", scenario.name, start, stop - 1)
-    scores, pairs = simulate_chunk(scenario, snakemake.params.root_seed, start, stop)
+    scores, pairs = simulate_chunk(scenario, snakemake.params.root_seed, start, stop, progress=log.info)
     write_parquet(scores, snakemake.output.scores)
     write_parquet(pairs, snakemake.output.pairs)
     log.info("wrote %d model rows and %d pairs", len(scores), len(pairs))
