@@ -60,3 +60,123 @@ def metric_from_sums(metric: str, sums: Mapping[str, np.ndarray]):
     if missing:
         raise ValueError(f"metric {metric!r} needs statistics {missing} that were not given")
     return function(*(sums[s] for s in STATISTICS[metric]))
+
+
+# --------------------------------------------------------------------------- metric objects
+class Metric:
+    """A metric of summed per-item statistics, for the test engine.
+
+    ``statistics`` names the columns of the per-item statistics array; ``function`` maps
+    summed statistics of shape (..., k) to metric values of shape (...).  Lower-is-better
+    metrics (MAE) set ``higher_is_better=False``: the engine then measures improvement as
+    a decrease.
+    """
+
+    def __init__(self, name: str, statistics, function, higher_is_better: bool = True):
+        self.name = name
+        self.statistics = tuple(statistics)
+        self.function = function
+        self.higher_is_better = bool(higher_is_better)
+
+    def __call__(self, sums) -> np.ndarray:
+        sums = np.asarray(sums, dtype=np.float64)
+        if sums.shape[-1] != len(self.statistics):
+            raise ValueError(f"metric {self.name!r} needs {len(self.statistics)} statistics "
+                             f"{self.statistics}, got {sums.shape[-1]}")
+        return np.asarray(self.function(sums), dtype=np.float64)
+
+    def __repr__(self) -> str:
+        return f"Metric({self.name!r}, statistics={self.statistics})"
+
+
+def accuracy_metric() -> Metric:
+    return Metric("accuracy", ("correct", "items"), lambda s: _ratio(s[..., 0], s[..., 1]))
+
+
+def yeh_metric(name: str) -> Metric:
+    """recall, precision or f1 from (recalled, gold, spurious) per item (Yeh 2000's form)."""
+    function = _FUNCTIONS[name]
+    if name not in ("recall", "precision", "f1"):
+        raise ValueError(f"unknown Yeh-form metric {name!r}")
+    return Metric(name, STATISTICS[name], lambda s: function(s[..., 0], s[..., 1], s[..., 2]))
+
+
+def mae_metric() -> Metric:
+    """Mean absolute error (lower is better) from (abs_error, items)."""
+    return Metric("mae", ("abs_error", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), higher_is_better=False)
+
+
+def classification_f1_metric(classes, average: str = "macro", subset=None) -> Metric:
+    """F1 from per-class confusion counts (tp_c, gold_c, pred_c for each class c).
+
+    average: "macro" (unweighted mean over ``subset`` of classes, default all),
+    "weighted" (mean weighted by gold support, as scikit-learn's average="weighted"),
+    or a class label for that class's F1.  F1_c = 2 tp_c / (gold_c + pred_c), 0 if both 0.
+    """
+    classes = [str(c) for c in classes]
+    k = len(classes)
+    names = tuple(f"{stat}_{c}" for c in classes for stat in ("tp", "gold", "pred"))
+    if average == "macro":
+        chosen = [str(c) for c in subset] if subset is not None else classes
+        unknown = [c for c in chosen if c not in classes]
+        if unknown or not chosen:
+            raise ValueError(f"macro-F1 subset has unknown classes {unknown} (classes: {classes})")
+        idx = np.array([classes.index(c) for c in chosen])
+    elif average not in ("weighted",) and str(average) not in classes:
+        raise ValueError(f"average must be 'macro', 'weighted' or a class label, got {average!r}")
+
+    def per_class(s):
+        s = s.reshape(s.shape[:-1] + (k, 3))
+        return _ratio(2.0 * s[..., 0], s[..., 1] + s[..., 2]), s[..., 1]
+
+    if average == "macro":
+        def function(s):
+            f, _ = per_class(s)
+            return f[..., idx].mean(axis=-1)
+        name = "macro_f1" if subset is None else "macro_f1[" + ",".join(map(str, subset)) + "]"
+    elif average == "weighted":
+        def function(s):
+            f, support = per_class(s)
+            return _ratio((f * support).sum(axis=-1), support.sum(axis=-1))
+        name = "weighted_f1"
+    else:
+        j = classes.index(str(average))
+
+        def function(s):
+            return per_class(s)[0][..., j]
+        name = f"f1[{average}]"
+    return Metric(name, names, function)
+
+
+def custom_metric(name: str, statistics, function, higher_is_better: bool = True) -> Metric:
+    """Any metric of summed statistics, e.g. corpus BLEU from per-segment n-gram counts."""
+    return Metric(name, statistics, function, higher_is_better)
+
+
+def label_statistics(metric: Metric, gold, pred, *, positive=None, classes=None) -> np.ndarray:
+    """Per-item statistics (n x k) of one system's predictions for ``metric``.
+
+    accuracy: (correct, 1); recall/precision/f1 (binary, Yeh form; ``positive`` label):
+    (recalled, is_gold, spurious); classification F1 (``classes``): one-hot tp/gold/pred per
+    class; mae: (|gold - pred|, 1).
+    """
+    gold = np.asarray(gold)
+    pred = np.asarray(pred)
+    if gold.shape != pred.shape or gold.ndim != 1:
+        raise ValueError(f"gold and predictions must be 1-D of equal length, got {gold.shape} and {pred.shape}")
+    if metric.statistics == ("correct", "items"):
+        return np.stack([gold == pred, np.ones(gold.size, bool)], axis=1).astype(np.float64)
+    if metric.statistics == ("abs_error", "items"):
+        return np.stack([np.abs(gold.astype(float) - pred.astype(float)), np.ones(gold.size)], axis=1)
+    if metric.statistics == ("recalled", "gold", "spurious"):
+        if positive is None:
+            raise ValueError(f"metric {metric.name!r} on labels needs the positive label")
+        g, p = gold == positive, pred == positive
+        return np.stack([g & p, g, ~g & p], axis=1).astype(np.float64)
+    if classes is None:
+        raise ValueError(f"metric {metric.name!r} on labels needs the list of classes")
+    cols = []
+    for c in classes:
+        g, p = gold == c, pred == c
+        cols += [g & p, g, p]
+    return np.stack(cols, axis=1).astype(np.float64)

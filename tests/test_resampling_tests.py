@@ -1,0 +1,160 @@
+"""Bootstrap and randomization tests against exhaustive enumeration and closed forms."""
+import itertools
+import math
+import zlib
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from simstats.bootstrap import paired_bootstrap
+from simstats.metrics import accuracy_metric, classification_f1_metric, label_statistics, mae_metric, yeh_metric
+from simstats.randomization import approximate_randomization, exact_randomization, exact_stratified_randomization
+
+
+def acc_stats(*systems):
+    return np.stack([np.stack([np.asarray(s, float), np.ones(len(s))], axis=1) for s in systems])
+
+
+def exact_bootstrap_pvalue(stats, metric, convention, alternative):
+    """Enumerate every multinomial resample of n items with its probability."""
+    n = stats.shape[1]
+    delta = metric(stats[0].sum(0)) - metric(stats[1].sum(0))
+    total = 0.0
+    for combo in itertools.combinations_with_replacement(range(n), n):
+        counts = np.bincount(combo, minlength=n).astype(float)
+        prob = math.factorial(n) / np.prod([math.factorial(int(c)) for c in counts]) / n**n
+        d = metric(counts @ stats[0]) - metric(counts @ stats[1])
+        if convention == "shift":
+            hit = {"greater": d >= 2 * delta - 1e-12, "less": d <= 2 * delta + 1e-12,
+                   "two-sided": abs(d - delta) >= abs(delta) - 1e-12}[alternative]
+        else:
+            hit = d <= 1e-12 if alternative == "greater" else d >= -1e-12
+        total += prob * hit
+    return total
+
+
+@pytest.mark.parametrize("convention, alternative", [("shift", "greater"), ("shift", "two-sided"),
+                                                     ("shift", "less"), ("percentile", "greater")])
+def test_bootstrap_matches_exhaustive_enumeration(convention, alternative):
+    s = acc_stats([1, 1, 0, 1, 0, 1], [0, 1, 0, 1, 1, 0])
+    exact = exact_bootstrap_pvalue(s, accuracy_metric(), convention, alternative)
+    B = 200_000
+    res = paired_bootstrap(s, accuracy_metric(), n_resamples=B, rng=11, convention=convention,
+                           alternative=alternative, confidence_level=None)
+    assert abs(res.pvalue[0] - exact) < 4 * math.sqrt(exact * (1 - exact) / B) + 1e-9
+
+
+def test_bootstrap_f1_matches_enumeration():
+    a = np.array([[1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [0, 0, 0]], float)
+    b = np.array([[0, 1, 0], [1, 1, 0], [0, 0, 0], [1, 1, 0], [0, 0, 1]], float)
+    s = np.stack([a, b])
+    exact = exact_bootstrap_pvalue(s, yeh_metric("f1"), "shift", "greater")
+    res = paired_bootstrap(s, yeh_metric("f1"), n_resamples=200_000, rng=3, confidence_level=None)
+    assert abs(res.pvalue[0] - exact) < 4 * math.sqrt(exact * (1 - exact) / 200_000)
+
+
+def test_identical_systems_never_significant():
+    s = acc_stats([1, 0, 1, 1, 0, 1, 1], [1, 0, 1, 1, 0, 1, 1])
+    for conv in ("shift", "percentile"):
+        for alt in ("greater", "less", "two-sided"):
+            assert paired_bootstrap(s, accuracy_metric(), n_resamples=500, rng=1, convention=conv,
+                                    alternative=alt).pvalue[0] == 1.0
+    for alt in ("greater", "less", "two-sided"):
+        assert approximate_randomization(s, accuracy_metric(), n_resamples=500, rng=1, alternative=alt).pvalue[0] == 1
+        assert exact_randomization(s, accuracy_metric(), alternative=alt).pvalue[0] == 1
+        assert exact_stratified_randomization(s, accuracy_metric(), alternative=alt).pvalue[0] == 1
+
+
+def test_bootstrap_is_independent_of_how_pairs_are_grouped():
+    rng = np.random.default_rng(0)
+    sysstats = acc_stats(*(rng.random(400) < p for p in (0.7, 0.72, 0.69, 0.75)))
+    pairs = [(0, 1), (2, 3), (1, 2)]
+    together = paired_bootstrap(sysstats, accuracy_metric(), pairs, n_resamples=3000, rng=5)
+    alone = paired_bootstrap(sysstats, accuracy_metric(), [(2, 3)], n_resamples=3000, rng=5)
+    assert together.pvalue[1] == alone.pvalue[0]
+    assert together.confidence_interval.low[1] == alone.confidence_interval.low[0]
+
+
+def test_cluster_bootstrap_equals_bootstrap_of_cluster_sums():
+    rng = np.random.default_rng(1)
+    s = acc_stats(rng.random(60) < 0.7, rng.random(60) < 0.6)
+    clusters = np.repeat(np.arange(12), 5)[rng.permutation(60)]
+    summed = np.stack([[s[j][clusters == c].sum(0) for c in range(12)] for j in range(2)])
+    a = paired_bootstrap(s, accuracy_metric(), n_resamples=2000, rng=9, clusters=clusters)
+    b = paired_bootstrap(summed, accuracy_metric(), n_resamples=2000, rng=9)
+    assert a.pvalue[0] == b.pvalue[0] and "clusters" in a.method
+
+
+def brute_force_randomization(sa, sb, metric, alternative):
+    delta = metric(sa.sum(0)) - metric(sb.sum(0))
+    hits = 0
+    for swaps in itertools.product([0, 1], repeat=sa.shape[0]):
+        m = np.array(swaps, bool)[:, None]
+        a = np.where(m, sb, sa).sum(0)
+        b = np.where(m, sa, sb).sum(0)
+        d = metric(a) - metric(b)
+        hits += {"greater": d >= delta - 1e-12, "less": d <= delta + 1e-12,
+                 "two-sided": abs(d) >= abs(delta) - 1e-12}[alternative]
+    return hits / 2 ** sa.shape[0]
+
+
+@pytest.mark.parametrize("metric_name", ["accuracy", "f1", "precision", "recall", "macro_f1"])
+@pytest.mark.parametrize("alternative", ["greater", "two-sided"])
+def test_exact_randomization_and_stratified_equal_brute_force(metric_name, alternative):
+    rng = np.random.default_rng(zlib.crc32(f"{metric_name}-{alternative}".encode()))
+    n = 12
+    gold = rng.integers(0, 3, n)
+    pa = np.where(rng.random(n) < 0.6, gold, rng.integers(0, 3, n))
+    pb = np.where(rng.random(n) < 0.5, gold, rng.integers(0, 3, n))
+    if metric_name == "accuracy":
+        metric = accuracy_metric()
+        s = np.stack([label_statistics(metric, gold, p) for p in (pa, pb)])
+    elif metric_name == "macro_f1":
+        metric = classification_f1_metric([0, 1, 2])
+        s = np.stack([label_statistics(metric, gold, p, classes=[0, 1, 2]) for p in (pa, pb)])
+    else:
+        metric = yeh_metric(metric_name)
+        s = np.stack([label_statistics(metric, gold, p, positive=1) for p in (pa, pb)])
+    brute = brute_force_randomization(s[0], s[1], metric, alternative)
+    assert exact_randomization(s, metric, alternative=alternative).pvalue[0] == pytest.approx(brute, abs=1e-12)
+    assert exact_stratified_randomization(s, metric, alternative=alternative).pvalue[0] == pytest.approx(brute,
+                                                                                                       abs=1e-12)
+    B = 100_000
+    ar = approximate_randomization(s, metric, n_resamples=B, rng=4, alternative=alternative).pvalue[0]
+    assert abs(ar - brute) < 4 * math.sqrt(brute * (1 - brute) / B) + 2 / B
+
+
+def test_exact_stratified_recall_is_a_binomial_tail():
+    # 30 items recalled only by A, 10 only by B: recall difference >= observed <=> Bin(40, 1/2) >= 30
+    a = np.array([[1, 1, 0]] * 30 + [[0, 1, 0]] * 10 + [[1, 1, 0]] * 5, float)
+    b = np.array([[0, 1, 0]] * 30 + [[1, 1, 0]] * 10 + [[1, 1, 0]] * 5, float)
+    res = exact_stratified_randomization(np.stack([a, b]), yeh_metric("recall"))
+    assert res.pvalue[0] == pytest.approx(sps.binom.sf(29, 40, 0.5), rel=1e-10)
+
+
+def test_mae_is_lower_is_better():
+    gold = np.array([1, 2, 3, 4, 5, 3, 2, 1, 4, 5])
+    good = gold.copy()
+    bad = np.clip(gold + np.array([1, -1, 2, 0, -2, 1, 1, 2, -1, 0]), 1, 5)
+    m = mae_metric()
+    s = np.stack([label_statistics(m, gold, p) for p in (good, bad)])
+    res = paired_bootstrap(s, m, n_resamples=2000, rng=0)
+    assert res.statistic[0] == pytest.approx(np.abs(gold - bad).mean())  # improvement of A = good over bad
+    assert res.pvalue[0] < 0.05
+    assert exact_stratified_randomization(s, m).statistic[0] > 0
+
+
+def test_bad_inputs_are_rejected():
+    s = acc_stats([1, 0, 1], [0, 0, 1])
+    with pytest.raises(ValueError, match="NaN"):
+        paired_bootstrap(np.where(s == 1, np.nan, s), accuracy_metric(), rng=1)
+    with pytest.raises(ValueError, match="at least two systems"):
+        paired_bootstrap(s[:1], accuracy_metric(), rng=1)
+    with pytest.raises(ValueError, match="Generator"):
+        paired_bootstrap(s, accuracy_metric())
+    with pytest.raises(ValueError, match="alternative"):
+        approximate_randomization(s, accuracy_metric(), rng=1, alternative="bigger")
+    with pytest.raises(ValueError, match="discordant"):
+        big = acc_stats(np.ones(25), np.zeros(25))
+        exact_randomization(big, accuracy_metric())
