@@ -92,3 +92,31 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, n_resamples: int = 10
     unit = "clusters" if clusters is not None else "items"
     return TestResult(delta, pvalue, f"paired bootstrap ({convention} convention, resampling {unit})", alternative,
                       ci, {"n_resamples": n_resamples, "pairs": pairs, "observed": observed[local]})
+
+
+def bootstrap_scores(stats, metric: Metric, *, n_resamples: int = 10_000, rng=None, confidence_level: float = 0.95,
+                     clusters=None):
+    """Each system's score and percentile bootstrap confidence interval: (scores, low, high)."""
+    stats = np.asarray(stats, dtype=np.float64)
+    if stats.ndim != 3 or stats.shape[1] < 1:
+        raise ValueError(f"statistics must have shape (systems, items, k), got {stats.shape}")
+    if not np.all(np.isfinite(stats)):
+        raise ValueError("statistics contain NaN or infinite values")
+    if not 0 < confidence_level < 1:
+        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level}")
+    rng = as_generator(rng)
+    if clusters is not None:
+        stats = aggregate_clusters(stats, clusters)
+    systems = np.arange(stats.shape[0])
+    pack = ColumnPack(stats, systems)
+    n = stats.shape[1]
+    block = replicate_block(n, pack.matrix.shape[1])
+    values = np.empty((n_resamples, systems.size))
+    done = 0
+    while done < n_resamples:
+        b = min(block, n_resamples - done)
+        values[done:done + b] = metric(pack.sums(bootstrap_counts(rng, b, n)))
+        done += b
+    a = (1 - confidence_level) / 2
+    low, high = np.quantile(values, [a, 1 - a], axis=0)
+    return metric(stats.sum(axis=1)), low, high

@@ -1,4 +1,4 @@
-"""Command line: ``simstats check-config`` and ``simstats implied``."""
+"""Command line: ``simstats compare``, ``compare-scores``, ``check-config``, ``implied``."""
 from __future__ import annotations
 
 import argparse
@@ -62,9 +62,89 @@ def _implied(args) -> int:
     return 0
 
 
+def _emit(table, fmt: str, header: str) -> None:
+    import math
+
+    from .tables import markdown_table
+
+    if fmt == "json":
+        records = [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
+                   for row in table.to_dict(orient="records")]
+        print(json.dumps({"settings": dict(table.attrs), "rows": records}, indent=2, default=float))
+    elif fmt == "csv":
+        print(table.to_csv(index=False, lineterminator="\n", float_format="%.6g"), end="")
+    else:
+        print(header)
+        print(markdown_table(table, digits=4), end="")
+
+
+def _compare(args) -> int:
+    from .compare import (compare_systems, read_table, statistics_from_long, statistics_from_predictions)
+    from .metrics import accuracy_metric, mae_metric, yeh_metric
+
+    table = read_table(args.table)
+    if args.statistics:
+        metric = {"accuracy": accuracy_metric, "mae": mae_metric}.get(args.metric)
+        metric = metric() if metric else (yeh_metric(args.metric) if args.metric in ("f1", "precision", "recall")
+                                          else None)
+        if metric is None:
+            raise ValueError(f"metric {args.metric!r} is not available for --statistics input "
+                             "(accuracy, f1, precision, recall, mae)")
+        names, stats = statistics_from_long(table, metric)
+    else:
+        names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric,
+                                                           args.positive, args.classes)
+    out = compare_systems(names, stats, metric, test=args.test, reference=args.reference,
+                          n_resamples=args.resamples, seed=args.seed, correction=args.correction,
+                          alternative=args.alternative, confidence_level=args.confidence)
+    a = out.attrs
+    _emit(out, args.format, f"{a['metric']}: {a['test']}, {a['n_resamples']} resamples, seed {a['seed']}, "
+                            f"H1: reference {a['alternative']} than system, correction {a['correction']}\n")
+    return 0
+
+
+def _compare_scores(args) -> int:
+    from .compare import compare_score_distributions, read_table
+
+    out = compare_score_distributions(read_table(args.table), reference=args.reference, tests=args.tests,
+                                      correction=args.correction, alternative=args.alternative,
+                                      min_scores=args.min_scores)
+    _emit(out, args.format, f"score distributions: {', '.join(args.tests)}; H1: reference {args.alternative}\n")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="simstats", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("compare", help="compare systems' predictions (or per-item statistics) on one test set")
+    p.add_argument("table", help="CSV/TSV/parquet: a gold column and one column per system; or, with "
+                   "--statistics, long rows (system, item, statistics...)")
+    p.add_argument("--gold", default="y", help="gold label column (default y)")
+    p.add_argument("--systems", nargs="+", help="system columns (default: all others)")
+    p.add_argument("--statistics", action="store_true", help="the table holds per-item sufficient statistics")
+    p.add_argument("--metric", default="accuracy", help="accuracy, f1, precision, recall (binary, see --positive), "
+                   "macro_f1 (see --classes), weighted_f1, mae")
+    p.add_argument("--positive", help="positive label for f1/precision/recall")
+    p.add_argument("--classes", nargs="+", help="classes averaged by macro_f1 (default all)")
+    p.add_argument("--test", default="bootstrap", choices=["bootstrap", "randomization", "exact-randomization"])
+    p.add_argument("--reference", default="best", help="system every other is compared with (default: the best)")
+    p.add_argument("--alternative", default="greater", choices=["greater", "less", "two-sided"],
+                   help="H1 about the reference's improvement over each system (default greater)")
+    p.add_argument("--resamples", type=int, default=10_000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--confidence", type=float, default=0.95)
+    p.add_argument("--correction", default="none", choices=["none", "bonferroni", "holm", "bh"])
+    p.add_argument("--format", default="table", choices=["table", "csv", "json"])
+    p.set_defaults(func=_compare)
+    p = sub.add_parser("compare-scores", help="compare score distributions (one score per run/seed)")
+    p.add_argument("table", help="CSV/TSV/parquet: columns system, score; or one column of scores per system")
+    p.add_argument("--tests", nargs="+", default=["welch", "mwu"], choices=["welch", "mwu"])
+    p.add_argument("--reference", default="best")
+    p.add_argument("--alternative", default="greater", choices=["greater", "less", "two-sided"])
+    p.add_argument("--correction", default="none", choices=["none", "bonferroni", "holm", "bh"])
+    p.add_argument("--min-scores", type=int, default=3, help="fewest scores a system may have (default 3)")
+    p.add_argument("--format", default="table", choices=["table", "csv", "json"])
+    p.set_defaults(func=_compare_scores)
     p = sub.add_parser("check-config", help="validate configuration file(s) and list the scenarios")
     p.add_argument("config", nargs="+", help="YAML files; later ones override earlier ones")
     p.set_defaults(func=_check_config)

@@ -1,0 +1,232 @@
+"""Comparing real systems: read predictions or statistics, test against a reference, correct.
+
+Used by ``simstats compare`` and ``simstats compare-scores``; every problem with the
+input raises :class:`InputError` with a one-line message naming it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from statsmodels.stats.multitest import multipletests
+
+from . import classical
+from .bootstrap import bootstrap_scores, paired_bootstrap
+from .metrics import (Metric, accuracy_metric, classification_f1_metric, label_statistics, mae_metric,
+                      yeh_metric)
+from .randomization import approximate_randomization, exact_stratified_randomization
+
+LABEL_METRICS = ("accuracy", "f1", "precision", "recall", "macro_f1", "weighted_f1", "mae")
+TESTS = ("bootstrap", "randomization", "exact-randomization")
+CORRECTIONS = {"none": None, "bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh", "fdr_bh": "fdr_bh"}
+
+
+class InputError(ValueError):
+    """Malformed or inconsistent input (one-line message)."""
+
+
+def read_table(path: str) -> pd.DataFrame:
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"{path}: no such file")
+    try:
+        if p.suffix == ".parquet":
+            return pd.read_parquet(p)
+        sep = "\t" if p.suffix in (".tsv", ".tab") else ","
+        return pd.read_csv(p, sep=sep, keep_default_na=True)
+    except Exception as err:  # pandas/pyarrow raise many types
+        raise InputError(f"{path}: cannot read table ({type(err).__name__}: {str(err).splitlines()[0]})") from None
+
+
+def _no_missing(frame: pd.DataFrame, what: str) -> None:
+    bad = frame.columns[frame.isna().any()].tolist()
+    if bad:
+        raise InputError(f"{what}: missing or NaN values in column(s) {', '.join(map(str, bad))}")
+
+
+def label_metric(name: str, labels, positive=None, subset=None) -> tuple[Metric, dict]:
+    """The metric object and the keyword arguments label_statistics needs."""
+    if name == "accuracy":
+        return accuracy_metric(), {}
+    if name == "mae":
+        return mae_metric(), {}
+    if name in ("f1", "precision", "recall"):
+        if positive is None:
+            if len(labels) != 2:
+                raise InputError(f"metric {name}: give --positive (labels are {list(labels)})")
+            positive = sorted(labels, key=str)[-1]
+        if positive not in labels:
+            raise InputError(f"metric {name}: positive label {positive!r} is not a gold label")
+        return yeh_metric(name), {"positive": positive}
+    if name in ("macro_f1", "weighted_f1"):
+        average = "macro" if name == "macro_f1" else "weighted"
+        if subset:
+            missing = [c for c in subset if c not in labels]
+            if missing:
+                raise InputError(f"metric {name}: classes {missing} are not gold labels")
+        return classification_f1_metric(labels, average, subset if average == "macro" else None), {"classes": labels}
+    raise InputError(f"unknown metric {name!r} (choose from {', '.join(LABEL_METRICS)})")
+
+
+def _coerce(values: pd.Series, like):
+    """Parse CLI label strings (e.g. --positive 1) to the gold column's type."""
+    return [type(like)(v) if not isinstance(like, str) else str(v) for v in values]
+
+
+def statistics_from_predictions(table: pd.DataFrame, gold_column: str, systems=None, metric_name: str = "accuracy",
+                                positive=None, subset=None):
+    """(names, stats (systems, items, k), metric) from a wide table of gold labels and predictions."""
+    if gold_column not in table.columns:
+        raise InputError(f"gold column {gold_column!r} not found (columns: {', '.join(map(str, table.columns))})")
+    systems = list(systems) if systems else [c for c in table.columns if c != gold_column]
+    missing = [s for s in systems if s not in table.columns]
+    if missing:
+        raise InputError(f"system column(s) {', '.join(missing)} not found")
+    if len(systems) < 2:
+        raise InputError(f"need at least two systems to compare, got {len(systems)}")
+    if len(table) == 0:
+        raise InputError("the table has no rows")
+    _no_missing(table[[gold_column, *systems]], "input")
+    gold = table[gold_column].to_numpy()
+    labels = sorted(pd.unique(gold).tolist(), key=str)
+    if metric_name != "mae":
+        for s in systems:
+            unknown = sorted(set(pd.unique(table[s]).tolist()) - set(labels), key=str)
+            if unknown:
+                raise InputError(f"system {s!r} predicts labels that are not gold labels: {unknown[:5]}")
+    like = gold[0]
+    if positive is not None:
+        positive = _coerce(pd.Series([positive]), like)[0]
+    if subset:
+        subset = _coerce(pd.Series(subset), like)
+    metric, kwargs = label_metric(metric_name, labels, positive, subset)
+    stats = np.stack([label_statistics(metric, gold, table[s].to_numpy(), **kwargs) for s in systems])
+    return systems, stats, metric
+
+
+def statistics_from_long(table: pd.DataFrame, metric: Metric):
+    """(names, stats) from a long table with columns system, item and the metric's statistics."""
+    need = ["system", "item", *metric.statistics]
+    missing = [c for c in need if c not in table.columns]
+    if missing:
+        raise InputError(f"statistics table lacks column(s) {', '.join(missing)} (metric {metric.name} needs "
+                         f"{', '.join(metric.statistics)})")
+    _no_missing(table[need], "statistics table")
+    if table.duplicated(["system", "item"]).any():
+        raise InputError("statistics table has repeated (system, item) rows")
+    names = list(pd.unique(table.system))
+    if len(names) < 2:
+        raise InputError(f"need at least two systems to compare, got {len(names)}")
+    items = {s: set(g.item) for s, g in table.groupby("system", sort=False)}
+    first = items[names[0]]
+    for s in names[1:]:
+        if items[s] != first:
+            raise InputError(f"systems {names[0]!r} and {s!r} are scored on different items "
+                             f"({len(first)} vs {len(items[s])})")
+    ordered = table.sort_values(["system", "item"], kind="stable")
+    stats = np.stack([ordered.loc[ordered.system == s, list(metric.statistics)].to_numpy(float) for s in names])
+    return names, stats
+
+
+def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", reference: str = "best",
+                    n_resamples: int = 10_000, seed: int = 0, correction: str = "none",
+                    alternative: str = "greater", confidence_level: float = 0.95) -> pd.DataFrame:
+    """Each system against the reference (default: the best by observed score).
+
+    ``difference`` is the reference's improvement over the system and the p-value tests
+    "the reference is better" (alternative="greater"), the competition question.
+    """
+    if test not in TESTS:
+        raise InputError(f"unknown test {test!r} (choose from {', '.join(TESTS)})")
+    if correction not in CORRECTIONS:
+        raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
+    names = list(names)
+    scores = metric(stats.sum(axis=1))
+    if reference == "best":
+        ref = int(np.argmax(scores) if metric.higher_is_better else np.argmin(scores))
+    elif reference in names:
+        ref = names.index(reference)
+    else:
+        raise InputError(f"reference system {reference!r} not found (systems: {', '.join(names)})")
+    others = [i for i in range(len(names)) if i != ref]
+    pairs = [(ref, i) for i in others]
+    rng = np.random.default_rng(seed)
+    _, low, high = bootstrap_scores(stats, metric, n_resamples=n_resamples, rng=rng,
+                                    confidence_level=confidence_level)
+    if test == "bootstrap":
+        res = paired_bootstrap(stats, metric, pairs, n_resamples=n_resamples, rng=rng, alternative=alternative,
+                               confidence_level=confidence_level)
+    else:
+        boot = paired_bootstrap(stats, metric, pairs, n_resamples=n_resamples, rng=rng, alternative=alternative,
+                                confidence_level=confidence_level)
+        res = (approximate_randomization(stats, metric, pairs, n_resamples=n_resamples, rng=rng,
+                                         alternative=alternative) if test == "randomization"
+               else exact_stratified_randomization(stats, metric, pairs, alternative=alternative))
+        res.confidence_interval = boot.confidence_interval
+    pvalues = np.asarray(res.pvalue, dtype=float)
+    method = CORRECTIONS[correction]
+    adjusted = multipletests(pvalues, method=method)[1] if method else pvalues
+    rows = [{"system": names[ref], "score": scores[ref], "score_ci_low": low[ref], "score_ci_high": high[ref],
+             "reference": names[ref], "difference": 0.0, "difference_ci_low": np.nan,
+             "difference_ci_high": np.nan, "pvalue": np.nan, "pvalue_adjusted": np.nan}]
+    for j, i in enumerate(others):
+        rows.append({"system": names[i], "score": scores[i], "score_ci_low": low[i], "score_ci_high": high[i],
+                     "reference": names[ref], "difference": res.statistic[j],
+                     "difference_ci_low": res.confidence_interval.low[j],
+                     "difference_ci_high": res.confidence_interval.high[j],
+                     "pvalue": pvalues[j], "pvalue_adjusted": adjusted[j]})
+    out = pd.DataFrame(rows)
+    out.attrs.update(metric=metric.name, test=res.method, correction=correction, n_resamples=n_resamples,
+                     seed=seed, alternative=alternative)
+    return out
+
+
+def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best", tests=("welch", "mwu"),
+                                correction: str = "none", alternative: str = "greater", min_scores: int = 2
+                                ) -> pd.DataFrame:
+    """Score distributions (e.g. one score per training seed) of each approach vs a reference."""
+    if {"system", "score"} <= set(table.columns):
+        groups = {s: g.score.to_numpy(float) for s, g in table.groupby("system", sort=False)}
+    else:
+        groups = {c: table[c].dropna().to_numpy(float) for c in table.columns}
+    if any(np.isnan(v).any() for v in groups.values()) or ("score" in table and table.score.isna().any()):
+        raise InputError("scores contain NaN values")
+    if len(groups) < 2:
+        raise InputError(f"need at least two systems to compare, got {len(groups)}")
+    small = [s for s, v in groups.items() if v.size < min_scores]
+    if small:
+        raise InputError(f"system(s) {', '.join(map(str, small))} have fewer than {min_scores} scores")
+    unknown = [t for t in tests if t not in ("welch", "mwu")]
+    if unknown:
+        raise InputError(f"unknown score test(s) {unknown} (choose from welch, mwu)")
+    names = list(groups)
+    means = {s: float(v.mean()) for s, v in groups.items()}
+    ref = max(means, key=means.get) if reference == "best" else reference
+    if ref not in groups:
+        raise InputError(f"reference system {ref!r} not found")
+    rows, raw = [], {t: [] for t in tests}
+    for s in names:
+        v = groups[s]
+        row = {"system": s, "n": v.size, "mean": v.mean(), "sd": v.std(ddof=1), "median": np.median(v),
+               "min": v.min(), "max": v.max(), "reference": ref, "difference_mean": means[ref] - v.mean()}
+        for t in tests:
+            if s == ref:
+                row[f"pvalue_{t}"] = np.nan
+                continue
+            fn = classical.welch_t_test if t == "welch" else classical.mann_whitney_test
+            row[f"pvalue_{t}"] = fn(groups[ref], v, alternative=alternative).pvalue
+            raw[t].append(row[f"pvalue_{t}"])
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    method = CORRECTIONS.get(correction, "?")
+    if method == "?":
+        raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
+    for t in tests:
+        mask = out.system != ref
+        out[f"pvalue_{t}_adjusted"] = np.nan
+        if method:
+            out.loc[mask, f"pvalue_{t}_adjusted"] = multipletests(out.loc[mask, f"pvalue_{t}"], method=method)[1]
+        else:
+            out.loc[mask, f"pvalue_{t}_adjusted"] = out.loc[mask, f"pvalue_{t}"]
+    return out
