@@ -34,10 +34,21 @@ def _extreme_counts(delta_star: np.ndarray, delta: np.ndarray, alternative: str,
             hit = delta_star <= 2 * delta + 2 * tol
         else:
             hit = np.abs(delta_star - delta) >= np.abs(delta) - tol
-        return hit.sum(axis=0)
-    low = (delta_star <= tol).sum(axis=0)
-    high = (delta_star >= -tol).sum(axis=0)
+        return np.count_nonzero(hit, axis=0)
+    low = np.count_nonzero(delta_star <= tol, axis=0)
+    high = np.count_nonzero(delta_star >= -tol, axis=0)
     return np.stack([low, high])
+
+
+def _shared_ratio(stats: np.ndarray, metric: Metric, systems: np.ndarray):
+    """(num, den) if metric is a plain ratio whose denominator column all systems share."""
+    if metric.ratio_of is None:
+        return None
+    num, den = metric.ratio_of
+    first = stats[systems[0], :, den]
+    if all(np.array_equal(stats[s, :, den], first) for s in systems[1:]):
+        return num, den
+    return None
 
 
 def paired_bootstrap(stats, metric: Metric, pairs=None, *, n_resamples: int = 10_000, rng=None,
@@ -61,18 +72,39 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, n_resamples: int = 10
         stats = aggregate_clusters(stats, clusters)
     systems, local = np.unique(pairs, return_inverse=True)
     local = local.reshape(pairs.shape)
-    observed = metric(stats[systems].sum(axis=1))
-    delta = improvement(metric, observed[local[:, 0]], observed[local[:, 1]])
-    pack = ColumnPack(stats, systems)
+    observed = metric(stats[systems].sum(axis=1, dtype=np.float64))
     n = stats.shape[1]
+    ratio = _shared_ratio(stats, metric, systems)
+    if ratio is not None:
+        # sum(num)/sum(den) with one shared denominator: a pair needs only num_a - num_b
+        num, den = ratio
+        diffs = stats[pairs[:, 0], :, num].astype(np.float64) - stats[pairs[:, 1], :, num]
+        if not metric.higher_is_better:
+            diffs = -diffs
+        columns = np.concatenate([stats[systems[0], :, den][None].astype(np.float64), diffs])[:, :, None]
+        pack = ColumnPack(columns, np.arange(columns.shape[0]))
+        total_den = float(columns[0, :, 0].sum())
+        delta = diffs.sum(axis=1) / total_den if total_den else np.zeros(pairs.shape[0])
+
+        def replicate(weights):
+            sums = pack.sums(weights)[:, :, 0]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                d = sums[:, 1:] / sums[:, :1]
+            return np.where(sums[:, :1] != 0, d, 0.0)
+    else:
+        delta = improvement(metric, observed[local[:, 0]], observed[local[:, 1]])
+        pack = ColumnPack(stats, systems)
+
+        def replicate(weights):
+            values = metric(pack.sums(weights))
+            return improvement(metric, values[:, local[:, 0]], values[:, local[:, 1]])
     block = replicate_block(n, pack.matrix.shape[1])
     counts = np.zeros((2, pairs.shape[0]) if convention == "percentile" else pairs.shape[0], dtype=np.int64)
     keep = np.empty((n_resamples, pairs.shape[0]), np.float64) if confidence_level is not None else None
     done = 0
     while done < n_resamples:
         b = min(block, n_resamples - done)
-        values = metric(pack.sums(bootstrap_counts(rng, b, n)))
-        delta_star = improvement(metric, values[:, local[:, 0]], values[:, local[:, 1]])
+        delta_star = replicate(bootstrap_counts(rng, b, n))
         counts += _extreme_counts(delta_star, delta, alternative, convention)
         if keep is not None:
             keep[done:done + b] = delta_star
@@ -119,4 +151,4 @@ def bootstrap_scores(stats, metric: Metric, *, n_resamples: int = 10_000, rng=No
         done += b
     a = (1 - confidence_level) / 2
     low, high = np.quantile(values, [a, 1 - a], axis=0)
-    return metric(stats.sum(axis=1)), low, high
+    return metric(stats.sum(axis=1, dtype=np.float64)), low, high

@@ -29,7 +29,11 @@ def as_generator(rng) -> np.random.Generator:
 
 def check_stats(stats, metric: Metric, pairs=None) -> tuple[np.ndarray, np.ndarray]:
     """Validate (systems, items, k) statistics and (pairs, 2) system indices."""
-    stats = np.asarray(stats, dtype=np.float64)
+    stats = np.asarray(stats)
+    if stats.dtype.kind == "b":
+        stats = stats.view(np.uint8)
+    elif stats.dtype.kind not in "iuf":
+        stats = stats.astype(np.float64)
     if stats.ndim == 2:
         stats = stats[:, :, None]
     if stats.ndim != 3:
@@ -41,7 +45,7 @@ def check_stats(stats, metric: Metric, pairs=None) -> tuple[np.ndarray, np.ndarr
         raise ValueError(f"need at least two systems to compare, got {m}")
     if n < 1:
         raise ValueError("no items to test on")
-    if not np.all(np.isfinite(stats)):
+    if stats.dtype.kind == "f" and not np.isfinite(stats).all():
         raise ValueError("statistics contain NaN or infinite values")
     if pairs is None:
         if m != 2:
@@ -61,7 +65,7 @@ def aggregate_clusters(stats: np.ndarray, clusters) -> np.ndarray:
     _, inverse = np.unique(clusters, return_inverse=True)
     order = np.argsort(inverse, kind="stable")
     starts = np.flatnonzero(np.r_[True, np.diff(inverse[order]) != 0])
-    return np.add.reduceat(stats[:, order, :], starts, axis=1)
+    return np.add.reduceat(stats[:, order, :].astype(np.float64), starts, axis=1)
 
 
 def improvement(metric: Metric, values_a: np.ndarray, values_b: np.ndarray) -> np.ndarray:
@@ -73,36 +77,49 @@ class ColumnPack:
     """The statistic columns of the systems used by some pairs, with shared columns stored once."""
 
     def __init__(self, stats: np.ndarray, systems: np.ndarray):
-        m, n, k = stats.shape
+        sel = stats[systems]
+        m, n, k = sel.shape
         self.systems = systems
-        shared = [bool(np.all(stats[systems, :, s] == stats[systems[0], :, s])) for s in range(k)]
-        columns, index = [], np.empty((systems.size, k), dtype=np.int64)
-        for s in range(k):
-            if shared[s]:
-                index[:, s] = len(columns)
-                columns.append(stats[systems[0], :, s])
-        for j, sys_ in enumerate(systems):
-            for s in range(k):
-                if not shared[s]:
-                    index[j, s] = len(columns)
-                    columns.append(stats[sys_, :, s])
-        self.matrix = np.stack(columns, axis=1)
-        self.index = index
-        integral = np.all(self.matrix == np.round(self.matrix))
-        bound = n * np.abs(self.matrix).max(initial=0)
+        shared = [s for s in range(k) if np.array_equal(sel[:, :, s], np.broadcast_to(sel[:1, :, s], (m, n)))]
+        own = [s for s in range(k) if s not in shared]
+        index = np.empty((m, k), dtype=np.int64)
+        for pos, s in enumerate(shared):
+            index[:, s] = pos
+        for pos, s in enumerate(own):
+            index[:, s] = len(shared) + np.arange(m) * len(own) + pos
+        blocks = [sel[0][:, shared]] if shared else []
+        if own:
+            blocks.append(sel[:, :, own].transpose(1, 0, 2).reshape(n, m * len(own)))
+        matrix = np.concatenate(blocks, axis=1)
+        integral = matrix.dtype.kind in "iu" or bool(np.array_equal(matrix, np.rint(matrix)))
+        bound = n * float(np.abs(matrix).max(initial=0))
         self.dtype = np.float32 if integral and bound < FLOAT32_EXACT else np.float64
-        self.matrix = np.ascontiguousarray(self.matrix, dtype=self.dtype)
+        self.matrix = np.ascontiguousarray(matrix, dtype=self.dtype)
+        self.index = index
+        self.shared, self.own = shared, own
 
     def sums(self, weights: np.ndarray) -> np.ndarray:
         """Resampled sums (replicates, systems, k) for weights (replicates, items)."""
         prod = weights.astype(self.dtype, copy=False) @ self.matrix
-        return prod.astype(np.float64)[:, self.index]
+        b, m, k = prod.shape[0], self.index.shape[0], self.index.shape[1]
+        out = np.empty((b, m, k), dtype=np.float64)
+        ks = len(self.shared)
+        if self.own:
+            own = prod[:, ks:].reshape(b, m, len(self.own))
+            if len(self.own) == k:
+                out[...] = own
+            else:
+                out[:, :, self.own] = own
+        for pos, s in enumerate(self.shared):
+            out[:, :, s] = prod[:, pos, None]
+        return out
 
 
 def bootstrap_counts(rng: np.random.Generator, n_rep: int, n: int) -> np.ndarray:
     """Multinomial(n; 1/n, ..., 1/n) resample counts, (n_rep, n), via one bincount."""
-    draws = rng.integers(0, n, size=(n_rep, n), dtype=np.int64)
-    draws += (np.arange(n_rep, dtype=np.int64) * n)[:, None]
+    dtype = np.int32 if n_rep * n < 2**31 else np.int64
+    draws = rng.integers(0, n, size=(n_rep, n), dtype=dtype)
+    draws += (np.arange(n_rep, dtype=dtype) * n)[:, None]
     return np.bincount(draws.ravel(), minlength=n_rep * n).reshape(n_rep, n).astype(np.float32)
 
 

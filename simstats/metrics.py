@@ -26,9 +26,14 @@ STATISTICS: dict[str, tuple[str, ...]] = {
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     num = np.asarray(num, dtype=float)
     den = np.asarray(den, dtype=float)
-    out = np.zeros(np.broadcast(num, den).shape)
-    np.divide(num, den, out=out, where=den != 0)
-    return out if out.ndim else float(out)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.true_divide(num, den)
+    if out.ndim == 0:
+        return float(out) if den != 0 else 0.0
+    zero = den == 0
+    if zero.any():
+        out[np.broadcast_to(zero, out.shape)] = 0.0
+    return out
 
 
 def accuracy(correct, items):
@@ -72,11 +77,15 @@ class Metric:
     a decrease.
     """
 
-    def __init__(self, name: str, statistics, function, higher_is_better: bool = True):
+    def __init__(self, name: str, statistics, function, higher_is_better: bool = True, ratio_of=None):
         self.name = name
         self.statistics = tuple(statistics)
         self.function = function
         self.higher_is_better = bool(higher_is_better)
+        #: (numerator, denominator) statistic indices if the metric is sum(num) / sum(den)
+        #: (0 when the denominator is 0): then a difference between two systems with the same
+        #: denominator column needs one matrix column, sum(num_a - num_b) / sum(den).
+        self.ratio_of = tuple(ratio_of) if ratio_of is not None else None
 
     def __call__(self, sums) -> np.ndarray:
         sums = np.asarray(sums, dtype=np.float64)
@@ -90,7 +99,7 @@ class Metric:
 
 
 def accuracy_metric() -> Metric:
-    return Metric("accuracy", ("correct", "items"), lambda s: _ratio(s[..., 0], s[..., 1]))
+    return Metric("accuracy", ("correct", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), ratio_of=(0, 1))
 
 
 def yeh_metric(name: str) -> Metric:
@@ -98,12 +107,14 @@ def yeh_metric(name: str) -> Metric:
     function = _FUNCTIONS[name]
     if name not in ("recall", "precision", "f1"):
         raise ValueError(f"unknown Yeh-form metric {name!r}")
-    return Metric(name, STATISTICS[name], lambda s: function(s[..., 0], s[..., 1], s[..., 2]))
+    return Metric(name, STATISTICS[name], lambda s: function(s[..., 0], s[..., 1], s[..., 2]),
+                  ratio_of=(0, 1) if name == "recall" else None)
 
 
 def mae_metric() -> Metric:
     """Mean absolute error (lower is better) from (abs_error, items)."""
-    return Metric("mae", ("abs_error", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), higher_is_better=False)
+    return Metric("mae", ("abs_error", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), higher_is_better=False,
+                  ratio_of=(0, 1))
 
 
 def classification_f1_metric(classes, average: str = "macro", subset=None) -> Metric:

@@ -41,7 +41,7 @@ def _prepare(stats, metric, pairs, clusters):
     stats, pairs = check_stats(stats, metric, pairs)
     if clusters is not None:
         stats = aggregate_clusters(stats, clusters)
-    return stats, pairs
+    return stats.astype(np.float64, copy=False), pairs
 
 
 def approximate_randomization(stats, metric: Metric, pairs=None, *, n_resamples: int = 10_000, rng=None,

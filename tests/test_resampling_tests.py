@@ -158,3 +158,19 @@ def test_bad_inputs_are_rejected():
     with pytest.raises(ValueError, match="discordant"):
         big = acc_stats(np.ones(25), np.zeros(25))
         exact_randomization(big, accuracy_metric())
+
+
+def test_shared_denominator_fast_path_equals_general_path():
+    from simstats.metrics import Metric, _ratio
+    rng = np.random.default_rng(12)
+    s = acc_stats(*(rng.random(500) < p for p in (0.7, 0.7, 0.72, 0.65)))
+    general = Metric("accuracy (general path)", ("correct", "items"), lambda x: _ratio(x[..., 0], x[..., 1]))
+    pairs = [(0, 1), (2, 3), (1, 1)]
+    for conv in ("shift", "percentile"):
+        fast = paired_bootstrap(s, accuracy_metric(), pairs, n_resamples=3000, rng=8, convention=conv,
+                                alternative="two-sided")
+        slow = paired_bootstrap(s, general, pairs, n_resamples=3000, rng=8, convention=conv, alternative="two-sided")
+        assert np.array_equal(fast.pvalue, slow.pvalue)
+        assert np.allclose(fast.statistic, slow.statistic, atol=1e-15)
+        assert np.allclose(fast.confidence_interval.low, slow.confidence_interval.low, atol=1e-12)
+    assert fast.pvalue[2] == 1.0
