@@ -138,7 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.set_defaults(func=_compare)
     p = sub.add_parser("compare-scores", help="compare score distributions (one score per run/seed)")
     p.add_argument("table", help="CSV/TSV/parquet: columns system, score; or one column of scores per system")
-    p.add_argument("--tests", nargs="+", default=["welch", "mwu"], choices=["welch", "mwu"])
+    p.add_argument("--tests", nargs="+", default=["welch", "mwu"], choices=["welch", "mwu", "wilcoxon"],
+                   help="welch, mwu (independent runs), wilcoxon (i-th scores matched by seed)")
     p.add_argument("--reference", default="best")
     p.add_argument("--alternative", default="greater", choices=["greater", "less", "two-sided"])
     p.add_argument("--correction", default="none", choices=["none", "bonferroni", "holm", "bh"])

@@ -19,6 +19,9 @@ from .randomization import approximate_randomization, exact_stratified_randomiza
 
 LABEL_METRICS = ("accuracy", "f1", "precision", "recall", "macro_f1", "weighted_f1", "mae")
 TESTS = ("bootstrap", "randomization", "exact-randomization")
+#: Score-distribution tests; wilcoxon pairs the i-th score of each system (matched seeds).
+SCORE_TESTS = {"welch": classical.welch_t_test, "mwu": classical.mann_whitney_test,
+               "wilcoxon": classical.wilcoxon_test}
 CORRECTIONS = {"none": None, "bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh", "fdr_bh": "fdr_bh"}
 
 
@@ -197,9 +200,9 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     small = [s for s, v in groups.items() if v.size < min_scores]
     if small:
         raise InputError(f"system(s) {', '.join(map(str, small))} have fewer than {min_scores} scores")
-    unknown = [t for t in tests if t not in ("welch", "mwu")]
+    unknown = [t for t in tests if t not in SCORE_TESTS]
     if unknown:
-        raise InputError(f"unknown score test(s) {unknown} (choose from welch, mwu)")
+        raise InputError(f"unknown score test(s) {unknown} (choose from {', '.join(SCORE_TESTS)})")
     names = list(groups)
     means = {s: float(v.mean()) for s, v in groups.items()}
     ref = max(means, key=means.get) if reference == "best" else reference
@@ -214,8 +217,10 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
             if s == ref:
                 row[f"pvalue_{t}"] = np.nan
                 continue
-            fn = classical.welch_t_test if t == "welch" else classical.mann_whitney_test
-            row[f"pvalue_{t}"] = fn(groups[ref], v, alternative=alternative).pvalue
+            if t == "wilcoxon" and v.size != groups[ref].size:
+                raise InputError(f"wilcoxon pairs scores by seed: {s!r} has {v.size} scores, "
+                                 f"{ref!r} has {groups[ref].size}")
+            row[f"pvalue_{t}"] = SCORE_TESTS[t](groups[ref], v, alternative=alternative).pvalue
             raw[t].append(row[f"pvalue_{t}"])
         rows.append(row)
     out = pd.DataFrame(rows)

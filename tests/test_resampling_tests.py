@@ -174,3 +174,19 @@ def test_shared_denominator_fast_path_equals_general_path():
         assert np.allclose(fast.statistic, slow.statistic, atol=1e-15)
         assert np.allclose(fast.confidence_interval.low, slow.confidence_interval.low, atol=1e-12)
     assert fast.pvalue[2] == 1.0
+
+
+def test_custom_corpus_metric_from_segment_statistics():
+    # a corpus-level ratio of summed segment statistics (like BLEU's clipped n-gram precision)
+    from simstats.metrics import custom_metric
+    rng = np.random.default_rng(21)
+    total = rng.integers(5, 30, size=200).astype(float)
+    matches_a = np.floor(total * rng.uniform(0.5, 0.8, 200))
+    matches_b = np.floor(total * rng.uniform(0.5, 0.8, 200))
+    metric = custom_metric("ngram_precision", ("matches", "total"), lambda s: s[..., 0] / s[..., 1])
+    s = np.stack([np.stack([matches_a, total], 1), np.stack([matches_b, total], 1)])
+    res = paired_bootstrap(s, metric, n_resamples=2000, rng=1)
+    assert res.statistic[0] == pytest.approx(matches_a.sum() / total.sum() - matches_b.sum() / total.sum())
+    exact_tail = exact_bootstrap_pvalue(s[:, :6], metric, "shift", "greater")
+    mc = paired_bootstrap(s[:, :6], metric, n_resamples=100_000, rng=2, confidence_level=None).pvalue[0]
+    assert abs(mc - exact_tail) < 4 * math.sqrt(exact_tail * (1 - exact_tail) / 100_000) + 1e-9
