@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize, special, stats
 
-from .metrics import metric_from_sums
+from .metrics import STATISTICS, metric_from_sums
 from .scenario import SPLITS, Scenario
 from .seeding import generator
 
@@ -326,6 +326,16 @@ class ModelBatch:
 
     def x(self, split: str) -> np.ndarray:
         return self.psi[split] - self.psi_true[split]
+
+    def engine_statistics(self, split: str) -> np.ndarray:
+        """Per-unit statistics (models, units, k) in the test engine's order for the metric
+        (accuracy: correct, items; recall/precision/f1: recalled, gold, spurious)."""
+        if split not in self.unit_stats:
+            raise ValueError("simulate with keep_unit_stats=True to get per-unit statistics")
+        st = self.unit_stats[split]
+        names = STATISTICS[self.metric]
+        m = self.index.size
+        return np.stack([np.broadcast_to(st[name], (m, st[name].shape[-1])) for name in names], axis=-1)
 
 
 def _stat_dtype(max_count: int):

@@ -191,3 +191,17 @@ def test_true_difference_between_approaches(make_scenario):
     sc = make_scenario(approaches={"A": {}, "B": {"difference": 0.02}})
     pop = Population(sc)
     assert pop.psi_true(pop.mu("B"), "test") - pop.psi_true(pop.mu("A"), "test") == pytest.approx(0.02, abs=1e-12)
+
+
+def test_engine_statistics_feed_the_test_engine(make_scenario):
+    from simstats.bootstrap import paired_bootstrap
+    from simstats.metrics import yeh_metric
+
+    sc = make_scenario(metric="f1", target=0.85, dev={"gold": 200, "sentences": 60},
+                       test={"gold": 300, "sentences": 90}, sigma_seed=0.05)
+    batch = simulate_models(sc, "A", 0, 6, SEED, keep_unit_stats=True)
+    stats = batch.engine_statistics("test")
+    assert stats.shape == (6, 90, 3)
+    assert np.allclose(yeh_metric("f1")(stats.sum(axis=1, dtype=float)), batch.psi["test"])
+    res = paired_bootstrap(stats, yeh_metric("f1"), [(0, 1), (2, 3)], n_resamples=500, rng=1)
+    assert np.allclose(res.statistic, batch.psi["test"][[0, 2]] - batch.psi["test"][[1, 3]])
