@@ -119,8 +119,8 @@ def implied_values(scenario: Scenario, approach: str, item_sets: dict | None = N
     sd of X is the within-set sd (delta method for ratio metrics).  With ``item_sets`` the
     sd of X and the dev-test correlations are those the realised dev and test sets imply
     (a model's expected score on a fixed set is not exactly Psi_true); without, their
-    expectation over item sets.  The correlations
-    treat X_dev and X_test as independent of each other and of theta; Spearman's value
+    expectation over item sets.  The correlations treat X_dev and X_test as independent
+    of each other and of theta; Spearman's value
     is (6/pi) asin(rho/2), exact for bivariate normal scores, so it is given only for a
     normal seed distribution.
     """
@@ -136,21 +136,18 @@ def implied_values(scenario: Scenario, approach: str, item_sets: dict | None = N
     var_dev = np.sum(weights * (f_dev - m_dev) ** 2)
     var_test = np.sum(w2 * (f_test - m_test) ** 2)
     cov = np.sum(w2 * (f_dev[:, None] - m_dev) * (f_test - m_test))
+    set_var_dev, set_var_test = var_dev, var_test
     if item_sets is None:
         vx_dev = np.sum(weights * pop.x_variance(nodes, "dev"))
         vx_test = np.sum(w2 * pop.x_variance(nodes[:, None] + d[None, :], "test"))
-    else:
-        vx_dev = np.sum(weights * _given_items(pop, item_sets["dev"], nodes)[1])
-        vx_test = np.sum(w2 * _given_items(pop, item_sets["test"], nodes[:, None] + d[None, :])[1])
-    if item_sets is not None:  # expected scores on the realised sets, not the population
-        f_dev = _given_items(pop, item_sets["dev"], nodes)[0]
-        f_test = _given_items(pop, item_sets["test"], nodes[:, None] + d[None, :])[0]
-        m_dev, m_test = np.sum(weights * f_dev), np.sum(w2 * f_test)
-        cov = np.sum(w2 * (f_dev[:, None] - m_dev) * (f_test - m_test))
-        set_var_dev = np.sum(weights * (f_dev - m_dev) ** 2)
-        set_var_test = np.sum(w2 * (f_test - m_test) ** 2)
-    else:
-        set_var_dev, set_var_test = var_dev, var_test
+    else:  # expected scores and their variance on the realised sets, not the population's
+        e_dev, v_dev = _given_items(pop, item_sets["dev"], nodes)
+        e_test, v_test = _given_items(pop, item_sets["test"], nodes[:, None] + d[None, :])
+        vx_dev, vx_test = np.sum(weights * v_dev), np.sum(w2 * v_test)
+        m_dev, m_test = np.sum(weights * e_dev), np.sum(w2 * e_test)
+        cov = np.sum(w2 * (e_dev[:, None] - m_dev) * (e_test - m_test))
+        set_var_dev = np.sum(weights * (e_dev - m_dev) ** 2)
+        set_var_test = np.sum(w2 * (e_test - m_test) ** 2)
     pearson = cov / math.sqrt((set_var_dev + vx_dev) * (set_var_test + vx_test))
     normal = scenario.seed_distribution.family == "normal"
     r12 = np.sum(w2 * pop.pair_correlation(nodes[:, None] + d[None, :], "gold"))
