@@ -12,6 +12,7 @@ import pandas as pd
 from statsmodels.stats.multitest import multipletests
 
 from . import classical
+from .aso import aso
 from .bootstrap import bootstrap_scores, paired_bootstrap
 from .metrics import (Metric, accuracy_metric, classification_f1_metric, label_statistics, mae_metric,
                       yeh_metric)
@@ -21,7 +22,7 @@ LABEL_METRICS = ("accuracy", "f1", "precision", "recall", "macro_f1", "weighted_
 TESTS = ("bootstrap", "randomization", "exact-randomization")
 #: Score-distribution tests; wilcoxon pairs the i-th score of each system (matched seeds).
 SCORE_TESTS = {"welch": classical.welch_t_test, "mwu": classical.mann_whitney_test,
-               "wilcoxon": classical.wilcoxon_test}
+               "wilcoxon": classical.wilcoxon_test, "aso": None}
 CORRECTIONS = {"none": None, "bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh", "fdr_bh": "fdr_bh"}
 
 
@@ -186,9 +187,13 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
 
 
 def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best", tests=("welch", "mwu"),
-                                correction: str = "none", alternative: str = "greater", min_scores: int = 2
-                                ) -> pd.DataFrame:
-    """Score distributions (e.g. one score per training seed) of each approach vs a reference."""
+                                correction: str = "none", alternative: str = "greater", min_scores: int = 2,
+                                aso_alpha: float = 0.05, seed: int = 0) -> pd.DataFrame:
+    """Score distributions (e.g. one score per training seed) of each approach vs a reference.
+
+    ``aso`` reports eps_min of "the reference is almost stochastically larger" (< 0.5: it is),
+    at level aso_alpha, divided by the number of comparisons unless correction is "none".
+    """
     if {"system", "score"} <= set(table.columns):
         groups = {s: g.score.to_numpy(float) for s, g in table.groupby("system", sort=False)}
     else:
@@ -209,13 +214,19 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     if ref not in groups:
         raise InputError(f"reference system {ref!r} not found")
     rows, raw = [], {t: [] for t in tests}
+    aso_comparisons = max(1, len(names) - 1) if CORRECTIONS.get(correction) else 1
     for s in names:
         v = groups[s]
         row = {"system": s, "n": v.size, "mean": v.mean(), "sd": v.std(ddof=1), "median": np.median(v),
                "min": v.min(), "max": v.max(), "reference": ref, "difference_mean": means[ref] - v.mean()}
         for t in tests:
             if s == ref:
-                row[f"pvalue_{t}"] = np.nan
+                row["eps_min_aso" if t == "aso" else f"pvalue_{t}"] = np.nan
+                continue
+            if t == "aso":
+                res = aso(groups[ref], v, alpha=aso_alpha, num_comparisons=aso_comparisons,
+                          rng=np.random.default_rng(seed))
+                row["eps_min_aso"] = res.eps_min
                 continue
             if t == "wilcoxon" and v.size != groups[ref].size:
                 raise InputError(f"wilcoxon pairs scores by seed: {s!r} has {v.size} scores, "
@@ -228,6 +239,8 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     if method == "?":
         raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
     for t in tests:
+        if t == "aso":
+            continue
         mask = out.system != ref
         out[f"pvalue_{t}_adjusted"] = np.nan
         if method:

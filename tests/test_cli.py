@@ -78,8 +78,9 @@ def test_compare_scores(tmp_path, capsys):
     code, out, _ = run(capsys, "compare-scores", str(path), "--format", "json")
     rows = {r["system"]: r for r in json.loads(out)["rows"]}
     assert code == 0 and rows["b"]["pvalue_welch"] < 0.01 and rows["b"]["pvalue_mwu"] < 0.01
-    code, out, _ = run(capsys, "compare-scores", str(path), "--tests", "wilcoxon", "--format", "json")
-    assert code == 0 and json.loads(out)["rows"][1]["pvalue_wilcoxon"] < 0.01
+    code, out, _ = run(capsys, "compare-scores", str(path), "--tests", "wilcoxon", "aso", "--format", "json")
+    rows = json.loads(out)["rows"]
+    assert code == 0 and rows[1]["pvalue_wilcoxon"] < 0.01 and rows[1]["eps_min_aso"] < 0.5
     short = tmp_path / "short.csv"
     t.iloc[:22].to_csv(short, index=False)
     code, _, err = run(capsys, "compare-scores", str(short))

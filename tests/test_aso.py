@@ -1,0 +1,96 @@
+import warnings
+
+import numpy as np
+import pytest
+
+from simstats.aso import MIN_SCORES, SmallSampleWarning, aso, cos_verdict, multi_aso, violation_ratio
+
+
+def brute_force_ratio(a, b, points=400_000):
+    """Midpoint rule on a fine grid with the empirical quantile functions x_(ceil(n t))."""
+    t = (np.arange(points) + 0.5) / points
+    fa = np.sort(a)[np.ceil(len(a) * t).astype(int) - 1]
+    gb = np.sort(b)[np.ceil(len(b) * t).astype(int) - 1]
+    d = gb - fa
+    return np.sum(np.where(d > 0, d * d, 0)) / np.sum(d * d)
+
+
+@pytest.mark.parametrize("n, m", [(7, 7), (13, 29), (50, 41), (120, 87)])
+def test_exact_violation_ratio_matches_fine_grid_and_is_symmetric(n, m):
+    rng = np.random.default_rng(n * 1000 + m)
+    a = rng.normal(0.90, 0.010, n)
+    b = rng.normal(0.899, 0.014, m)
+    exact = violation_ratio(a, b)
+    assert exact == pytest.approx(brute_force_ratio(a, b), abs=2e-4)
+    assert exact + violation_ratio(b, a) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_stochastic_order_and_identical_samples():
+    rng = np.random.default_rng(1)
+    b = rng.normal(0.8, 0.02, 60)
+    a = b + 0.05                                   # A stochastically larger than B
+    res = aso(a, b, rng=2)
+    assert res.violation_ratio == 0 and res.eps_min == 0 and res.a_better
+    assert aso(b, a, rng=2).eps_min == 1
+    same = aso(b, b.copy(), rng=3)
+    assert same.violation_ratio == 0.5 and same.eps_min >= 0.5 and not same.a_better
+
+
+def test_eps_min_is_approximately_symmetric_for_large_samples():
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(0.902, 0.01, 3000), rng.normal(0.9, 0.01, 3000)
+    ab, ba = aso(a, b, rng=5), aso(b, a, rng=6)
+    assert ab.violation_ratio + ba.violation_ratio == pytest.approx(1, abs=1e-12)
+    assert abs(ab.eps_min - (1 - ba.eps_min)) < 2 * (ab.eps_min - ab.violation_ratio) + 0.01
+
+
+def test_deepsig_grid_drops_the_first_point_from_the_violation_integral():
+    a = np.array([0.5, 0.90, 0.91, 0.92, 0.93])   # one failed run of A at the bottom
+    b = np.array([0.89, 0.90, 0.905, 0.91, 0.92])
+    grid, deep = violation_ratio(a, b, method="grid"), violation_ratio(a, b, method="deepsig")
+    assert grid > 0.9 and deep < grid
+
+
+def test_grid_method_approaches_exact_and_bonferroni_raises_eps():
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(0.9, 0.01, 200), rng.normal(0.898, 0.01, 150)
+    assert violation_ratio(a, b, method="grid", dt=0.0005) == pytest.approx(violation_ratio(a, b), abs=5e-3)
+    one = aso(a, b, rng=8).eps_min
+    six = aso(a, b, rng=8, num_comparisons=6).eps_min
+    assert six > one
+
+
+def test_minimum_sample_size_guard():
+    with pytest.raises(ValueError, match=f"at least {MIN_SCORES} scores"):
+        aso([0.9, 0.91], [0.8, 0.85, 0.86], rng=1)
+    with pytest.warns(SmallSampleWarning, match="fewer than"):
+        aso([0.9, 0.91, 0.92, 0.93], [0.8, 0.85, 0.86, 0.84], rng=1)
+    with pytest.raises(ValueError, match="NaN"):
+        aso([0.9, np.nan, 0.92, 0.93], [0.8, 0.85, 0.86, 0.84], rng=1)
+
+
+def test_multi_aso_matrix_and_cos():
+    rng = np.random.default_rng(9)
+    scores = {"good": rng.normal(0.91, 0.005, 40), "mid": rng.normal(0.90, 0.01, 40), "bad": rng.normal(0.88, 0.02, 40)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mat = multi_aso(scores, rng=10)
+    assert np.isnan(mat.loc["good", "good"])
+    assert mat.loc["good", "bad"] < 0.5 < mat.loc["bad", "good"]
+    assert cos_verdict(scores["good"], scores["bad"]) == 1 and cos_verdict(scores["bad"], scores["good"]) == -1
+
+
+def test_agrees_with_deepsig_on_fixed_pairs():
+    deepsig = pytest.importorskip("deepsig", reason="deepsig (the optional [bench] extra) is not installed")
+    rng = np.random.default_rng(2019)
+    worst = 0.0
+    for k in range(20):
+        n, m = rng.integers(150, 400, size=2)
+        a = rng.normal(0.90, rng.uniform(0.005, 0.02), n)
+        b = rng.normal(0.90 + rng.uniform(-0.01, 0.01), rng.uniform(0.005, 0.02), m)
+        if k % 4 == 0:  # failure tails
+            b[: m // 10] -= rng.uniform(0.05, 0.2, m // 10)
+        ours = aso(a, b, rng=k, method="deepsig", dt=0.005).eps_min
+        theirs = deepsig.aso(a, b, seed=k, dt=0.005, num_bootstrap_iterations=1000, show_progress=False)
+        worst = max(worst, abs(ours - theirs))
+    assert worst <= 0.02
