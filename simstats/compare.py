@@ -198,7 +198,7 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
         groups = {s: g.score.to_numpy(float) for s, g in table.groupby("system", sort=False)}
     else:
         groups = {c: table[c].dropna().to_numpy(float) for c in table.columns}
-    if any(np.isnan(v).any() for v in groups.values()) or ("score" in table and table.score.isna().any()):
+    if any(np.isnan(v).any() for v in groups.values()):
         raise InputError("scores contain NaN values")
     if len(groups) < 2:
         raise InputError(f"need at least two systems to compare, got {len(groups)}")
@@ -213,8 +213,11 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     ref = max(means, key=means.get) if reference == "best" else reference
     if ref not in groups:
         raise InputError(f"reference system {ref!r} not found")
-    rows, raw = [], {t: [] for t in tests}
-    aso_comparisons = max(1, len(names) - 1) if CORRECTIONS.get(correction) else 1
+    if correction not in CORRECTIONS:
+        raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
+    method = CORRECTIONS[correction]
+    rows = []
+    aso_comparisons = max(1, len(names) - 1) if method else 1
     for s in names:
         v = groups[s]
         row = {"system": s, "n": v.size, "mean": v.mean(), "sd": v.std(ddof=1), "median": np.median(v),
@@ -232,12 +235,8 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
                 raise InputError(f"wilcoxon pairs scores by seed: {s!r} has {v.size} scores, "
                                  f"{ref!r} has {groups[ref].size}")
             row[f"pvalue_{t}"] = SCORE_TESTS[t](groups[ref], v, alternative=alternative).pvalue
-            raw[t].append(row[f"pvalue_{t}"])
         rows.append(row)
     out = pd.DataFrame(rows)
-    method = CORRECTIONS.get(correction, "?")
-    if method == "?":
-        raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
     for t in tests:
         if t == "aso":
             continue
