@@ -126,29 +126,43 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, n_resamples: int = 10
                       ci, {"n_resamples": n_resamples, "pairs": pairs, "observed": observed[local]})
 
 
-def bootstrap_scores(stats, metric: Metric, *, n_resamples: int = 10_000, rng=None, confidence_level: float = 0.95,
-                     clusters=None):
-    """Each system's score and percentile bootstrap confidence interval: (scores, low, high)."""
+def bootstrap_score_matrix(stats, metric: Metric, *, n_resamples: int = 10_000, rng=None, clusters=None):
+    """Every system's score on the same bootstrap resamples: (observed (m,), replicates (B, m)).
+
+    All systems see the same resampled items in each replicate, so any column difference
+    is a paired-bootstrap replicate of that pair's difference.
+    """
     stats = np.asarray(stats, dtype=np.float64)
     if stats.ndim != 3 or stats.shape[1] < 1:
         raise ValueError(f"statistics must have shape (systems, items, k), got {stats.shape}")
+    if stats.shape[2] != len(metric.statistics):
+        raise ValueError(f"metric {metric.name!r} needs {len(metric.statistics)} statistics per item, "
+                         f"got {stats.shape[2]}")
     if not np.all(np.isfinite(stats)):
         raise ValueError("statistics contain NaN or infinite values")
-    if not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level}")
+    if n_resamples < 1:
+        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
     rng = as_generator(rng)
     if clusters is not None:
         stats = aggregate_clusters(stats, clusters)
-    systems = np.arange(stats.shape[0])
-    pack = ColumnPack(stats, systems)
+    pack = ColumnPack(stats, np.arange(stats.shape[0]))
     n = stats.shape[1]
     block = replicate_block(n, pack.matrix.shape[1])
-    values = np.empty((n_resamples, systems.size))
+    values = np.empty((n_resamples, stats.shape[0]))
     done = 0
     while done < n_resamples:
         b = min(block, n_resamples - done)
         values[done:done + b] = metric(pack.sums(bootstrap_counts(rng, b, n)))
         done += b
+    return metric(stats.sum(axis=1, dtype=np.float64)), values
+
+
+def bootstrap_scores(stats, metric: Metric, *, n_resamples: int = 10_000, rng=None, confidence_level: float = 0.95,
+                     clusters=None):
+    """Each system's score and percentile bootstrap confidence interval: (scores, low, high)."""
+    if not 0 < confidence_level < 1:
+        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level}")
+    observed, values = bootstrap_score_matrix(stats, metric, n_resamples=n_resamples, rng=rng, clusters=clusters)
     a = (1 - confidence_level) / 2
     low, high = np.quantile(values, [a, 1 - a], axis=0)
-    return metric(stats.sum(axis=1, dtype=np.float64)), low, high
+    return observed, low, high

@@ -17,3 +17,11 @@ def paper_value(paper: str, table: str, row: str, column: str) -> float | None:
     t = paper_targets()
     hit = t[(t.paper == paper) & (t.table == table) & (t.row == row) & (t.column == column)]
     return float(hit.value.iloc[0]) if len(hit) else None
+
+
+def reference_table(name: str) -> pd.DataFrame:
+    """A shipped table of published values, e.g. ``nava_munoz_2024_table5``."""
+    path = Path(__file__).with_name("data") / f"{name}.csv"
+    if not path.is_file():
+        raise ValueError(f"no reference table {name!r}")
+    return pd.read_csv(path)
