@@ -18,7 +18,11 @@ validate(config, "workflow/schemas/config.schema.yaml")
 include: "workflow/rules/noise.smk"
 
 
+include: "workflow/rules/competition.smk"
+
+
 rule all:
     input:
         noise_outputs(),
+        competition_outputs(),
     default_target: True

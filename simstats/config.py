@@ -4,9 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from .competition_model import parse_competition
 from .scenario import Scenario, ScenarioError, _check_keys, _integer, _mapping, parse_scenarios
 
-TOP_LEVEL = {"root_seed", "results_dir", "figures_dir", "noise", "scenarios"}
+TOP_LEVEL = {"root_seed", "results_dir", "figures_dir", "noise", "scenarios", "competition"}
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,8 @@ class Settings:
     figures_dir: str
     noise: NoiseStudySettings
     scenarios: dict[str, Scenario]
+    #: parsed ``competition`` section (None: the competition study is not run)
+    competition: dict | None = None
 
 
 def validate_config(config: Mapping[str, Any]) -> Settings:
@@ -62,5 +65,6 @@ def validate_config(config: Mapping[str, Any]) -> Settings:
     for name in chosen:
         if name not in scenarios:
             raise ScenarioError(f"noise.scenarios: unknown scenario {name!r}")
+    competition = parse_competition(config["competition"]) if "competition" in config else None
     return Settings(root_seed, dirs["results_dir"], dirs["figures_dir"],
-                    NoiseStudySettings(n_models, chunk_size, n_boot, tuple(chosen)), scenarios)
+                    NoiseStudySettings(n_models, chunk_size, n_boot, tuple(chosen)), scenarios, competition)

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.workflow
 
 def copy_workflow(dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
-    for name in ("Snakefile", "workflow", "config", "profiles", ".test"):
+    for name in ("Snakefile", "workflow", "config", "profiles", ".test", "resources"):
         src = ROOT / name
         if src.is_dir():
             shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("results", "figures", "__pycache__"))

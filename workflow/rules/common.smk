@@ -17,6 +17,8 @@ NOISE = SETTINGS.noise
 wildcard_constraints:
     scenario="[A-Za-z0-9_-]+",
     chunk="[0-9]+",
+    case="example|compstats",
+    design="[A-Za-z0-9_-]+",
 
 
 def scenario_config(name):
@@ -44,6 +46,65 @@ def noise_outputs():
         *expand(
             f"{FIGURES}/noise/{{scenario}}_dev_vs_test.{{ext}}",
             scenario=NOISE.scenarios,
+            ext=["png", "pdf"],
+        ),
+    ]
+
+
+# --------------------------------------------------------------------------- competition study
+COMPETITION = SETTINGS.competition
+COMPETITION_CASES = ["example", "compstats"]
+COMPETITION_TABLES = ["scores", "differences", "pairs", "matrix", "summary"]
+
+
+def competition_config():
+    return config["competition"]
+
+
+def competition_design_params(wildcards):
+    """Only this design's settings (editing another design does not rerun this one)."""
+    comp = competition_config()
+    design = comp["study"]["designs"][wildcards.design]
+    return {
+        "design": design,
+        "population": comp["populations"][design["population"]],
+        "replicates": comp["study"]["replicates"],
+        "n_resamples": comp["study"].get("n_resamples", 1000),
+        "alpha": comp.get("alpha", 0.05),
+    }
+
+
+def competition_case_params(wildcards):
+    comp = competition_config()
+    params = {"n_resamples": comp.get("n_resamples", 10000)}
+    if wildcards.case == "example":
+        example = comp["example"]
+        params.update(example=example, population=comp["populations"][example["population"]])
+    return params
+
+
+def competition_case_input(wildcards):
+    if wildcards.case == "compstats":
+        return "resources/realdata/compstats_competition_data.csv"
+    return []
+
+
+def competition_outputs():
+    if COMPETITION is None:
+        return []
+    return [
+        f"{RESULTS}/competition/table5_check.csv",
+        f"{RESULTS}/competition/study/summary.csv",
+        *expand(f"{RESULTS}/competition/{{case}}/report.md", case=COMPETITION_CASES),
+        *expand(
+            f"{FIGURES}/competition/{{case}}_{{fig}}.{{ext}}",
+            case=COMPETITION_CASES,
+            fig=["intervals", "differences", "bootstrap"],
+            ext=["png", "pdf"],
+        ),
+        *expand(
+            f"{FIGURES}/competition/study_{{fig}}.{{ext}}",
+            fig=["fwer", "fdr", "power", "truth"],
             ext=["png", "pdf"],
         ),
     ]

@@ -1,0 +1,46 @@
+"""One competition analysed as in the paper: the simulated example or the CompStats data."""
+import numpy as np
+import pandas as pd
+
+from simstats.compare import read_table, statistics_from_predictions
+from simstats.competition import analyse_competition
+from simstats.competition_model import parse_example, parse_population
+from simstats.competition_study import example_competition
+from simstats.competition_tables import (case_markdown, case_tables, compstats_check, example_vs_paper)
+from simstats.runlog import script_logger
+from simstats.seeding import generator
+from simstats.tables import markdown_table, write_csv, write_parquet, write_text
+
+with script_logger(snakemake.log[0]) as log:
+    case = snakemake.wildcards.case
+    settings = snakemake.params.settings
+    if case == "example":
+        pop_name = settings["example"]["population"]
+        population = parse_population(pop_name, settings["population"])
+        example = parse_example(settings["example"], {pop_name: population})
+        analysis, truth = example_competition(population, example, root_seed=snakemake.params.root_seed,
+                                              n_resamples=settings["n_resamples"])
+        tables = case_tables(analysis, truth)
+        check = example_vs_paper(analysis)
+        title = (f"Simulated VaxxStance Basque competition (n = {analysis.n_items}; true scores = the paper's "
+                 "Table 1)")
+        extra = {"CI widths beside the paper's Tables 2 and 3 (tolerance 15 % relative)": check}
+    else:
+        table = read_table(snakemake.input[0])
+        names, stats, metric = statistics_from_predictions(table, "y", metric_name="weighted_f1")
+        analysis = analyse_competition(names, stats, metric, n_resamples=settings["n_resamples"],
+                                       rng=generator(snakemake.params.root_seed, "competition", case, "bootstrap"))
+        tables = case_tables(analysis)
+        check = compstats_check(analysis)
+        title = f"CompStats competition data (real; n = {analysis.n_items}, support-weighted F1)"
+        extra = {"One-sided p-values vs the winner beside CompStats' documentation (tolerance 0.02)": check}
+    log.info("%s: %d systems, n = %d, winner %s (%.4f)", case, analysis.m, analysis.n_items, analysis.names[0],
+             analysis.scores[0])
+    replicates = pd.DataFrame(analysis.replicates, columns=analysis.names)
+    replicates.attrs = {}
+    write_parquet(replicates, snakemake.output.replicates)
+    for name, path in zip(["scores", "differences", "pairs", "matrix", "summary"], snakemake.output.tables):
+        write_csv(tables[name], path)
+    write_csv(check, snakemake.output.check)
+    write_text(case_markdown(title, tables, extra), snakemake.output.md)
+    log.info("checks: %s", dict(check.verdict.value_counts()))

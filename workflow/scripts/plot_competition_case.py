@@ -1,0 +1,33 @@
+"""Figures 1-3 of one analysed competition."""
+import pandas as pd
+
+from simstats.plots import (bootstrap_difference_figure, difference_intervals_figure, ordered_intervals_figure,
+                            save_figure)
+from simstats.reference import reference_table
+from simstats.runlog import script_logger
+
+with script_logger(snakemake.log[0]) as log:
+    case = snakemake.wildcards.case
+    tables = {name: pd.read_csv(path) for name, path in
+              zip(["scores", "differences", "pairs", "matrix", "summary"], snakemake.input.tables)}
+    replicates = pd.read_parquet(snakemake.input.replicates)
+    metric = "macro_f1[FAVOR,AGAINST]" if case == "example" else "weighted_f1"
+    paper = reference_table("nava_munoz_2024_table2_3") if case == "example" else None
+    label = "simulated VaxxStance Basque" if case == "example" else "CompStats data (real)"
+    fig = ordered_intervals_figure(tables["scores"], metric, None if paper is None else paper[paper.table == "T2"],
+                                   title=f"Ordered bootstrap 95 % CIs — {label}")
+    save_figure(fig, snakemake.output.intervals, snakemake.output.intervals_pdf)
+    fig = difference_intervals_figure(tables["differences"], metric,
+                                      None if paper is None else paper[paper.table == "T3"],
+                                      title=f"95 % CIs of differences from the best — {label}")
+    save_figure(fig, snakemake.output.differences, snakemake.output.differences_pdf)
+    # the paper's Figure 3: the winner against the 4th system (a) and against the runner-up (b)
+    winner = tables["scores"].system.iloc[0]
+    pairs = tables["pairs"][tables["pairs"].reference == winner].set_index("system")
+    chosen = [tables["scores"].system.iloc[min(3, len(tables["scores"]) - 1)], tables["scores"].system.iloc[1]]
+    sign = 1.0 if tables["scores"].score.iloc[0] >= tables["scores"].score.iloc[-1] else -1.0
+    panels = [(f"{winner} vs {s}", sign * (replicates[winner] - replicates[s]), pairs.loc[s, "difference"],
+               pairs.loc[s, "pvalue"]) for s in chosen]
+    save_figure(bootstrap_difference_figure(panels, metric), snakemake.output.bootstrap,
+                snakemake.output.bootstrap_pdf)
+    log.info("figures for %s written", case)
