@@ -14,6 +14,9 @@ paper's and CompStats' practice, ``scope="group"``) or over all m(m-1)/2 pairs
 """
 from __future__ import annotations
 
+import contextlib
+import gc
+
 import numpy as np
 import pandas as pd
 
@@ -58,6 +61,17 @@ def replicate_row(analysis: CompetitionAnalysis, truth: dict, alpha: float) -> d
     return row
 
 
+@contextlib.contextmanager
+def _quick_gc():
+    """statsmodels' Holm correction calls gc.collect() on every call; with the objects alive
+    now frozen, each of those collections scans only what the loop creates."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def simulate_cell(population: ClassifierPopulation, design: StudyDesign, m: int, n: int, replicates, *,
                   root_seed: int, n_resamples: int, alpha: float) -> pd.DataFrame:
     """One row per replicate (competition) of the design cell (m systems, n test items)."""
@@ -66,15 +80,18 @@ def simulate_cell(population: ClassifierPopulation, design: StudyDesign, m: int,
     names = system_names(m)
     truth = dict(zip(names, scores))
     metric = population.metric_object()
-    rows = []
-    for r in replicates:
-        data_rng = generator(root_seed, "competition", design.name, m, n, int(r), "data")
-        gold, preds = population.sample(thetas, n, data_rng)
-        analysis = analyse_competition(names, population.statistics(gold, preds), metric, n_resamples=n_resamples,
-                                       rng=generator(root_seed, "competition", design.name, m, n, int(r), "bootstrap"))
-        rows.append({"design": design.name, "m": m, "n": n, "replicate": int(r),
-                     **replicate_row(analysis, truth, alpha)})
+    with _quick_gc():
+        rows = [_replicate(population, design, m, n, int(r), thetas, names, truth, metric, root_seed, n_resamples,
+                           alpha) for r in replicates]
     return pd.DataFrame(rows)
+
+
+def _replicate(population, design, m, n, r, thetas, names, truth, metric, root_seed, n_resamples, alpha) -> dict:
+    """One competition: fresh test set, analysis, and its errors against the truth."""
+    gold, preds = population.sample(thetas, n, generator(root_seed, "competition", design.name, m, n, r, "data"))
+    analysis = analyse_competition(names, population.statistics(gold, preds), metric, n_resamples=n_resamples,
+                                   rng=generator(root_seed, "competition", design.name, m, n, r, "bootstrap"))
+    return {"design": design.name, "m": m, "n": n, "replicate": r, **replicate_row(analysis, truth, alpha)}
 
 
 def _rate(x: np.ndarray) -> tuple[float, float]:

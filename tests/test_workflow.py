@@ -52,12 +52,14 @@ def test_default_dry_run_and_lint(tmp_path):
 
 
 @pytest.mark.parametrize("patch, field", [
-    ({"sigma_e": -1}, "scenarios.iid.sigma_e"),
-    ({"metric": "bleu"}, "scenarios.iid.metric"),
+    ({"scenarios": {"iid": {"sigma_e": -1}}}, "scenarios.iid.sigma_e"),
+    ({"scenarios": {"iid": {"metric": "bleu"}}}, "scenarios.iid.metric"),
+    ({"competition": {"populations": {"vaxxstance_basque": {"class_probs": [0.5, 0.5, 0.5]}}}},
+     "competition.populations.vaxxstance_basque.class_probs"),
 ])
-def test_invalid_scenario_is_rejected_before_any_job(tmp_path, patch, field):
+def test_invalid_config_is_rejected_before_any_job(tmp_path, patch, field):
     wd = copy_workflow(tmp_path)
-    (wd / "bad.yaml").write_text(yaml.safe_dump({"scenarios": {"iid": patch}}))
+    (wd / "bad.yaml").write_text(yaml.safe_dump(patch))
     run = snakemake(wd, "--cores", "1", "--configfile", "bad.yaml")
     assert run.returncode != 0
     err_lines = [line for line in (run.stdout + run.stderr).splitlines() if field in line]
@@ -84,6 +86,11 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
         assert f"noise/{scen}/scores.parquet" in results and f"noise/{scen}/summary.csv" in results
         assert f"noise/{scen}_dev_vs_test.png" in figures and f"noise/{scen}_dev_vs_test.pdf" in figures
     assert "noise/summary.md" in results
+    for name in ("competition/table5_check.csv", "competition/study/summary.md", "competition/example/report.md",
+                 "competition/compstats/check.csv"):
+        assert name in results
+    for fig in ("study_fwer", "study_truth", "example_intervals", "compstats_bootstrap"):
+        assert f"competition/{fig}.png" in figures and f"competition/{fig}.pdf" in figures
 
     # same config, other core count and chunk size: byte-identical outputs
     two = copy_workflow(tmp_path / "two")

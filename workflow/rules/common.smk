@@ -1,4 +1,5 @@
 # Helpers shared by the rules: validated settings, output paths, chunk lists.
+import json
 import sys
 
 from simstats.config import validate_config
@@ -61,17 +62,24 @@ def competition_config():
     return config["competition"]
 
 
+def canonical(value):
+    """Params as sorted-key JSON: reordering the YAML does not look like a change."""
+    return json.dumps(value, sort_keys=True)
+
+
 def competition_design_params(wildcards):
     """Only this design's settings (editing another design does not rerun this one)."""
     comp = competition_config()
     design = comp["study"]["designs"][wildcards.design]
-    return {
-        "design": design,
-        "population": comp["populations"][design["population"]],
-        "replicates": comp["study"]["replicates"],
-        "n_resamples": comp["study"].get("n_resamples", 1000),
-        "alpha": comp.get("alpha", 0.05),
-    }
+    return canonical(
+        {
+            "design": design,
+            "population": comp["populations"][design["population"]],
+            "replicates": comp["study"]["replicates"],
+            "n_resamples": comp["study"].get("n_resamples", 1000),
+            "alpha": comp.get("alpha", 0.05),
+        }
+    )
 
 
 def competition_case_params(wildcards):
@@ -80,7 +88,19 @@ def competition_case_params(wildcards):
     if wildcards.case == "example":
         example = comp["example"]
         params.update(example=example, population=comp["populations"][example["population"]])
-    return params
+    return canonical(params)
+
+
+def competition_study_params(wildcards):
+    comp = competition_config()
+    used = {d["population"] for d in comp["study"]["designs"].values()}
+    return canonical(
+        {
+            "designs": comp["study"]["designs"],
+            "populations": {k: v for k, v in comp["populations"].items() if k in used},
+            "alpha": comp.get("alpha", 0.05),
+        }
+    )
 
 
 def competition_case_input(wildcards):

@@ -127,7 +127,7 @@ rule summarise_competition_study:
         ),
         md=f"{RESULTS}/competition/study/summary.md",
     params:
-        competition=lambda wc: competition_config(),
+        study=competition_study_params,
     log:
         f"{RESULTS}/logs/competition/study_summary.log",
     threads: 1

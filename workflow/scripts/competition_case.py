@@ -1,19 +1,20 @@
 """One competition analysed as in the paper: the simulated example or the CompStats data."""
-import numpy as np
+import json
+
 import pandas as pd
 
 from simstats.compare import read_table, statistics_from_predictions
 from simstats.competition import analyse_competition
 from simstats.competition_model import parse_example, parse_population
 from simstats.competition_study import example_competition
-from simstats.competition_tables import (case_markdown, case_tables, compstats_check, example_vs_paper)
+from simstats.competition_tables import case_markdown, case_tables, compstats_check, example_vs_paper
 from simstats.runlog import script_logger
 from simstats.seeding import generator
-from simstats.tables import markdown_table, write_csv, write_parquet, write_text
+from simstats.tables import write_csv, write_parquet, write_text
 
 with script_logger(snakemake.log[0]) as log:
     case = snakemake.wildcards.case
-    settings = snakemake.params.settings
+    settings = json.loads(snakemake.params.settings)
     if case == "example":
         pop_name = settings["example"]["population"]
         population = parse_population(pop_name, settings["population"])

@@ -1,5 +1,5 @@
 """Simulated competitions of one study design (every cell m x n, all replicates)."""
-import gc
+import json
 
 import pandas as pd
 
@@ -8,12 +8,8 @@ from simstats.competition_study import simulate_cell
 from simstats.runlog import script_logger
 from simstats.tables import write_parquet
 
-# statsmodels' Holm correction calls gc.collect(); freezing the objects alive now keeps
-# each of those collections short (thousands of corrections per job).
-gc.freeze()
-
 with script_logger(snakemake.log[0]) as log:
-    s = snakemake.params.settings
+    s = json.loads(snakemake.params.settings)
     name = snakemake.wildcards.design
     pop_name = s["design"]["population"]
     population = parse_population(pop_name, s["population"])
