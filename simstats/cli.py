@@ -1,4 +1,4 @@
-"""Command line: ``simstats compare``, ``compare-scores``, ``check-config``, ``implied``."""
+"""Command line: ``simstats compare``, ``compare-scores``, ``competition``, ``check-config``, ``implied``."""
 from __future__ import annotations
 
 import argparse
@@ -6,6 +6,7 @@ import json
 import sys
 from typing import Sequence
 
+import numpy as np
 import yaml
 
 from .config import validate_config
@@ -113,6 +114,46 @@ def _compare_scores(args) -> int:
     return 0
 
 
+def _competition(args) -> int:
+    from pathlib import Path
+
+    from .compare import read_table, statistics_from_predictions
+    from .competition import analyse_competition
+    from .competition_tables import case_markdown, case_tables
+    from .tables import write_csv, write_text
+
+    table = read_table(args.table)
+    names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric, args.positive,
+                                                       args.classes)
+    if not 0 < args.alpha < 1:
+        raise ValueError(f"--alpha must be in (0, 1), got {args.alpha}")
+    analysis = analyse_competition(names, stats, metric, n_resamples=args.resamples,
+                                   rng=np.random.default_rng(args.seed), confidence_level=args.confidence)
+    tables = case_tables(analysis, alpha=args.alpha, scope=args.scope)
+    title = (f"{args.table}: {analysis.m} systems, n = {analysis.n_items}, {metric.name}; "
+             f"{args.resamples} bootstrap samples, seed {args.seed}, corrections over "
+             + ("each reference system's group" if args.scope == "group" else "all pairs"))
+    report = case_markdown(title, tables)
+    if args.out:
+        from .plots import bootstrap_difference_figure, difference_intervals_figure, ordered_intervals_figure
+        from .plots import save_figure
+
+        out = Path(args.out)
+        for name, frame in tables.items():
+            write_csv(frame, out / f"{name}.csv")
+        write_text(report, out / "report.md")
+        save_figure(ordered_intervals_figure(tables["scores"], metric.name), out / "intervals.png",
+                    out / "intervals.pdf")
+        save_figure(difference_intervals_figure(tables["differences"], metric.name), out / "differences.png",
+                    out / "differences.pdf")
+        first = tables["differences"].iloc[0]
+        panel = (f"{first.reference} vs {first.system}", analysis.improvement_replicates(0, 1), first.difference,
+                 float(tables["pairs"].pvalue.iloc[0]))
+        save_figure(bootstrap_difference_figure([panel], metric.name), out / "bootstrap.png", out / "bootstrap.pdf")
+    print(report, end="")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="simstats", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -148,6 +189,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--min-scores", type=int, default=3, help="fewest scores a system may have (default 3)")
     p.add_argument("--format", default="table", choices=["table", "csv", "json"])
     p.set_defaults(func=_compare_scores)
+    p = sub.add_parser("competition", help="analyse a competition as Nava-Muñoz et al. 2024: CIs, differences "
+                       "vs the best, p-value matrix, corrections, summary measures")
+    p.add_argument("table", help="CSV/TSV/parquet: a gold column and one prediction column per system")
+    p.add_argument("--gold", default="y", help="gold label column (default y)")
+    p.add_argument("--systems", nargs="+", help="system columns (default: all others)")
+    p.add_argument("--metric", default="accuracy", help="accuracy, f1 (see --positive), macro_f1 (see --classes), "
+                   "weighted_f1, mae (lower is better)")
+    p.add_argument("--positive", help="positive label for f1")
+    p.add_argument("--classes", nargs="+", help="classes averaged by macro_f1 (default all)")
+    p.add_argument("--resamples", type=int, default=10_000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--confidence", type=float, default=0.95)
+    p.add_argument("--alpha", type=float, default=0.05, help="level for counting ties (default 0.05)")
+    p.add_argument("--scope", default="group", choices=["group", "all"],
+                   help="corrections within each reference system's comparisons (as the paper) or over all pairs")
+    p.add_argument("--out", help="directory for the tables (CSV), report.md and figures (PNG, PDF)")
+    p.set_defaults(func=_competition)
     p = sub.add_parser("check-config", help="validate configuration file(s) and list the scenarios")
     p.add_argument("config", nargs="+", help="YAML files; later ones override earlier ones")
     p.set_defaults(func=_check_config)

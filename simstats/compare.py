@@ -75,7 +75,14 @@ def label_metric(name: str, labels, positive=None, subset=None) -> tuple[Metric,
 
 def _coerce(values: pd.Series, like):
     """Parse CLI label strings (e.g. --positive 1) to the gold column's type."""
-    return [type(like)(v) if not isinstance(like, str) else str(v) for v in values]
+    out = []
+    for v in values:
+        try:
+            out.append(str(v) if isinstance(like, str) else type(like)(v))
+        except (TypeError, ValueError):
+            raise InputError(f"label {v!r} is not a gold label (gold labels are of type {type(like).__name__})") \
+                from None
+    return out
 
 
 def statistics_from_predictions(table: pd.DataFrame, gold_column: str, systems=None, metric_name: str = "accuracy",

@@ -26,18 +26,19 @@ COMPSTATS_DOCUMENTED = {"BoW (Class Weight)": .001, "Dense": .032, "BoW (Corpus)
                         "BoW": .265}
 
 
-def case_tables(analysis: CompetitionAnalysis, truth: dict | None = None) -> dict[str, pd.DataFrame]:
+def case_tables(analysis: CompetitionAnalysis, truth: dict | None = None, *, alpha: float = 0.05,
+                scope: str = "group") -> dict[str, pd.DataFrame]:
     """The paper's Tables 2-6 for one competition (plus true scores when known)."""
     scores = analysis.score_intervals()
     differences = analysis.differences_from_best()
-    pairs = analysis.pairs()
+    pairs = analysis.pairs(scope=scope)
     pairs["mark"] = [significance_mark(p) for p in pairs.pvalue]
     if truth is not None:
         scores.insert(3, "true_score", [truth[s] for s in scores.system])
         differences.insert(4, "true_difference",
                            [truth[differences.reference.iloc[0]] - truth[s] if analysis.metric.higher_is_better
                             else truth[s] - truth[differences.reference.iloc[0]] for s in differences.system])
-    summary = pd.DataFrame([analysis.summary()])
+    summary = pd.DataFrame([analysis.summary(alpha=alpha, scope=scope)])
     return {"scores": scores, "differences": differences, "pairs": pairs, "matrix": analysis.difference_matrix(),
             "summary": summary}
 
@@ -146,7 +147,8 @@ def case_markdown(title: str, tables: dict[str, pd.DataFrame], extra: dict[str, 
              "\n## Differences (column − row) and significance, no correction (Table 4)\n"
              "† p < .1, * p < .05, ** p < .01, *** p < .001 (one-sided bootstrap, P*(δ* ≥ 2δ)).\n",
              markdown_table(tables["matrix"]),
-             "\n## Raw and adjusted p-values within each reference system's group (Table 5)\n",
+             "\n## Raw and adjusted p-values (Table 5; corrections within each reference system's group unless "
+             "stated otherwise)\n",
              markdown_table(tables["pairs"][["reference", "system", "difference", "pvalue", "pvalue_bonferroni",
                                              "pvalue_holm", "pvalue_bh", "mark"]]),
              "\n## Summary measures (Table 6)\n", markdown_table(tables["summary"])]

@@ -91,3 +91,24 @@ def test_console_script_runs():
     res = subprocess.run([sys.executable, "-m", "simstats.cli", "compare", "missing.csv"], capture_output=True,
                          text=True)
     assert res.returncode == 2 and res.stderr.strip() == "simstats: error: missing.csv: no such file"
+
+
+def test_competition_command_writes_tables_and_figures(tmp_path, capsys):
+    out = tmp_path / "out"
+    rc = main(["competition", str(DATA), "--gold", "y", "--metric", "weighted_f1", "--resamples", "2000",
+               "--seed", "1", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert rc == 0 and "Ordered bootstrap CIs (Table 2)" in text and "Summary measures (Table 6)" in text
+    for name in ("scores.csv", "differences.csv", "pairs.csv", "matrix.csv", "summary.csv", "report.md",
+                 "intervals.png", "differences.pdf", "bootstrap.png"):
+        assert (out / name).is_file(), name
+    summary = pd.read_csv(out / "summary.csv").iloc[0]
+    assert summary.m == 6 and summary.n == 1580 and summary.possible_comparisons == 15
+    pairs = pd.read_csv(out / "pairs.csv")
+    assert len(pairs) == 15 and pairs.groupby("reference").size().max() == 5
+
+
+def test_competition_command_rejects_unknown_classes_in_one_line(capsys):
+    rc = main(["competition", str(DATA), "--metric", "macro_f1", "--classes", "nope", "--resamples", "200"])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and len(err.splitlines()) == 1 and "'nope'" in err
