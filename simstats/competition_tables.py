@@ -155,3 +155,25 @@ def case_markdown(title: str, tables: dict[str, pd.DataFrame], extra: dict[str, 
     for name, frame in (extra or {}).items():
         parts += [f"\n## {name}\n", markdown_table(frame)]
     return "\n".join(parts)
+
+
+def summary_vs_paper(summary: pd.DataFrame, row: int = 0) -> pd.DataFrame:
+    """Our Table 6 measures beside the paper's Table 8 row (real data, so no tolerance: one
+    simulated test set is one draw; the CI-width check above is the quantitative one)."""
+    paper = reference_table("nava_munoz_2024_summaries").iloc[row]
+    ours = summary.iloc[0]
+    fmt = "/".join
+    labels = ("none", "bonferroni", "holm", "bh")
+    return pd.DataFrame([
+        {"measure": "n", "paper": str(paper.n), "ours": str(ours.n)},
+        {"measure": "m", "paper": str(paper.m), "ours": str(ours.m)},
+        {"measure": "ties with winner (none/Bonf/Holm/BH)", "paper": paper.ties_with_winner,
+         "ours": fmt(str(ours[f"ties_with_winner_{c}"]) for c in labels)},
+        {"measure": "possible comparisons", "paper": str(paper.possible_comparisons),
+         "ours": str(ours.possible_comparisons)},
+        {"measure": "ties among all pairs (none/Bonf/Holm/BH)", "paper": paper.ties,
+         "ours": fmt(str(ours[f"ties_{c}"]) for c in labels)},
+        {"measure": "|win - med|", "paper": f"{paper.win_minus_median:.3f}", "ours": f"{ours.win_minus_median:.3f}"},
+        {"measure": "CV (%)", "paper": f"{paper.cv_percent:.2f}", "ours": f"{ours.cv_percent:.2f}"},
+        {"measure": "PPI (%)", "paper": f"{paper.ppi_percent:.2f}", "ours": f"{ours.ppi_percent:.2f}"},
+    ])
