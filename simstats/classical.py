@@ -39,10 +39,16 @@ def mcnemar_test(correct_a, correct_b, *, exact: bool = True) -> TestResult:
     """McNemar's test on two systems' per-item correctness (two-sided; exact = binomial)."""
     a, b = _paired(correct_a, correct_b, 1)
     a, b = a.astype(bool), b.astype(bool)
-    table = [[np.sum(a & b), np.sum(a & ~b)], [np.sum(~a & b), np.sum(~a & ~b)]]
-    res = mcnemar(table, exact=exact, correction=not exact)
+    return mcnemar_counts(int(np.sum(a & ~b)), int(np.sum(~a & b)), exact=exact)
+
+
+def mcnemar_counts(only_a: int, only_b: int, *, exact: bool = True) -> TestResult:
+    """McNemar's test from the discordant counts alone (items only A / only B got right)."""
+    if min(only_a, only_b) < 0:
+        raise ValueError(f"discordant counts must be >= 0, got {only_a} and {only_b}")
+    res = mcnemar([[0, only_a], [only_b, 0]], exact=exact, correction=not exact)
     return TestResult(float(res.statistic), float(res.pvalue), "McNemar (exact binomial)" if exact else "McNemar (chi2)",
-                      "two-sided", details={"only_a": int(table[0][1]), "only_b": int(table[1][0])})
+                      "two-sided", details={"only_a": int(only_a), "only_b": int(only_b)})
 
 
 def sign_test(scores_a, scores_b, *, alternative: str = "greater") -> TestResult:

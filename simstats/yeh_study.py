@@ -218,3 +218,148 @@ def sd_ratio(r12: float, *, n: int = 748, recall: float = 0.5, replicates: int =
              for b in batches]
     se = float(np.std(parts, ddof=1) / math.sqrt(len(parts)))
     return {"r12": r12, "analytic": 1 / math.sqrt(1 - r12), "simulated": sim, "se": se}
+
+
+# --------------------------------------------------------------------------- real data: SQuAD 2.0
+def leaderboard_pairs(models: pd.DataFrame, pairs: pd.DataFrame, n_questions: int, *,
+                      alpha: float = 0.05) -> pd.DataFrame:
+    """Paired (McNemar) vs unpaired (two-proportion z) tests on leaderboard pairs.
+
+    models: index, dev_em (percent); pairs: i, j, dev_delta = #correct(j) - #correct(i),
+    dev_disagree = #questions exactly one of the two got right.  Returns one row per pair with
+    both p-values, the implied item-level correlation r12 (phi of the 2x2 table) and whether
+    the verdicts at ``alpha`` differ."""
+    need = {"i", "j", "dev_delta", "dev_disagree"}
+    if not need <= set(pairs.columns) or not {"index", "dev_em"} <= set(models.columns):
+        raise ValueError("pairs need columns i, j, dev_delta, dev_disagree; models need index, dev_em")
+    correct = (models.set_index("index").dev_em * n_questions / 100).round().astype(int)
+    missing = set(pairs.i) | set(pairs.j)
+    missing -= set(correct.index)
+    if missing:
+        raise ValueError(f"pairs refer to unknown models {sorted(missing)[:5]}")
+    a_i = correct.loc[pairs.i].to_numpy()
+    a_j = correct.loc[pairs.j].to_numpy()
+    delta = pairs.dev_delta.to_numpy()
+    disagree = pairs.dev_disagree.to_numpy()
+    only_j = (disagree + delta) / 2
+    only_i = (disagree - delta) / 2
+    if np.any(only_i % 1) or np.any(only_i < 0) or np.any(only_j < 0):
+        raise ValueError("dev_delta and dev_disagree are inconsistent (b + c and c - b must have equal parity)")
+    rows = []
+    for k in range(len(pairs)):
+        p_mc = classical.mcnemar_counts(int(only_i[k]), int(only_j[k])).pvalue
+        p_z = classical.two_proportion_z_test(int(a_i[k]), n_questions, int(a_j[k]), n_questions,
+                                              alternative="two-sided").pvalue
+        both = a_i[k] - only_i[k]
+        neither = n_questions - a_i[k] - only_j[k]
+        den = math.sqrt(a_i[k] * (n_questions - a_i[k]) * a_j[k] * (n_questions - a_j[k]))
+        rows.append({"i": int(pairs.i.iloc[k]), "j": int(pairs.j.iloc[k]), "correct_i": int(a_i[k]),
+                     "correct_j": int(a_j[k]), "only_i": int(only_i[k]), "only_j": int(only_j[k]),
+                     "delta_mismatch": int(a_j[k] - a_i[k] - delta[k]),
+                     "r12": (both * neither - only_i[k] * only_j[k]) / den if den else np.nan,
+                     "pvalue_mcnemar": p_mc, "pvalue_z": p_z})
+    out = pd.DataFrame(rows)
+    out["significant_mcnemar"] = out.pvalue_mcnemar < alpha
+    out["significant_z"] = out.pvalue_z < alpha
+    return out
+
+
+def leaderboard_summary(table: pd.DataFrame) -> pd.DataFrame:
+    n = len(table)
+    sig_p, sig_z = table.significant_mcnemar, table.significant_z
+    r = table.r12.dropna()
+    rows = [("pairs", n), ("significant, McNemar (paired)", sig_p.mean()), ("significant, two-proportion z (unpaired)",
+                                                                           sig_z.mean()),
+            ("significant only when paired", (sig_p & ~sig_z).mean()),
+            ("significant only when unpaired", (~sig_p & sig_z).mean()),
+            ("implied r12: median", r.median()), ("implied r12: 5th percentile", r.quantile(0.05)),
+            ("implied r12: 95th percentile", r.quantile(0.95)), ("implied r12 < 0", (r < 0).mean()),
+            ("pairs whose EM-count difference equals dev_delta", (table.delta_mismatch == 0).mean()),
+            ("largest |EM-count difference - dev_delta| (questions)", table.delta_mismatch.abs().max())]
+    return pd.DataFrame(rows, columns=["quantity", "value"])
+
+
+# --------------------------------------------------------------------------- dependent test items
+@dataclass(frozen=True)
+class ClusteredPair:
+    """Two equally good systems on test items grouped in documents of ``doc_size`` items.
+
+    Latents: system 1: theta + b_i + u_d + e_1i, system 2: theta + b_i - u_d + e_2i (right iff > 0),
+    b ~ N(0, sigma_item^2) per item, u ~ N(0, tau^2) per document, e ~ N(0, 1).  Some documents
+    suit one system, some the other: the per-item differences are correlated within documents,
+    with design effect 1 + (doc_size - 1) * ICC of the differences."""
+
+    accuracy: float
+    sigma_item: float
+    tau: float
+    doc_size: int
+
+    @property
+    def scale(self) -> float:
+        return math.sqrt(self.sigma_item ** 2 + self.tau ** 2 + 1)
+
+    @property
+    def theta(self) -> float:
+        from scipy.special import ndtri
+        return float(ndtri(self.accuracy)) * self.scale
+
+    def design_effect(self) -> float:
+        from .noise import bivariate_normal_equal_cdf
+        s2 = self.scale ** 2
+        h = -self.theta / self.scale          # P(right) = P(Z > h)
+        both = float(bivariate_normal_equal_cdf(-h, (self.sigma_item ** 2 - self.tau ** 2) / s2))
+        var_d = 2 * (self.accuracy - both)
+        rho = self.tau ** 2 / s2
+        cov = 2 * (float(bivariate_normal_equal_cdf(-h, rho)) - float(bivariate_normal_equal_cdf(-h, -rho)))
+        return 1 + (self.doc_size - 1) * cov / var_d
+
+
+def clustered_pair(design_effect: float, *, accuracy: float = 0.7, sigma_item: float = 0.5,
+                   doc_size: int = 10) -> ClusteredPair:
+    """The document effect tau that gives ``design_effect`` (1 = independent items)."""
+    if design_effect < 1:
+        raise ValueError(f"design effect must be >= 1, got {design_effect}")
+    if design_effect == 1:
+        return ClusteredPair(accuracy, sigma_item, 0.0, doc_size)
+    top = ClusteredPair(accuracy, sigma_item, 20.0, doc_size).design_effect()
+    if design_effect >= top:
+        raise ValueError(f"design effect {design_effect} not reachable with documents of {doc_size} items "
+                         f"(max {top:.2f})")
+    tau = optimize.brentq(lambda t: ClusteredPair(accuracy, sigma_item, t, doc_size).design_effect()
+                          - design_effect, 0.0, 20.0, xtol=1e-10)
+    return ClusteredPair(accuracy, sigma_item, float(tau), doc_size)
+
+
+CLUSTER_TESTS = ("item_bootstrap", "item_randomization", "sign_mcnemar", "cluster_bootstrap",
+                 "cluster_randomization")
+
+
+def simulate_cluster_cell(pair: ClusteredPair, n_docs: int, replicates, *, root_seed: int, key: tuple,
+                          n_resamples: int = 1000) -> pd.DataFrame:
+    """One row per replicate: p-values (two-sided) of item- and cluster-level tests."""
+    from .bootstrap import paired_bootstrap
+    from .metrics import accuracy_metric
+    from .randomization import approximate_randomization
+
+    metric = accuracy_metric()
+    n = n_docs * pair.doc_size
+    docs = np.repeat(np.arange(n_docs), pair.doc_size)
+    rows = []
+    for r in replicates:
+        rng = generator(root_seed, "yeh", "clusters", *(str(k) for k in key), int(r))
+        base = pair.theta + rng.normal(0, pair.sigma_item, n)
+        u = rng.normal(0, pair.tau, n_docs)[docs] if pair.tau > 0 else 0.0
+        y1 = base + u + rng.normal(0, 1, n) > 0
+        y2 = base - u + rng.normal(0, 1, n) > 0
+        stats = np.stack([np.stack([y1, np.ones(n, bool)], 1), np.stack([y2, np.ones(n, bool)], 1)])
+        kw = {"alternative": "two-sided", "n_resamples": n_resamples, "rng": rng}
+        rows.append({
+            "replicate": int(r), "delta": float(y1.mean() - y2.mean()),
+            "item_bootstrap": float(paired_bootstrap(stats, metric, confidence_level=None, **kw).pvalue[0]),
+            "item_randomization": float(approximate_randomization(stats, metric, **kw).pvalue[0]),
+            "sign_mcnemar": float(classical.sign_test(y1, y2, alternative="two-sided").pvalue),
+            "cluster_bootstrap": float(paired_bootstrap(stats, metric, confidence_level=None, clusters=docs,
+                                                        **kw).pvalue[0]),
+            "cluster_randomization": float(approximate_randomization(stats, metric, clusters=docs, **kw).pvalue[0]),
+        })
+    return pd.DataFrame(rows)
