@@ -148,43 +148,45 @@ def simulate_cell(population: PairPopulation, n: int, replicates, *, root_seed: 
     """One row per replicate: each test's p-value on a fresh test set of n units.
 
     Replicate r's test set and resamples are keyed by (key, r): chunk-invariant."""
-    metric = yeh_metric(population.metric)
     probs = population.kind_probs
     rows = []
     for r in replicates:
         rng = generator(root_seed, "yeh", *(str(k) for k in key), int(r))
         counts = rng.multinomial(n, probs).astype(np.float64)
-        sums = counts @ KIND_STATS                                              # (2, 3)
-        observed = metric(sums)
-        delta = float(observed[0] - observed[1])
-        row = {"replicate": int(r), "score_1": float(observed[0]), "score_2": float(observed[1]), "delta": delta}
-        # paired bootstrap: Multinomial(n, counts / n) over kinds, two-sided shift convention
-        boot = rng.multinomial(n, counts / n, size=n_resamples).astype(np.float64)
-        bsums = np.einsum("bk,skj->bsj", boot, KIND_STATS)
-        values = metric(bsums)
-        dstar = values[:, 0] - values[:, 1]
-        row["paired_bootstrap"] = float(_extreme_counts(dstar[:, None], np.array([delta]), "two-sided",
-                                                        "shift")[0] / n_resamples)
-        # approximate randomization: swap Binomial(count, 1/2) units of each discordant kind
-        swaps = rng.binomial(counts[DISCORDANT].astype(np.int64), 0.5, size=(n_resamples, DISCORDANT.size))
-        move = KIND_STATS[1, DISCORDANT] - KIND_STATS[0, DISCORDANT]           # (4, 3): what system 1 gains
-        shift = swaps @ move
-        s1 = metric(sums[0] + shift)
-        s2 = metric(sums[1] - shift)
-        hits = int(np.count_nonzero(_hits(s1 - s2, delta, "two-sided")))
-        row["approximate_randomization"] = (hits + 1) / (n_resamples + 1)
-        # exact: one kind of discordant gold item and one of discordant spurious ones (canonical orientation)
-        cells = float(counts[[1, 2]].sum() + 1) * float(counts[[5, 6]].sum() + 1)
-        if cells <= max_exact_cells:
-            row["exact_stratified_randomization"] = float(exact_stratified_randomization(
-                _stats_of(counts), metric, alternative="two-sided").pvalue[0])
-        else:
-            row["exact_stratified_randomization"] = np.nan
-        for test in TESTS[population.metric]:
-            if test not in row:
-                row[test] = float(_classical(test, counts))
-        rows.append(row)
+        rows.append({"replicate": int(r), **kind_pvalues(counts, population.metric, rng, n_resamples=n_resamples,
+                                                          max_exact_cells=max_exact_cells)})
     return pd.DataFrame(rows)
+
+
+def kind_pvalues(counts, metric_name: str, rng: np.random.Generator, *, n_resamples: int = 1000,
+                 max_exact_cells: int = 250_000) -> dict:
+    """Scores and every test's two-sided p-value for one test set given by its 8 kind counts."""
+    counts = np.asarray(counts, dtype=np.float64)
+    n = int(counts.sum())
+    metric = yeh_metric(metric_name)
+    sums = counts @ KIND_STATS                                                  # (2, 3)
+    observed = metric(sums)
+    delta = float(observed[0] - observed[1])
+    row = {"score_1": float(observed[0]), "score_2": float(observed[1]), "delta": delta}
+    # paired bootstrap: Multinomial(n, counts / n) over kinds, two-sided shift convention
+    boot = rng.multinomial(n, counts / n, size=n_resamples).astype(np.float64)
+    values = metric(np.einsum("bk,skj->bsj", boot, KIND_STATS))
+    dstar = values[:, 0] - values[:, 1]
+    row["paired_bootstrap"] = float(_extreme_counts(dstar[:, None], np.array([delta]), "two-sided",
+                                                    "shift")[0] / n_resamples)
+    # approximate randomization: swap Binomial(count, 1/2) units of each discordant kind
+    swaps = rng.binomial(counts[DISCORDANT].astype(np.int64), 0.5, size=(n_resamples, DISCORDANT.size))
+    shift = swaps @ (KIND_STATS[1, DISCORDANT] - KIND_STATS[0, DISCORDANT])    # what system 1 gains
+    hits = int(np.count_nonzero(_hits(metric(sums[0] + shift) - metric(sums[1] - shift), delta, "two-sided")))
+    row["approximate_randomization"] = (hits + 1) / (n_resamples + 1)
+    # exact: one kind of discordant gold item and one of discordant spurious ones (canonical orientation)
+    cells = float(counts[[1, 2]].sum() + 1) * float(counts[[5, 6]].sum() + 1)
+    row["exact_stratified_randomization"] = (float(exact_stratified_randomization(
+        _stats_of(counts), metric, alternative="two-sided").pvalue[0]) if cells <= max_exact_cells else np.nan)
+    for test in TESTS[metric_name]:
+        if test not in row:
+            row[test] = float(_classical(test, counts))
+    return row
 
 
 def rejection_rates(rows: pd.DataFrame, tests, alpha: float) -> list[dict]:
@@ -303,15 +305,24 @@ class ClusteredPair:
         from scipy.special import ndtri
         return float(ndtri(self.accuracy)) * self.scale
 
-    def design_effect(self) -> float:
+    def _moments(self) -> tuple[float, float]:
+        """(var of one item's difference y1 - y2, covariance of two items' differences in a document)."""
         from .noise import bivariate_normal_equal_cdf
         s2 = self.scale ** 2
-        h = -self.theta / self.scale          # P(right) = P(Z > h)
-        both = float(bivariate_normal_equal_cdf(-h, (self.sigma_item ** 2 - self.tau ** 2) / s2))
-        var_d = 2 * (self.accuracy - both)
+        h = self.theta / self.scale           # P(right) = Phi(h)
+        both = float(bivariate_normal_equal_cdf(h, (self.sigma_item ** 2 - self.tau ** 2) / s2))
         rho = self.tau ** 2 / s2
-        cov = 2 * (float(bivariate_normal_equal_cdf(-h, rho)) - float(bivariate_normal_equal_cdf(-h, -rho)))
+        cov = 2 * (float(bivariate_normal_equal_cdf(h, rho)) - float(bivariate_normal_equal_cdf(h, -rho)))
+        return 2 * (self.accuracy - both), cov
+
+    def design_effect(self) -> float:
+        var_d, cov = self._moments()
         return 1 + (self.doc_size - 1) * cov / var_d
+
+    def delta_variance(self, n_docs: int) -> float:
+        """Exact variance of the accuracy difference over test sets of n_docs documents."""
+        var_d, _ = self._moments()
+        return var_d * self.design_effect() / (n_docs * self.doc_size)
 
 
 def clustered_pair(design_effect: float, *, accuracy: float = 0.7, sigma_item: float = 0.5,
@@ -328,6 +339,14 @@ def clustered_pair(design_effect: float, *, accuracy: float = 0.7, sigma_item: f
     tau = optimize.brentq(lambda t: ClusteredPair(accuracy, sigma_item, t, doc_size).design_effect()
                           - design_effect, 0.0, 20.0, xtol=1e-10)
     return ClusteredPair(accuracy, sigma_item, float(tau), doc_size)
+
+
+def draw_clustered(pair: ClusteredPair, n_docs: int, rng: np.random.Generator):
+    """Both systems' correctness (bool arrays) on n_docs documents of pair.doc_size items."""
+    n = n_docs * pair.doc_size
+    base = pair.theta + rng.normal(0, pair.sigma_item, n)
+    u = np.repeat(rng.normal(0, pair.tau, n_docs), pair.doc_size) if pair.tau > 0 else 0.0
+    return base + u + rng.normal(0, 1, n) > 0, base - u + rng.normal(0, 1, n) > 0
 
 
 CLUSTER_TESTS = ("item_bootstrap", "item_randomization", "sign_mcnemar", "cluster_bootstrap",
@@ -347,10 +366,7 @@ def simulate_cluster_cell(pair: ClusteredPair, n_docs: int, replicates, *, root_
     rows = []
     for r in replicates:
         rng = generator(root_seed, "yeh", "clusters", *(str(k) for k in key), int(r))
-        base = pair.theta + rng.normal(0, pair.sigma_item, n)
-        u = rng.normal(0, pair.tau, n_docs)[docs] if pair.tau > 0 else 0.0
-        y1 = base + u + rng.normal(0, 1, n) > 0
-        y2 = base - u + rng.normal(0, 1, n) > 0
+        y1, y2 = draw_clustered(pair, n_docs, rng)
         stats = np.stack([np.stack([y1, np.ones(n, bool)], 1), np.stack([y2, np.ones(n, bool)], 1)])
         kw = {"alternative": "two-sided", "n_resamples": n_resamples, "rng": rng}
         rows.append({
