@@ -21,8 +21,12 @@ include: "workflow/rules/noise.smk"
 include: "workflow/rules/competition.smk"
 
 
+include: "workflow/rules/yeh.smk"
+
+
 rule all:
     input:
         noise_outputs(),
         competition_outputs(),
+        yeh_outputs(),
     default_target: True

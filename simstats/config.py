@@ -5,9 +5,10 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .competition_model import parse_competition
+from .yeh_study import parse_yeh
 from .scenario import Scenario, ScenarioError, _check_keys, _integer, _mapping, parse_scenarios
 
-TOP_LEVEL = {"root_seed", "results_dir", "figures_dir", "noise", "scenarios", "competition"}
+TOP_LEVEL = {"root_seed", "results_dir", "figures_dir", "noise", "scenarios", "competition", "yeh"}
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class Settings:
     scenarios: dict[str, Scenario]
     #: parsed ``competition`` section (None: the competition study is not run)
     competition: dict | None = None
+    #: parsed ``yeh`` section (None: the Yeh study is not run)
+    yeh: dict | None = None
 
 
 def validate_config(config: Mapping[str, Any]) -> Settings:
@@ -66,5 +69,6 @@ def validate_config(config: Mapping[str, Any]) -> Settings:
         if name not in scenarios:
             raise ScenarioError(f"noise.scenarios: unknown scenario {name!r}")
     competition = parse_competition(config["competition"]) if "competition" in config else None
+    yeh = parse_yeh(config["yeh"]) if "yeh" in config else None
     return Settings(root_seed, dirs["results_dir"], dirs["figures_dir"],
-                    NoiseStudySettings(n_models, chunk_size, n_boot, tuple(chosen)), scenarios, competition)
+                    NoiseStudySettings(n_models, chunk_size, n_boot, tuple(chosen)), scenarios, competition, yeh)

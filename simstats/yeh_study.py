@@ -379,3 +379,137 @@ def simulate_cluster_cell(pair: ClusteredPair, n_docs: int, replicates, *, root_
             "cluster_randomization": float(approximate_randomization(stats, metric, clusters=docs, **kw).pvalue[0]),
         })
     return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- configuration and summaries
+def parse_yeh(value) -> dict:
+    """Validate the ``yeh`` config section; raise ScenarioError naming the field."""
+    from .scenario import _check_keys, _fail, _integer, _mapping, _number
+
+    path = "yeh"
+    v = _mapping(value, path)
+    _check_keys(v, path, {"alpha", "replicates", "n_resamples", "r12", "sizes", "differences", "recall", "spurious",
+                          "gold_share", "max_exact_cells", "sd_ratio", "clusters", "squad"},
+                {"replicates", "r12", "sizes", "differences"})
+    out = {"alpha": _number(v.get("alpha", 0.05), f"{path}.alpha", exclusive_minimum=0, exclusive_maximum=1),
+           "replicates": _integer(v["replicates"], f"{path}.replicates", minimum=20),
+           "n_resamples": _integer(v.get("n_resamples", 1000), f"{path}.n_resamples", minimum=100),
+           "recall": _number(v.get("recall", 0.5), f"{path}.recall", exclusive_minimum=0, exclusive_maximum=1),
+           "spurious": _number(v.get("spurious", 0.4), f"{path}.spurious", exclusive_minimum=0,
+                               exclusive_maximum=1),
+           "gold_share": _number(v.get("gold_share", 0.65), f"{path}.gold_share", exclusive_minimum=0,
+                                 exclusive_maximum=1),
+           "max_exact_cells": _integer(v.get("max_exact_cells", 250_000), f"{path}.max_exact_cells", minimum=1)}
+    r12 = v["r12"]
+    if not isinstance(r12, list) or len(r12) < 2:
+        _fail(f"{path}.r12", "must be a list of at least two correlations")
+    out["r12"] = [_number(r, f"{path}.r12", minimum=0, exclusive_maximum=1) for r in r12]
+    sizes = v["sizes"]
+    if not isinstance(sizes, list) or not sizes:
+        _fail(f"{path}.sizes", "must be a non-empty list of test sizes")
+    out["sizes"] = [_integer(n, f"{path}.sizes", minimum=10) for n in sizes]
+    diffs = _mapping(v["differences"], f"{path}.differences")
+    _check_keys(diffs, f"{path}.differences", set(METRICS), set(METRICS))
+    out["differences"] = {}
+    for m in METRICS:
+        d = diffs[m]
+        if not isinstance(d, list) or not d or d[0] != 0:
+            _fail(f"{path}.differences.{m}", "must be a list starting with 0 (the null)")
+        out["differences"][m] = [_number(x, f"{path}.differences.{m}", minimum=0, exclusive_maximum=0.5) for x in d]
+        for x in out["differences"][m][1:]:
+            try:
+                make_population(m, 0.0, x, recall=out["recall"], spurious=out["spurious"],
+                                gold_share=out["gold_share"])
+            except ValueError as err:
+                _fail(f"{path}.differences.{m}", f"{x} is not attainable ({err})")
+    sd = _mapping(v.get("sd_ratio", {}), f"{path}.sd_ratio")
+    _check_keys(sd, f"{path}.sd_ratio", {"n", "replicates"})
+    out["sd_ratio"] = {"n": _integer(sd.get("n", 748), f"{path}.sd_ratio.n", minimum=10),
+                       "replicates": _integer(sd.get("replicates", 20_000), f"{path}.sd_ratio.replicates",
+                                              minimum=100)}
+    cl = _mapping(v.get("clusters", {}), f"{path}.clusters")
+    _check_keys(cl, f"{path}.clusters", {"n_docs", "doc_size", "accuracy", "sigma_item", "design_effects",
+                                         "replicates"})
+    des = cl.get("design_effects", [1, 2, 3, 4])
+    if not isinstance(des, list) or not des:
+        _fail(f"{path}.clusters.design_effects", "must be a non-empty list")
+    out["clusters"] = {"n_docs": _integer(cl.get("n_docs", 75), f"{path}.clusters.n_docs", minimum=4),
+                       "doc_size": _integer(cl.get("doc_size", 10), f"{path}.clusters.doc_size", minimum=2),
+                       "accuracy": _number(cl.get("accuracy", 0.7), f"{path}.clusters.accuracy",
+                                           exclusive_minimum=0, exclusive_maximum=1),
+                       "sigma_item": _number(cl.get("sigma_item", 0.5), f"{path}.clusters.sigma_item", minimum=0),
+                       "design_effects": [_number(d, f"{path}.clusters.design_effects", minimum=1) for d in des],
+                       "replicates": _integer(cl.get("replicates", out["replicates"]), f"{path}.clusters.replicates",
+                                              minimum=20)}
+    for d in out["clusters"]["design_effects"]:
+        try:
+            clustered_pair(d, accuracy=out["clusters"]["accuracy"], sigma_item=out["clusters"]["sigma_item"],
+                           doc_size=out["clusters"]["doc_size"])
+        except ValueError as err:
+            _fail(f"{path}.clusters.design_effects", str(err))
+    sq = _mapping(v.get("squad", {}), f"{path}.squad")
+    _check_keys(sq, f"{path}.squad", {"n_questions"})
+    out["squad"] = {"n_questions": _integer(sq.get("n_questions", 11873), f"{path}.squad.n_questions", minimum=1)}
+    return out
+
+
+def verdict(rate: float, alpha: float, replicates: int) -> str:
+    """Size verdict: within alpha +- 3 MCSE (MCSE under size = alpha), else conservative / liberal."""
+    mcse = math.sqrt(alpha * (1 - alpha) / replicates)
+    if rate > alpha + 3 * mcse:
+        return "liberal"
+    if rate < alpha - 3 * mcse:
+        return "conservative"
+    return "holds alpha"
+
+
+def summarise_cells(rows: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    """Rejection rates per (metric, n, r12, difference, test) with MCSE; size verdicts at difference 0."""
+    out = []
+    keys = ["metric", "n", "r12", "r12_population", "difference"]
+    for key, g in rows.groupby(keys, sort=True):
+        metric = key[0]
+        for res in rejection_rates(g, TESTS[metric], alpha):
+            row = dict(zip(keys, key)) | res
+            row["kind"] = "independence" if res["test"] in INDEPENDENCE_TESTS else "paired"
+            row["verdict"] = verdict(res["rate"], alpha, res["replicates"]) if key[4] == 0 and res["replicates"] \
+                else ""
+            out.append(row)
+    return pd.DataFrame(out)
+
+
+def summarise_clusters(rows: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    out = []
+    for (de, tau), g in rows.groupby(["design_effect", "tau"], sort=True):
+        for res in rejection_rates(g, CLUSTER_TESTS, alpha):
+            out.append({"design_effect": de, "tau": tau, **res,
+                        "level": "cluster" if res["test"].startswith("cluster") else "item",
+                        "verdict": verdict(res["rate"], alpha, res["replicates"])})
+    return pd.DataFrame(out)
+
+
+def size_power_markdown(summary: pd.DataFrame, alpha: float) -> str:
+    """Size and power tables (rate ± MCSE per test; size verdicts marked)."""
+    from .tables import markdown_table
+
+    mark = {"liberal": " ↑", "conservative": " ↓", "holds alpha": "", "": ""}
+    parts = [f"# Correlated systems: size and power of tests (Yeh 2000), two-sided, α = {alpha}\n",
+             "Each cell: share of simulated test sets with p < α ± Monte Carlo SE. Size verdicts: ↑ liberal / "
+             "↓ conservative (outside α ± 3 MCSE); unmarked = holds α. `r12` is the item-level correlation "
+             "of the two systems; `–` = not computed (exact stratified randomization above its cell limit).\n"]
+    null = summary[summary.difference == 0].assign(verdict=lambda f: f.verdict.replace("", "not computed"))
+    verdicts = null.groupby(["kind", "test", "verdict"]).size().unstack(fill_value=0)
+    parts += ["## Size verdicts over all null cells (metric × n × r12)\n", markdown_table(verdicts.reset_index())]
+    for metric in METRICS:
+        sub = summary[summary.metric == metric]
+        if sub.empty:
+            continue
+        for diff in sorted(sub.difference.unique()):
+            d = sub[sub.difference == diff].copy()
+            d["cell"] = [("–" if np.isnan(r) else f"{r:.3f} ± {s:.3f}{mark[v]}")
+                         for r, s, v in zip(d.rate, d.mcse, d.verdict)]
+            wide = d.pivot_table(index=["n", "r12"], columns="test", values="cell", aggfunc="first")
+            wide = wide[[t for t in TESTS[metric] if t in wide.columns]].reset_index()
+            title = "size (no true difference)" if diff == 0 else f"power at a true difference of {diff}"
+            parts += [f"\n## {metric}: {title}\n", markdown_table(wide)]
+    return "\n".join(parts)

@@ -56,6 +56,7 @@ def test_default_dry_run_and_lint(tmp_path):
     ({"scenarios": {"iid": {"metric": "bleu"}}}, "scenarios.iid.metric"),
     ({"competition": {"populations": {"vaxxstance_basque": {"class_probs": [0.5, 0.5, 0.5]}}}},
      "competition.populations.vaxxstance_basque.class_probs"),
+    ({"yeh": {"differences": {"recall": [0.02, 0.04]}}}, "yeh.differences.recall"),
 ])
 def test_invalid_config_is_rejected_before_any_job(tmp_path, patch, field):
     wd = copy_workflow(tmp_path)
@@ -87,10 +88,12 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
         assert f"noise/{scen}_dev_vs_test.png" in figures and f"noise/{scen}_dev_vs_test.pdf" in figures
     assert "noise/summary.md" in results
     for name in ("competition/table5_check.csv", "competition/study/summary.md", "competition/example/report.md",
+                 "yeh/size_power.md", "yeh/sd_ratio.csv", "yeh/clusters.md", "yeh/squad_summary.md", "yeh/example.md",
                  "competition/compstats/check.csv"):
         assert name in results
-    for fig in ("study_fwer", "study_truth", "example_intervals", "compstats_bootstrap"):
-        assert f"competition/{fig}.png" in figures and f"competition/{fig}.pdf" in figures
+    for fig in ("competition/study_fwer", "competition/study_truth", "competition/example_intervals",
+                "competition/compstats_bootstrap", "yeh/size", "yeh/power", "yeh/clusters", "yeh/squad", "yeh/sd_ratio"):
+        assert f"{fig}.png" in figures and f"{fig}.pdf" in figures
 
     # same config, other core count and chunk size: byte-identical outputs
     two = copy_workflow(tmp_path / "two")

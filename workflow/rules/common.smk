@@ -20,6 +20,8 @@ wildcard_constraints:
     chunk="[0-9]+",
     case="example|compstats",
     design="[A-Za-z0-9_-]+",
+    metric="recall|precision|f1",
+    size="[0-9]+",
 
 
 def scenario_config(name):
@@ -125,6 +127,46 @@ def competition_outputs():
         *expand(
             f"{FIGURES}/competition/study_{{fig}}.{{ext}}",
             fig=["fwer", "fdr", "power", "truth"],
+            ext=["png", "pdf"],
+        ),
+    ]
+
+
+# --------------------------------------------------------------------------- Yeh study
+YEH = SETTINGS.yeh
+YEH_METRICS = ["recall", "precision", "f1"]
+
+
+def yeh_params(wildcards):
+    """The Yeh settings as canonical JSON (cell jobs take only what they use)."""
+    yeh = config["yeh"]
+    keys = ["alpha", "replicates", "n_resamples", "r12", "differences", "recall", "spurious", "gold_share",
+            "max_exact_cells"]
+    return canonical({k: yeh[k] for k in keys if k in yeh})
+
+
+def yeh_section_params(section):
+    def params(wildcards):
+        yeh = config["yeh"]
+        out = {"section": yeh.get(section, {}), "alpha": yeh.get("alpha", 0.05),
+               "replicates": yeh["replicates"], "n_resamples": yeh.get("n_resamples", 1000), "r12": yeh["r12"]}
+        return canonical(out)
+
+    return params
+
+
+def yeh_outputs():
+    if YEH is None:
+        return []
+    return [
+        f"{RESULTS}/yeh/size_power.md",
+        f"{RESULTS}/yeh/sd_ratio.md",
+        f"{RESULTS}/yeh/clusters.md",
+        f"{RESULTS}/yeh/squad_summary.md",
+        f"{RESULTS}/yeh/example.md",
+        *expand(
+            f"{FIGURES}/yeh/{{fig}}.{{ext}}",
+            fig=["size", "power", "clusters", "squad", "sd_ratio"],
             ext=["png", "pdf"],
         ),
     ]

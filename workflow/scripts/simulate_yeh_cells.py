@@ -1,0 +1,28 @@
+"""Yeh study: every r12 x true difference cell of one metric and test size."""
+import json
+
+import pandas as pd
+
+from simstats.runlog import script_logger
+from simstats.tables import write_parquet
+from simstats.yeh_study import make_population, simulate_cell
+
+with script_logger(snakemake.log[0]) as log:
+    s = json.loads(snakemake.params.settings)
+    metric, n = snakemake.wildcards.metric, int(snakemake.wildcards.size)
+    frames = []
+    for r12 in s["r12"]:
+        for diff in s["differences"][metric]:
+            pop = make_population(metric, r12, diff, recall=s["recall"], spurious=s["spurious"],
+                                  gold_share=s["gold_share"])
+            rows = simulate_cell(pop, n, range(s["replicates"]), root_seed=snakemake.params.root_seed,
+                                 key=(metric, n, r12, diff), n_resamples=s["n_resamples"],
+                                 max_exact_cells=s["max_exact_cells"])
+            rows.insert(0, "difference", diff)
+            rows.insert(0, "r12_population", pop.r12)
+            rows.insert(0, "r12", r12)
+            rows.insert(0, "n", n)
+            rows.insert(0, "metric", metric)
+            frames.append(rows)
+        log.info("%s n=%d: r12 = %.2f done", metric, n, r12)
+    write_parquet(pd.concat(frames, ignore_index=True), snakemake.output[0])
