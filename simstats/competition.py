@@ -21,6 +21,8 @@ in every replicate and get p = 1, never 0.
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +38,26 @@ CORRECTIONS = {"none": None, "bonferroni": "bonferroni", "holm": "holm", "bh": "
 #: Significance marks of the paper's Table 4 (dagger p < .1, * < .05, ** < .01, *** < .001).
 MARKS = ((0.001, "***"), (0.01, "**"), (0.05, "*"), (0.1, "†"))
 SCOPES = ("group", "all")
+
+
+_FROZEN = [0]
+
+
+@contextlib.contextmanager
+def quick_gc():
+    """statsmodels' Holm correction calls gc.collect() on every call; with the objects alive
+    now frozen (gc.freeze), each of those collections scans only what was created since.
+    Re-entrant: only the outermost use freezes and unfreezes."""
+    outer = _FROZEN[0] == 0
+    if outer:
+        gc.freeze()
+    _FROZEN[0] += 1
+    try:
+        yield
+    finally:
+        _FROZEN[0] -= 1
+        if outer:
+            gc.unfreeze()
 
 
 def significance_mark(p: float) -> str:
@@ -64,12 +86,13 @@ def adjust_pvalues(pairs: pd.DataFrame, *, scope: str = "group", corrections=COR
         raise ValueError("p-values must lie in [0, 1] (no NaN)")
     out = pairs.copy()
     groups = out.groupby("reference", sort=False).indices.values() if scope == "group" else [np.arange(len(out))]
-    for label, method in corrections.items():
-        adjusted = p.copy()
-        if method is not None:
-            for idx in groups:
-                adjusted[idx] = multipletests(p[idx], method=method)[1]
-        out[f"pvalue_{label}"] = adjusted
+    with quick_gc():
+        for label, method in corrections.items():
+            adjusted = p.copy()
+            if method is not None:
+                for idx in groups:
+                    adjusted[idx] = multipletests(p[idx], method=method)[1]
+            out[f"pvalue_{label}"] = adjusted
     return out
 
 

@@ -14,13 +14,10 @@ paper's and CompStats' practice, ``scope="group"``) or over all m(m-1)/2 pairs
 """
 from __future__ import annotations
 
-import contextlib
-import gc
-
 import numpy as np
 import pandas as pd
 
-from .competition import CORRECTIONS, CompetitionAnalysis, adjust_pvalues, analyse_competition
+from .competition import CORRECTIONS, CompetitionAnalysis, adjust_pvalues, analyse_competition, quick_gc
 from .competition_model import ClassifierPopulation, ExampleCompetition, StudyDesign, true_scores
 from .engine import improvement
 from .seeding import generator
@@ -61,17 +58,6 @@ def replicate_row(analysis: CompetitionAnalysis, truth: dict, alpha: float) -> d
     return row
 
 
-@contextlib.contextmanager
-def _quick_gc():
-    """statsmodels' Holm correction calls gc.collect() on every call; with the objects alive
-    now frozen, each of those collections scans only what the loop creates."""
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
 def simulate_cell(population: ClassifierPopulation, design: StudyDesign, m: int, n: int, replicates, *,
                   root_seed: int, n_resamples: int, alpha: float) -> pd.DataFrame:
     """One row per replicate (competition) of the design cell (m systems, n test items)."""
@@ -80,7 +66,7 @@ def simulate_cell(population: ClassifierPopulation, design: StudyDesign, m: int,
     names = system_names(m)
     truth = dict(zip(names, scores))
     metric = population.metric_object()
-    with _quick_gc():
+    with quick_gc():
         rows = [_replicate(population, design, m, n, int(r), thetas, names, truth, metric, root_seed, n_resamples,
                            alpha) for r in replicates]
     return pd.DataFrame(rows)
