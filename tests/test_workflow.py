@@ -105,6 +105,11 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
     assert files_of(two / ".test/results") == results
     assert files_of(two / ".test/figures") == figures
 
+    # the HTML report bundles every table and figure
+    rep = snakemake(one, "--report", "report.html", "--configfile", ".test/config.yaml")
+    assert rep.returncode == 0, rep.stderr[-2000:]
+    assert (one / "report.html").stat().st_size > 100_000
+
     # nothing left to do; adding a scenario reruns only its jobs plus the aggregation
     again = snakemake(one, "-n", "--configfile", ".test/config.yaml")
     assert "Nothing to be done" in again.stdout + again.stderr
