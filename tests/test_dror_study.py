@@ -1,0 +1,64 @@
+"""Dror et al. (2019) real-data comparisons: COS / SO / ASO verdicts, cases, data readers."""
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from simstats.dror_study import (case_summary, compare_distributions, ibm_distributions, read_ibm,
+                                 real_data_comparisons, ukp_distributions)
+
+REAL = Path(__file__).resolve().parents[1] / "resources" / "realdata"
+
+
+def test_clear_dominance_is_case_a_with_eps_zero():
+    rng = np.random.default_rng(0)
+    a = rng.normal(0.90, 0.005, 200)
+    b = rng.normal(0.85, 0.010, 150)
+    res = compare_distributions(a, b, rng=1)
+    assert res["cos"] == 1 and res["so"] == 1 and res["aso"] == 1 and res["case"] == "A"
+    assert res["eps"] == pytest.approx(0.0, abs=1e-9) and res["eps_min_ba"] == pytest.approx(1.0, abs=1e-9)
+    assert res["so_pvalue"] == pytest.approx(stats.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+
+
+def test_same_distribution_is_undecided():
+    rng = np.random.default_rng(1)
+    a, b = rng.normal(0.9, 0.01, 300), rng.normal(0.9, 0.01, 300)
+    res = compare_distributions(a, b, rng=2)
+    assert res["so"] == 0 and not res["aso_decisive"]
+    assert res["eps_min_ab"] > 0.5 and res["eps_min_ba"] > 0.5
+
+
+def test_cos_without_so_is_case_b():
+    # A: larger mean and smaller sd, but the shift is tiny against the spread: U test not significant
+    rng = np.random.default_rng(2)
+    a = rng.normal(0.901, 0.010, 40)
+    b = rng.normal(0.900, 0.030, 40)
+    a = a - a.mean() + 0.901
+    b = b - b.mean() + 0.900
+    res = compare_distributions(a, b, rng=3)
+    assert res["cos"] == 1 and res["so"] == 0 and res["case"] == "B"
+
+
+def test_ukp_groups_merge_decoder_spellings_and_pair_values():
+    t = pd.DataFrame({"Dataset": ["ace.pkl"] * 120, "Test_F1": np.linspace(0.5, 0.9, 120),
+                      "Decoder": ["CRF", "['CRF']", "Softmax"] * 40, "Optimizer": ["Adam", "Nadam"] * 60,
+                      "DropoutType": ["Variational"] * 120})
+    comps = ukp_distributions(t, min_scores=30)
+    keys = {(c[1], c[2], c[3], c[4]): (c[5].size, c[6].size) for c in comps}
+    assert keys == {("ace", "Decoder", "CRF", "Softmax"): (80, 40), ("ace", "Optimizer", "Adam", "Nadam"): (60, 60)}
+
+
+def test_real_data_readers_and_summary():
+    ibm = read_ibm(REAL / "ibm_model_recycling_20_seeds")
+    assert len(ibm) == 6
+    comps = ibm_distributions(ibm)
+    assert len(comps) == 36 * 15 and all(18 <= c[5].size <= 20 for c in comps)   # a few runs lack a score
+    stsb = [c for c in comps if c[1] == "stsb"][0]
+    assert np.all(np.isfinite(stsb[5]))                 # Spearman used where accuracy is missing
+    res = real_data_comparisons(comps[:20], rng=0, n_bootstrap=200)
+    summary = case_summary(res)
+    total = summary[summary.case == "all"].iloc[0]
+    assert total.comparisons == 20
+    assert summary[summary.case != "all"].share_percent.sum() == pytest.approx(100)
