@@ -24,9 +24,13 @@ include: "workflow/rules/competition.smk"
 include: "workflow/rules/yeh.smk"
 
 
+include: "workflow/rules/dror.smk"
+
+
 rule all:
     input:
         noise_outputs(),
         competition_outputs(),
         yeh_outputs(),
+        dror_outputs(),
     default_target: True

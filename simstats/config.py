@@ -5,10 +5,11 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .competition_model import parse_competition
+from .dror_study import parse_dror
 from .yeh_study import parse_yeh
 from .scenario import Scenario, ScenarioError, _check_keys, _integer, _mapping, parse_scenarios
 
-TOP_LEVEL = {"root_seed", "results_dir", "figures_dir", "noise", "scenarios", "competition", "yeh"}
+TOP_LEVEL = {"root_seed", "results_dir", "figures_dir", "noise", "scenarios", "competition", "yeh", "dror"}
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,8 @@ class Settings:
     competition: dict | None = None
     #: parsed ``yeh`` section (None: the Yeh study is not run)
     yeh: dict | None = None
+    #: parsed ``dror`` section (None: the Dror study is not run)
+    dror: dict | None = None
 
 
 def validate_config(config: Mapping[str, Any]) -> Settings:
@@ -70,5 +73,7 @@ def validate_config(config: Mapping[str, Any]) -> Settings:
             raise ScenarioError(f"noise.scenarios: unknown scenario {name!r}")
     competition = parse_competition(config["competition"]) if "competition" in config else None
     yeh = parse_yeh(config["yeh"]) if "yeh" in config else None
+    dror = parse_dror(config["dror"]) if "dror" in config else None
     return Settings(root_seed, dirs["results_dir"], dirs["figures_dir"],
-                    NoiseStudySettings(n_models, chunk_size, n_boot, tuple(chosen)), scenarios, competition, yeh)
+                    NoiseStudySettings(n_models, chunk_size, n_boot, tuple(chosen)), scenarios, competition, yeh,
+                    dror)

@@ -124,3 +124,36 @@ def case_summary(results: pd.DataFrame) -> pd.DataFrame:
                      "eps_mean": g.eps.mean(), "eps_sd": g.eps.std(ddof=1),
                      "aso_decisive_percent": 100 * g.aso_decisive.mean()})
     return pd.DataFrame(rows)
+
+
+def parse_dror(value) -> dict:
+    """Validate the ``dror`` config section; raise ScenarioError naming the field."""
+    from .scenario import _check_keys, _integer, _mapping, _number
+
+    v = _mapping(value, "dror")
+    _check_keys(v, "dror", {"n_bootstrap", "alpha_aso", "alpha_so", "min_scores"})
+    return {"n_bootstrap": _integer(v.get("n_bootstrap", 1000), "dror.n_bootstrap", minimum=10),
+            "alpha_aso": _number(v.get("alpha_aso", 0.01), "dror.alpha_aso", exclusive_minimum=0, exclusive_maximum=1),
+            "alpha_so": _number(v.get("alpha_so", 0.05), "dror.alpha_so", exclusive_minimum=0, exclusive_maximum=1),
+            "min_scores": _integer(v.get("min_scores", 30), "dror.min_scores", minimum=3)}
+
+
+def cases_markdown(summary: pd.DataFrame, results: pd.DataFrame) -> str:
+    from .reference import paper_targets
+    from .tables import markdown_table
+
+    paper = paper_targets()
+    paper = paper[(paper.paper == "dror2019") & (paper.table == "T4_summary")]
+    ref = pd.DataFrame([{"case": r.row.removeprefix("Case "), **dict(zip(
+        ["share_percent", "eps_mean", "eps_sd"], [float(x) for x in r.value.split(";")]))} for r in paper.itertuples()])
+    return "\n".join([
+        "# ASO, COS and SO on real score distributions (Dror et al. 2019, Table 4 analogue)\n",
+        "Case A: COS and SO (Mann-Whitney U, p ≤ 0.05) both decisive; B: COS only; C: neither; D: SO only. "
+        "eps: ASO's eps_min (α = 0.01) of the approach it declares better. UKP: every pair of values of Decoder, "
+        "Optimizer and DropoutType within a task, all runs with that value (seeds and other hyperparameters "
+        "pooled); IBM: every pair of base models per task, 20 seeds each.\n",
+        markdown_table(summary),
+        "\n## The paper's Table 4 (its 510 comparisons of Reimers & Gurevych 2017; different setups)\n",
+        markdown_table(ref),
+        f"\nASO's verdict agrees with COS wherever COS decides in {100 * results.aso_agrees_with_cos.mean():.1f} % "
+        "of the comparisons.\n"])

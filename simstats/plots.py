@@ -278,3 +278,24 @@ def yeh_sd_ratio_figure(table: pd.DataFrame):
     ax.set_ylabel("sd_ind / sd of the difference (ratio)")
     ax.legend(fontsize=8)
     return fig
+
+
+def dror_eps_figure(results: pd.DataFrame):
+    """Histograms of ASO's eps per case (A: COS and SO decisive, B: COS only, C: neither, D: SO only)."""
+    sources = sorted(results.source.unique())
+    cases = ("A", "B", "C", "D")
+    fig, axes = plt.subplots(len(sources), len(cases), figsize=(13, 3.0 * len(sources) + 0.6), layout="constrained",
+                             squeeze=False, sharex=True)
+    bins = np.linspace(0, 1, 21)
+    for i, source in enumerate(sources):
+        for j, case in enumerate(cases):
+            ax = axes[i][j]
+            eps = results[(results.source == source) & (results.case == case)].eps
+            ax.hist(eps, bins=bins, color=f"C{j}")
+            ax.axvline(0.5, color="k", lw=0.8, ls=":")
+            ax.set_title(f"{source}: case {case} ({len(eps)} comparisons)", fontsize=9)
+            if i == len(sources) - 1:
+                ax.set_xlabel("ASO eps_min of the better approach (α = 0.01)")
+            if j == 0:
+                ax.set_ylabel("comparisons")
+    return fig

@@ -170,3 +170,16 @@ def yeh_outputs():
             ext=["png", "pdf"],
         ),
     ]
+
+
+# --------------------------------------------------------------------------- Dror study
+DROR = SETTINGS.dror
+
+
+def dror_outputs():
+    if DROR is None:
+        return []
+    return [
+        f"{RESULTS}/dror/real_data_cases.md",
+        *expand(f"{FIGURES}/dror/real_data_eps.{{ext}}", ext=["png", "pdf"]),
+    ]

@@ -1,0 +1,63 @@
+# Dror et al. (2019): ASO, COS and SO on real score distributions.
+
+
+rule dror_real_data:
+    input:
+        ukp="resources/realdata/ukp_bilstm_runs_2017.tsv.gz",
+        ibm=expand(
+            "resources/realdata/ibm_model_recycling_20_seeds/models_results_{base}_pretrain.csv",
+            base=[
+                "bert_base_cased",
+                "bert_base_uncased",
+                "google_t5_v1_1_base",
+                "microsoft_deberta_v3_base",
+                "roberta_base",
+                "t5_base",
+            ],
+        ),
+    output:
+        parquet=f"{RESULTS}/dror/real_data.parquet",
+        csv=f"{RESULTS}/dror/real_data.csv",
+        cases=report(
+            f"{RESULTS}/dror/real_data_cases.csv",
+            caption="../report/dror_real_data.rst",
+            category="Almost stochastic order (Dror 2019)",
+        ),
+        md=f"{RESULTS}/dror/real_data_cases.md",
+    params:
+        settings=lambda wc: canonical(config["dror"]),
+        root_seed=SETTINGS.root_seed,
+    log:
+        f"{RESULTS}/logs/dror/real_data.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/dror/real_data.tsv"
+    threads: 1
+    conda:
+        "../envs/simstats.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=20,
+    script:
+        "../scripts/dror_real_data.py"
+
+
+rule plot_dror_real_data:
+    input:
+        rules.dror_real_data.output.parquet,
+    output:
+        png=report(
+            f"{FIGURES}/dror/real_data_eps.png",
+            caption="../report/dror_real_data_eps.rst",
+            category="Almost stochastic order (Dror 2019)",
+        ),
+        pdf=f"{FIGURES}/dror/real_data_eps.pdf",
+    log:
+        f"{RESULTS}/logs/dror/plot_real_data.log",
+    threads: 1
+    conda:
+        "../envs/simstats.yaml"
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/plot_dror_real_data.py"

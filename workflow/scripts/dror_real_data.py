@@ -1,0 +1,25 @@
+"""Dror study, real data: COS / SO / ASO on UKP BiLSTM runs and IBM 20-seed results."""
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from simstats.dror_study import (case_summary, cases_markdown, ibm_distributions, read_ibm, real_data_comparisons,
+                                 ukp_distributions)
+from simstats.runlog import script_logger
+from simstats.seeding import generator
+from simstats.tables import write_csv, write_parquet, write_text
+
+with script_logger(snakemake.log[0]) as log:
+    s = json.loads(snakemake.params.settings)
+    ukp = pd.read_csv(snakemake.input.ukp, sep="\t", low_memory=False)
+    comparisons = ukp_distributions(ukp, min_scores=s.get("min_scores", 30))
+    comparisons += ibm_distributions(read_ibm(Path(snakemake.input.ibm[0]).parent))
+    log.info("%d comparisons", len(comparisons))
+    results = real_data_comparisons(comparisons, rng=generator(snakemake.params.root_seed, "dror", "real_data"),
+                                    n_bootstrap=s.get("n_bootstrap", 1000))
+    summary = case_summary(results)
+    write_parquet(results, snakemake.output.parquet)
+    write_csv(results, snakemake.output.csv)
+    write_csv(summary, snakemake.output.cases)
+    write_text(cases_markdown(summary, results), snakemake.output.md)
