@@ -14,6 +14,7 @@ D (SO decisive but COS not) is counted too although the paper met none.
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -131,11 +132,18 @@ def parse_dror(value) -> dict:
     from .scenario import _check_keys, _integer, _mapping, _number
 
     v = _mapping(value, "dror")
-    _check_keys(v, "dror", {"n_bootstrap", "alpha_aso", "alpha_so", "min_scores"})
+    _check_keys(v, "dror", {"n_bootstrap", "alpha_aso", "alpha_so", "min_scores", "population"})
+    pop = _mapping(v.get("population", {}), "dror.population")
+    _check_keys(pop, "dror.population", {"n_distributions", "tail_share", "repetitions"})
     return {"n_bootstrap": _integer(v.get("n_bootstrap", 1000), "dror.n_bootstrap", minimum=10),
             "alpha_aso": _number(v.get("alpha_aso", 0.01), "dror.alpha_aso", exclusive_minimum=0, exclusive_maximum=1),
             "alpha_so": _number(v.get("alpha_so", 0.05), "dror.alpha_so", exclusive_minimum=0, exclusive_maximum=1),
-            "min_scores": _integer(v.get("min_scores", 30), "dror.min_scores", minimum=3)}
+            "min_scores": _integer(v.get("min_scores", 30), "dror.min_scores", minimum=3),
+            "population": {
+                "n_distributions": _integer(pop.get("n_distributions", 255), "dror.population.n_distributions",
+                                            minimum=10),
+                "tail_share": _number(pop.get("tail_share", 0.5), "dror.population.tail_share", minimum=0, maximum=1),
+                "repetitions": _integer(pop.get("repetitions", 100), "dror.population.repetitions", minimum=1)}}
 
 
 def cases_markdown(summary: pd.DataFrame, results: pd.DataFrame) -> str:
@@ -157,3 +165,106 @@ def cases_markdown(summary: pd.DataFrame, results: pd.DataFrame) -> str:
         markdown_table(ref),
         f"\nASO's verdict agrees with COS wherever COS decides in {100 * results.aso_agrees_with_cos.mean():.1f} % "
         "of the comparisons.\n"])
+
+
+# --------------------------------------------------------------------------- synthetic population
+def synthetic_population(rng, *, n_distributions: int = 255, n_tasks: int = 5, min_size: int = 41,
+                         max_size: int = 3898, tail_share: float = 0.5) -> list[dict]:
+    """Score distributions shaped like the 255 of Dror et al. (2019, section 6): sizes log-uniform
+    in [min_size, max_size]; per task a level (0.75-0.95), per distribution a small shift and a
+    spread; a share of them with a failure tail (1-10 % of runs scoring far below).
+
+    Returns dicts with task, index and scores."""
+    rng = as_generator(rng)
+    levels = rng.uniform(0.75, 0.95, n_tasks)
+    out = []
+    for k in range(n_distributions):
+        task = k % n_tasks
+        size = int(round(math.exp(rng.uniform(math.log(min_size), math.log(max_size)))))
+        centre = levels[task] + rng.normal(0, 0.005)
+        spread = math.exp(rng.uniform(math.log(0.003), math.log(0.03)))
+        scores = rng.normal(centre, spread, size)
+        if rng.random() < tail_share:
+            failed = rng.random(size) < rng.uniform(0.01, 0.10)
+            scores[failed] = rng.uniform(0.05, centre - 0.1, failed.sum())
+        out.append({"task": task, "index": k, "scores": np.clip(scores, 0.0, 1.0)})
+    return out
+
+
+def population_pairs(population: list[dict], rng, per_distribution: int = 4) -> list[tuple[int, int]]:
+    """Pairs within tasks: each distribution meets ``per_distribution`` others (255 x 4 / 2 = 510)."""
+    rng = as_generator(rng)
+    pairs = set()
+    by_task = {}
+    for d in population:
+        by_task.setdefault(d["task"], []).append(d["index"])
+    for members in by_task.values():
+        members = np.array(members)
+        for shift in range(1, per_distribution // 2 + 1):
+            order = rng.permutation(members)
+            for i, j in zip(order, np.roll(order, shift)):
+                pairs.add((int(min(i, j)), int(max(i, j))))
+    return sorted(pairs)
+
+
+def noise_analyses(population: list[dict], kind: str, repetitions: int, *, rng, n_bootstrap: int = 1000,
+                   method: str = "grid") -> pd.DataFrame:
+    """Section 6 of the paper, each distribution ``repetitions`` times:
+
+    false_positive: original vs original + N(0, 0.001) noise; half_split: two random halves;
+    false_negative: the noisy version (1/4 of scores minus phi^2, 3/4 plus phi^2, phi ~ N(0, 0.01))
+    vs the original (eps near 0 = the noisy, better version is found better).
+    Rows: violation ratio and eps_min of "first is better", COS verdict (+1 first better)."""
+    rng = as_generator(rng)
+    rows = []
+    for d in population:
+        s = d["scores"]
+        for r in range(repetitions):
+            if kind == "false_positive":
+                first, second = s + rng.normal(0, 0.001, s.size), s
+            elif kind == "half_split":
+                perm = rng.permutation(s.size)
+                first, second = s[perm[: s.size // 2]], s[perm[s.size // 2:]]
+            elif kind == "false_negative":
+                phi2 = rng.normal(0, 0.01, s.size) ** 2
+                minus = rng.permutation(s.size) < s.size // 4
+                first, second = s + np.where(minus, -phi2, phi2), s
+            else:
+                raise ValueError(f"unknown analysis {kind!r}")
+            res = aso(first, second, n_bootstrap=n_bootstrap, rng=rng, method=method)
+            rows.append({"analysis": kind, "index": d["index"], "repetition": r, "n": s.size,
+                         "violation_ratio": res.violation_ratio, "eps_min": res.eps_min,
+                         "cos": cos_verdict(first, second)})
+    return pd.DataFrame(rows)
+
+
+def noise_summary(rows: pd.DataFrame) -> pd.DataFrame:
+    out = []
+    for kind, g in rows.groupby("analysis", sort=True):
+        for stat in ("violation_ratio", "eps_min"):
+            v = g[stat].to_numpy()
+            out.append({"analysis": kind, "statistic": stat, "comparisons": v.size, "mean": v.mean(),
+                        "sd": v.std(ddof=1), "q2.5": np.quantile(v, 0.025), "q97.5": np.quantile(v, 0.975),
+                        "share_below_0.4": np.mean(v < 0.4), "share_above_0.6": np.mean(v > 0.6),
+                        "cos_first_better": np.mean(g.cos == 1), "cos_second_better": np.mean(g.cos == -1)})
+    return pd.DataFrame(out)
+
+
+#: The paper's section 6 values (violation ratio; COS shares), beside which our analyses are shown.
+PAPER_NOISE = {"false_positive": {"mean": 0.502, "sd": 0.0472, "q2.5": 0.396, "q97.5": 0.631,
+                                  "cos_first_better": 0.262, "cos_second_better": 0.238},
+               "half_split": {"mean": 0.5},
+               "false_negative": {"mean": 0.134, "sd": 0.07, "cos_first_better": 0.874}}
+
+
+def noise_markdown(summary: pd.DataFrame) -> str:
+    from .tables import markdown_table
+
+    paper = pd.DataFrame([{"analysis": k, "statistic": "paper (eps)", **v} for k, v in PAPER_NOISE.items()])
+    both = pd.concat([summary, paper], ignore_index=True).sort_values(["analysis", "statistic"], kind="stable")
+    return ("# ASO's false positives and false negatives (Dror et al. 2019, section 6), synthetic population\n\n"
+            "false_positive: each distribution vs itself + N(0, 0.001) noise (first = noisy); half_split: two "
+            "random halves; false_negative: noisy version (1/4 of scores - phi^2, 3/4 + phi^2, phi ~ N(0, 0.01)) "
+            "vs the original (first = noisy, truly better). violation_ratio = eps_W2; eps_min at alpha = 0.05 "
+            "(deepsig's default); cos_* = share where COS declares first / second better.\n\n"
+            + markdown_table(both))

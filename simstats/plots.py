@@ -299,3 +299,20 @@ def dror_eps_figure(results: pd.DataFrame):
             if j == 0:
                 ax.set_ylabel("comparisons")
     return fig
+
+
+def dror_noise_figure(rows: pd.DataFrame):
+    """Figure 2 analogue: violation ratio (eps_W2) and eps_min per analysis."""
+    kinds = [k for k in ("false_positive", "half_split", "false_negative") if k in set(rows.analysis)]
+    fig, axes = plt.subplots(1, len(kinds), figsize=(4.6 * len(kinds), 3.8), layout="constrained", squeeze=False)
+    bins = np.linspace(0, 1, 41)
+    for ax, kind in zip(axes[0], kinds):
+        g = rows[rows.analysis == kind]
+        ax.hist(g.violation_ratio, bins=bins, alpha=0.7, label="violation ratio eps_W2")
+        ax.hist(g.eps_min, bins=bins, alpha=0.5, label="eps_min (α = 0.05)")
+        ax.axvline(0.5, color="k", lw=0.8, ls=":")
+        ax.set_title(f"{kind.replace('_', ' ')} ({len(g)} comparisons)", fontsize=10)
+        ax.set_xlabel("ASO eps of the first (noisy / half) vs the second distribution")
+        ax.set_ylabel("comparisons")
+        ax.legend(fontsize=8)
+    return fig

@@ -62,3 +62,22 @@ def test_real_data_readers_and_summary():
     total = summary[summary.case == "all"].iloc[0]
     assert total.comparisons == 20
     assert summary[summary.case != "all"].share_percent.sum() == pytest.approx(100)
+
+
+def test_synthetic_population_shape_and_noise_analyses():
+    from simstats.dror_study import noise_analyses, noise_summary, population_pairs, synthetic_population
+
+    pop = synthetic_population(np.random.default_rng(1))
+    sizes = [d["scores"].size for d in pop]
+    assert len(pop) == 255 and min(sizes) >= 41 and max(sizes) <= 3898
+    assert 0.04 < np.mean([d["scores"].std(ddof=1) for d in pop]) < 0.08      # the paper: about 0.06
+    pairs = population_pairs(pop, np.random.default_rng(2))
+    assert 480 <= len(pairs) <= 510 and all(pop[i]["task"] == pop[j]["task"] for i, j in pairs)
+    small = [d for d in pop if d["scores"].size < 300][:15]
+    fp = noise_summary(noise_analyses(small, "false_positive", 4, rng=3, n_bootstrap=300))
+    fn = noise_summary(noise_analyses(small, "false_negative", 4, rng=4, n_bootstrap=300))
+    vr_fp = fp.set_index("statistic").loc["violation_ratio"]
+    vr_fn = fn.set_index("statistic").loc["violation_ratio"]
+    # identical up to tiny noise: eps_W2 centred on 0.5; the better (noisy) version: well below 0.5
+    assert abs(vr_fp["mean"] - 0.5) < 4 * vr_fp["sd"] / np.sqrt(vr_fp["comparisons"])
+    assert vr_fn["mean"] < 0.3

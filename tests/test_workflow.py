@@ -89,12 +89,12 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
     assert "noise/summary.md" in results
     for name in ("competition/table5_check.csv", "competition/study/summary.md", "competition/example/report.md",
                  "yeh/size_power.md", "yeh/sd_ratio.csv", "yeh/clusters.md", "yeh/squad_summary.md", "yeh/example.md",
-                 "dror/real_data_cases.md", "dror/real_data.parquet",
+                 "dror/real_data_cases.md", "dror/real_data.parquet", "dror/synthetic_cases.md", "dror/noise_analyses.md",
                  "competition/compstats/check.csv"):
         assert name in results
     for fig in ("competition/study_fwer", "competition/study_truth", "competition/example_intervals",
                 "competition/compstats_bootstrap", "yeh/size", "yeh/power", "yeh/clusters", "yeh/squad", "yeh/sd_ratio",
-                "dror/real_data_eps"):
+                "dror/real_data_eps", "dror/synthetic_eps", "dror/noise_eps"):
         assert f"{fig}.png" in figures and f"{fig}.pdf" in figures
 
     # same config, other core count and chunk size: byte-identical outputs

@@ -22,6 +22,7 @@ wildcard_constraints:
     design="[A-Za-z0-9_-]+",
     metric="recall|precision|f1",
     size="[0-9]+",
+    analysis="false_positive|half_split|false_negative",
 
 
 def scenario_config(name):
@@ -174,6 +175,7 @@ def yeh_outputs():
 
 # --------------------------------------------------------------------------- Dror study
 DROR = SETTINGS.dror
+DROR_NOISE = ["false_positive", "half_split", "false_negative"]
 
 
 def dror_outputs():
@@ -181,5 +183,8 @@ def dror_outputs():
         return []
     return [
         f"{RESULTS}/dror/real_data_cases.md",
-        *expand(f"{FIGURES}/dror/real_data_eps.{{ext}}", ext=["png", "pdf"]),
+        f"{RESULTS}/dror/synthetic_cases.md",
+        f"{RESULTS}/dror/noise_analyses.md",
+        *expand(f"{FIGURES}/dror/{{fig}}.{{ext}}", fig=["real_data_eps", "synthetic_eps", "noise_eps"],
+                ext=["png", "pdf"]),
     ]

@@ -61,3 +61,79 @@ rule plot_dror_real_data:
         runtime=10,
     script:
         "../scripts/plot_dror_real_data.py"
+
+
+rule dror_population:
+    output:
+        parquet=f"{RESULTS}/dror/synthetic.parquet",
+        cases=report(
+            f"{RESULTS}/dror/synthetic_cases.csv",
+            caption="../report/dror_synthetic.rst",
+            category="Almost stochastic order (Dror 2019)",
+        ),
+        md=f"{RESULTS}/dror/synthetic_cases.md",
+        png=f"{FIGURES}/dror/synthetic_eps.png",
+        pdf=f"{FIGURES}/dror/synthetic_eps.pdf",
+    params:
+        settings=lambda wc: canonical(config["dror"]),
+        root_seed=SETTINGS.root_seed,
+    log:
+        f"{RESULTS}/logs/dror/population.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/dror/population.tsv"
+    threads: 1
+    conda:
+        "../envs/simstats.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=20,
+    script:
+        "../scripts/dror_population.py"
+
+
+rule dror_noise:
+    output:
+        f"{RESULTS}/dror/noise/{{analysis}}.parquet",
+    params:
+        settings=lambda wc: canonical(config["dror"]),
+        root_seed=SETTINGS.root_seed,
+    log:
+        f"{RESULTS}/logs/dror/noise_{{analysis}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/dror/noise_{{analysis}}.tsv"
+    threads: 1
+    conda:
+        "../envs/simstats.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    script:
+        "../scripts/dror_noise.py"
+
+
+rule dror_noise_summary:
+    input:
+        expand(f"{RESULTS}/dror/noise/{{analysis}}.parquet", analysis=DROR_NOISE),
+    output:
+        csv=report(
+            f"{RESULTS}/dror/noise_analyses.csv",
+            caption="../report/dror_noise.rst",
+            category="Almost stochastic order (Dror 2019)",
+        ),
+        md=f"{RESULTS}/dror/noise_analyses.md",
+        png=report(
+            f"{FIGURES}/dror/noise_eps.png",
+            caption="../report/dror_noise_eps.rst",
+            category="Almost stochastic order (Dror 2019)",
+        ),
+        pdf=f"{FIGURES}/dror/noise_eps.pdf",
+    log:
+        f"{RESULTS}/logs/dror/noise_summary.log",
+    threads: 1
+    conda:
+        "../envs/simstats.yaml"
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/dror_noise_summary.py"

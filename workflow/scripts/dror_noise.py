@@ -1,0 +1,19 @@
+"""Dror study, section 6: one of the false-positive / half-split / false-negative analyses."""
+import json
+
+from simstats.dror_study import noise_analyses, synthetic_population
+from simstats.runlog import script_logger
+from simstats.seeding import generator
+from simstats.tables import write_parquet
+
+with script_logger(snakemake.log[0]) as log:
+    s = json.loads(snakemake.params.settings)
+    p = s.get("population", {})
+    seed = snakemake.params.root_seed
+    kind = snakemake.wildcards.analysis
+    pop = synthetic_population(generator(seed, "dror", "population"), n_distributions=p.get("n_distributions", 255),
+                               tail_share=p.get("tail_share", 0.5))
+    rows = noise_analyses(pop, kind, p.get("repetitions", 100), rng=generator(seed, "dror", "noise", kind),
+                          n_bootstrap=s.get("n_bootstrap", 1000), method="grid")
+    write_parquet(rows, snakemake.output[0])
+    log.info("%s: %d comparisons", kind, len(rows))
