@@ -154,19 +154,25 @@ def _competition(args) -> int:
     return 0
 
 
+def _prediction_arguments(p, table_help: str, metric_help: str) -> None:
+    """The input options shared by ``compare`` and ``competition``."""
+    p.add_argument("table", help=table_help)
+    p.add_argument("--gold", default="y", help="gold label column (default y)")
+    p.add_argument("--systems", nargs="+", help="system columns (default: all others)")
+    p.add_argument("--metric", default="accuracy", help=metric_help)
+    p.add_argument("--positive", help="positive label for f1/precision/recall")
+    p.add_argument("--classes", nargs="+", help="classes averaged by macro_f1 (default all)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="simstats", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("compare", help="compare systems' predictions (or per-item statistics) on one test set")
-    p.add_argument("table", help="CSV/TSV/parquet: a gold column and one column per system; or, with "
-                   "--statistics, long rows (system, item, statistics...)")
-    p.add_argument("--gold", default="y", help="gold label column (default y)")
-    p.add_argument("--systems", nargs="+", help="system columns (default: all others)")
+    _prediction_arguments(p, "CSV/TSV/parquet: a gold column and one column per system; or, with --statistics, "
+                             "long rows (system, item, statistics...)",
+                          "accuracy, f1, precision, recall (binary, see --positive), macro_f1 (see --classes), "
+                          "weighted_f1, mae")
     p.add_argument("--statistics", action="store_true", help="the table holds per-item sufficient statistics")
-    p.add_argument("--metric", default="accuracy", help="accuracy, f1, precision, recall (binary, see --positive), "
-                   "macro_f1 (see --classes), weighted_f1, mae")
-    p.add_argument("--positive", help="positive label for f1/precision/recall")
-    p.add_argument("--classes", nargs="+", help="classes averaged by macro_f1 (default all)")
     p.add_argument("--test", default="bootstrap", choices=["bootstrap", "randomization", "exact-randomization"])
     p.add_argument("--reference", default="best", help="system every other is compared with (default: the best)")
     p.add_argument("--alternative", default="greater", choices=["greater", "less", "two-sided"],
@@ -191,13 +197,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.set_defaults(func=_compare_scores)
     p = sub.add_parser("competition", help="analyse a competition as Nava-Muñoz et al. 2024: CIs, differences "
                        "vs the best, p-value matrix, corrections, summary measures")
-    p.add_argument("table", help="CSV/TSV/parquet: a gold column and one prediction column per system")
-    p.add_argument("--gold", default="y", help="gold label column (default y)")
-    p.add_argument("--systems", nargs="+", help="system columns (default: all others)")
-    p.add_argument("--metric", default="accuracy", help="accuracy, f1 (see --positive), macro_f1 (see --classes), "
-                   "weighted_f1, mae (lower is better)")
-    p.add_argument("--positive", help="positive label for f1")
-    p.add_argument("--classes", nargs="+", help="classes averaged by macro_f1 (default all)")
+    _prediction_arguments(p, "CSV/TSV/parquet: a gold column and one prediction column per system",
+                          "accuracy, f1 (see --positive), macro_f1 (see --classes), weighted_f1, mae (lower is "
+                          "better)")
     p.add_argument("--resamples", type=int, default=10_000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--confidence", type=float, default=0.95)
