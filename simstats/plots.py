@@ -1,7 +1,6 @@
 """Figures (PNG + PDF, deterministic)."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import matplotlib
 
@@ -222,7 +221,7 @@ def yeh_rate_figure(summary: pd.DataFrame, which: str, alpha: float):
                 ax.set_xlabel("item-level correlation r12 of the two systems")
             if j == 0:
                 ax.set_ylabel(("size" if which == "size" else "power") + " (rejection rate, ±1.96 MCSE)", fontsize=8)
-    handles, labels = {}, {}
+    handles = {}
     for ax in axes.flat:
         for h, lab in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(lab, h)
@@ -238,7 +237,7 @@ def yeh_cluster_figure(summary: pd.DataFrame, alpha: float):
                     ls="-" if test.startswith("cluster") else "--", label=test.replace("_", " "))
     reps = summary.replicates.max()
     band = 3 * np.sqrt(alpha * (1 - alpha) / reps)
-    ax.axhspan(alpha - band, alpha + band, color="0.85", zorder=0, label=f"α ± 3 MCSE")
+    ax.axhspan(alpha - band, alpha + band, color="0.85", zorder=0, label="α ± 3 MCSE")
     ax.set_xlabel("design effect of the accuracy difference (documents of correlated items)")
     ax.set_ylabel("size: rejection rate of two equal systems (±1.96 MCSE)")
     ax.legend(fontsize=8)
