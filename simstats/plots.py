@@ -1,7 +1,6 @@
 """Figures (PNG + PDF, deterministic)."""
 from __future__ import annotations
 
-
 import matplotlib
 
 matplotlib.use("Agg")
