@@ -134,7 +134,7 @@ def parse_dror(value) -> dict:
     v = _mapping(value, "dror")
     _check_keys(v, "dror", {"n_bootstrap", "alpha_aso", "alpha_so", "min_scores", "population"})
     pop = _mapping(v.get("population", {}), "dror.population")
-    _check_keys(pop, "dror.population", {"n_distributions", "tail_share", "repetitions"})
+    _check_keys(pop, "dror.population", {"n_distributions", "tail_share", "repetitions", "chunks"})
     return {"n_bootstrap": _integer(v.get("n_bootstrap", 1000), "dror.n_bootstrap", minimum=10),
             "alpha_aso": _number(v.get("alpha_aso", 0.01), "dror.alpha_aso", exclusive_minimum=0, exclusive_maximum=1),
             "alpha_so": _number(v.get("alpha_so", 0.05), "dror.alpha_so", exclusive_minimum=0, exclusive_maximum=1),
@@ -143,7 +143,8 @@ def parse_dror(value) -> dict:
                 "n_distributions": _integer(pop.get("n_distributions", 255), "dror.population.n_distributions",
                                             minimum=10),
                 "tail_share": _number(pop.get("tail_share", 0.5), "dror.population.tail_share", minimum=0, maximum=1),
-                "repetitions": _integer(pop.get("repetitions", 100), "dror.population.repetitions", minimum=1)}}
+                "repetitions": _integer(pop.get("repetitions", 100), "dror.population.repetitions", minimum=1),
+                "chunks": _integer(pop.get("chunks", 2), "dror.population.chunks", minimum=1)}}
 
 
 def cases_markdown(summary: pd.DataFrame, results: pd.DataFrame) -> str:
@@ -207,18 +208,23 @@ def population_pairs(population: list[dict], rng, per_distribution: int = 4) -> 
     return sorted(pairs)
 
 
-def noise_analyses(population: list[dict], kind: str, repetitions: int, *, rng, n_bootstrap: int = 1000,
-                   method: str = "grid") -> pd.DataFrame:
+def noise_analyses(population: list[dict], kind: str, repetitions: int, *, rng=None, root_seed: int | None = None,
+                   n_bootstrap: int = 1000, method: str = "grid") -> pd.DataFrame:
     """Section 6 of the paper, each distribution ``repetitions`` times:
 
     false_positive: original vs original + N(0, 0.001) noise; half_split: two random halves;
     false_negative: the noisy version (1/4 of scores minus phi^2, 3/4 plus phi^2, phi ~ N(0, 0.01))
     vs the original (eps near 0 = the noisy, better version is found better).
-    Rows: violation ratio and eps_min of "first is better", COS verdict (+1 first better)."""
-    rng = as_generator(rng)
+    Rows: violation ratio and eps_min of "first is better", COS verdict (+1 first better).
+    With ``root_seed`` each distribution's draws are keyed by (analysis, index), so any split of
+    the population into jobs gives the same rows; otherwise ``rng`` is used throughout."""
+    from .seeding import generator
+
+    shared = as_generator(rng) if root_seed is None else None
     rows = []
     for d in population:
         s = d["scores"]
+        rng = shared if shared is not None else generator(root_seed, "dror", "noise", kind, int(d["index"]))
         for r in range(repetitions):
             if kind == "false_positive":
                 first, second = s + rng.normal(0, 0.001, s.size), s

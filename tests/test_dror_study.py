@@ -81,3 +81,13 @@ def test_synthetic_population_shape_and_noise_analyses():
     # identical up to tiny noise: eps_W2 centred on 0.5; the better (noisy) version: well below 0.5
     assert abs(vr_fp["mean"] - 0.5) < 4 * vr_fp["sd"] / np.sqrt(vr_fp["comparisons"])
     assert vr_fn["mean"] < 0.3
+
+
+def test_noise_analyses_do_not_depend_on_how_the_population_is_split():
+    from simstats.dror_study import noise_analyses, synthetic_population
+
+    pop = [d for d in synthetic_population(np.random.default_rng(5), n_distributions=12) if d["scores"].size < 400]
+    whole = noise_analyses(pop, "false_negative", 2, root_seed=7, n_bootstrap=100)
+    parts = pd.concat([noise_analyses(pop[k::2], "false_negative", 2, root_seed=7, n_bootstrap=100) for k in (0, 1)])
+    key = ["index", "repetition"]
+    pd.testing.assert_frame_equal(whole.sort_values(key, ignore_index=True), parts.sort_values(key, ignore_index=True))

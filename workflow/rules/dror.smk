@@ -93,14 +93,14 @@ rule dror_population:
 
 rule dror_noise:
     output:
-        f"{RESULTS}/dror/noise/{{analysis}}.parquet",
+        f"{RESULTS}/dror/noise/{{analysis}}_{{chunk}}.parquet",
     params:
         settings=lambda wc: canonical(config["dror"]),
         root_seed=SETTINGS.root_seed,
     log:
-        f"{RESULTS}/logs/dror/noise_{{analysis}}.log",
+        f"{RESULTS}/logs/dror/noise_{{analysis}}_{{chunk}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/dror/noise_{{analysis}}.tsv"
+        f"{RESULTS}/benchmarks/dror/noise_{{analysis}}_{{chunk}}.tsv"
     threads: 1
     conda:
         "../envs/simstats.yaml"
@@ -113,7 +113,11 @@ rule dror_noise:
 
 rule dror_noise_summary:
     input:
-        expand(f"{RESULTS}/dror/noise/{{analysis}}.parquet", analysis=DROR_NOISE),
+        expand(
+            f"{RESULTS}/dror/noise/{{analysis}}_{{chunk}}.parquet",
+            analysis=DROR_NOISE,
+            chunk=range(DROR["population"]["chunks"] if DROR else 0),
+        ),
     output:
         csv=report(
             f"{RESULTS}/dror/noise_analyses.csv",

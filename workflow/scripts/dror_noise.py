@@ -10,10 +10,11 @@ with script_logger(snakemake.log[0]) as log:
     s = json.loads(snakemake.params.settings)
     p = s.get("population", {})
     seed = snakemake.params.root_seed
-    kind = snakemake.wildcards.analysis
+    kind, chunk = snakemake.wildcards.analysis, int(snakemake.wildcards.chunk)
     pop = synthetic_population(generator(seed, "dror", "population"), n_distributions=p.get("n_distributions", 255),
                                tail_share=p.get("tail_share", 0.5))
-    rows = noise_analyses(pop, kind, p.get("repetitions", 100), rng=generator(seed, "dror", "noise", kind),
+    part = pop[chunk::p.get("chunks", 2)]
+    rows = noise_analyses(part, kind, p.get("repetitions", 100), root_seed=seed,
                           n_bootstrap=s.get("n_bootstrap", 1000), method="grid")
     write_parquet(rows, snakemake.output[0])
-    log.info("%s: %d comparisons", kind, len(rows))
+    log.info("%s chunk %d: %d comparisons", kind, chunk, len(rows))

@@ -8,6 +8,7 @@ from simstats.tables import write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:
     rows = pd.concat([pd.read_parquet(p) for p in snakemake.input], ignore_index=True)
+    rows = rows.sort_values(["analysis", "index", "repetition"], kind="stable", ignore_index=True)
     summary = noise_summary(rows)
     write_csv(summary, snakemake.output.csv)
     write_text(noise_markdown(summary), snakemake.output.md)
