@@ -212,9 +212,7 @@ def sd_ratio(r12: float, *, n: int = 748, recall: float = 0.5, replicates: int =
                                                                                 size=replicates)
     x = counts @ KIND_STATS[:, :, 0].T / n                                   # (replicates, 2) recalls
     sim = math.sqrt(x[:, 0].var(ddof=1) + x[:, 1].var(ddof=1)) / (x[:, 0] - x[:, 1]).std(ddof=1)
-    # delta-method standard error of the ratio, from a bootstrap over replicates would be costly:
-    # the relative SE of a variance ratio estimate is about sqrt(2 (1 + ...) / R); we report it exactly
-    # by splitting the replicates into 20 batches
+    # standard error from the spread of the ratio over 20 batches of the replicates
     batches = np.array_split(np.arange(replicates), 20)
     parts = [math.sqrt(x[b, 0].var(ddof=1) + x[b, 1].var(ddof=1)) / (x[b, 0] - x[b, 1]).std(ddof=1)
              for b in batches]
