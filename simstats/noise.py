@@ -345,12 +345,13 @@ def _stat_dtype(max_count: int):
 
 def simulate_models(scenario: Scenario, approach: str, start: int, stop: int, root_seed: int, *,
                     stream: str = "noise", dataset: int = 0, item_sets: dict[str, ItemSet] | None = None,
-                    keep_unit_stats: bool = False, keep_outcomes: tuple[str, ...] = ()) -> ModelBatch:
+                    keep_unit_stats: bool | tuple[str, ...] = False, keep_outcomes: tuple[str, ...] = ()) -> ModelBatch:
     """Simulate models ``start .. stop-1`` of ``approach`` on the dev and test splits.
 
     keep_unit_stats: per-unit sufficient statistics (models x units, compact unsigned
     dtypes; accuracy: ``correct``; F1 family: ``recalled``, ``spurious``) plus the unit
     constants (``items`` or ``gold`` per unit), for the test engine.
+    keep_unit_stats may also name the splits to keep them for (e.g. ``("test",)``).
     keep_outcomes: splits for which the item-level 0/1 outcomes (models x items) are kept.
     """
     sc = scenario
@@ -362,14 +363,16 @@ def simulate_models(scenario: Scenario, approach: str, start: int, stop: int, ro
     psi_true = {"dev": pop.psi_true(abil.theta, "dev"), "test": pop.psi_true(abil.theta + abil.delta, "test")}
     psi, unit_stats, outcomes = {}, {}, {}
     n_models = stop - start
+    unit_splits = SPLITS if keep_unit_stats is True else tuple(keep_unit_stats or ())
     for split in SPLITS:
+        keep_units = split in unit_splits
         items = item_sets[split]
         theta = abil.theta + (abil.delta if split == "test" else 0.0)
         gold, spur = np.empty(n_models, np.int64), np.empty(n_models, np.int64)
         max_per_unit = int(np.diff(items.unit_start).max()) if items.n_units else 0
         dtype = _stat_dtype(max_per_unit)
         pos_name = "correct" if sc.metric == "accuracy" else "recalled"
-        if keep_unit_stats:
+        if keep_units:
             unit_stats[split] = {pos_name: np.empty((n_models, items.n_units), dtype)}
             if sc.metric == "accuracy":
                 unit_stats[split]["items"] = items.per_unit(items.is_gold).astype(dtype)
@@ -392,7 +395,7 @@ def simulate_models(scenario: Scenario, approach: str, start: int, stop: int, ro
             y_neg = y & ~items.is_gold[None, :]
             gold[lo:hi] = y_pos.sum(axis=1)
             spur[lo:hi] = y_neg.sum(axis=1)
-            if keep_unit_stats:
+            if keep_units:
                 unit_stats[split][pos_name][lo:hi] = items.per_unit(y_pos)
                 if sc.metric != "accuracy":
                     unit_stats[split]["spurious"][lo:hi] = items.per_unit(y_neg)
