@@ -27,10 +27,14 @@ include: "workflow/rules/yeh.smk"
 include: "workflow/rules/dror.smk"
 
 
+include: "workflow/rules/reimers.smk"
+
+
 rule all:
     input:
         noise_outputs(),
         competition_outputs(),
         yeh_outputs(),
         dror_outputs(),
+        reimers_outputs(),
     default_target: True

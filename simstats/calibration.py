@@ -44,10 +44,14 @@ def with_parameters(scenario: Scenario, **values: float) -> Scenario:
     return dataclasses.replace(scenario, **{k: float(v) for k, v in values.items()})
 
 
-def predicted(scenario: Scenario, approach: str | None = None) -> dict[str, float]:
-    """tau, Delta95 (test) and Spearman rho the scenario implies, in F1 points (rho unitless)."""
+def predicted(scenario: Scenario, approach: str | None = None, item_sets: dict | None = None) -> dict[str, float]:
+    """tau, Delta95 (test) and Spearman rho the scenario implies, in F1 points (rho unitless).
+
+    Without ``item_sets``: the expectation over dev/test sets of the configured sizes (what the
+    calibration uses, independent of any seed); with them: for those realised sets.
+    """
     approach = approach or scenario.approaches[0].name
-    imp = implied_values(scenario, approach)
+    imp = implied_values(scenario, approach, item_sets)
     s_x = imp["sd_x_test"]
     se = math.sqrt(2.0) * s_x
     sigma_d = math.sqrt(2.0 * (imp["sd_psi_true_test"] ** 2 + s_x**2))
@@ -126,3 +130,35 @@ def calibrate(scenario: Scenario, *, fixed: dict[str, float] | None = None,
     exact = bool(np.max(np.abs(fit.fun)) < 1e-4)
     return CalibrationResult(scenario.name, {p: values[p] for p in PARAMETERS}, goal, pred, exact,
                              "fit exact" if exact else "target(s) out of reach: closest fit")
+
+
+def calibration_table(scenarios, progress=None):
+    """Stored vs refitted parameters and the fit's residuals, per task; plus the no-shift check.
+
+    Rows (long): kind "parameter" (stored, refit, relative difference), "target" (published,
+    fitted, residual) and "no_shift" (the fit with sigma_shift = 0 to tau and Delta95 only,
+    and the rho it then implies: can finite-sample noise alone give the published rho?).
+    """
+    import pandas as pd
+
+    rows = []
+    for sc in scenarios:
+        fit = calibrate(sc)
+        for p in PARAMETERS:
+            stored, refit = float(getattr(sc, p)), fit.parameters[p]
+            rel = abs(refit - stored) / max(abs(stored), 1e-12) if stored or refit else 0.0
+            rows.append({"scenario": sc.name, "reference": sc.reference, "kind": "parameter", "quantity": p,
+                         "value": stored, "fit": refit, "difference": rel, "note": fit.message})
+        for k in TARGETS:
+            rows.append({"scenario": sc.name, "reference": sc.reference, "kind": "target", "quantity": k,
+                         "value": fit.targets[k], "fit": fit.predicted[k],
+                         "difference": fit.predicted[k] - fit.targets[k], "note": fit.message})
+        no_shift = calibrate(sc, fixed={"sigma_shift": 0.0}, use=("tau", "delta95_test"))
+        rows.append({"scenario": sc.name, "reference": sc.reference, "kind": "no_shift", "quantity": "spearman_rho",
+                     "value": no_shift.targets["spearman_rho"], "fit": no_shift.predicted["spearman_rho"],
+                     "difference": no_shift.predicted["spearman_rho"] - no_shift.targets["spearman_rho"],
+                     "note": f"sigma_seed={no_shift.parameters['sigma_seed']:.4g}, "
+                             f"sigma_e={no_shift.parameters['sigma_e']:.4g}"})
+        if progress is not None:
+            progress(f"{sc.name}: {fit.message}")
+    return pd.DataFrame(rows)

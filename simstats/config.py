@@ -6,10 +6,11 @@ from typing import Any, Mapping
 
 from .competition_model import parse_competition
 from .dror_study import parse_dror
+from .reimers import ReimersSettings, parse_reimers
 from .yeh_study import parse_yeh
 from .scenario import Scenario, ScenarioError, _check_keys, _integer, _mapping, parse_scenarios
 
-TOP_LEVEL = {"root_seed", "results_dir", "figures_dir", "noise", "scenarios", "competition", "yeh", "dror"}
+TOP_LEVEL = {"root_seed", "results_dir", "figures_dir", "noise", "scenarios", "competition", "yeh", "dror", "reimers"}
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ class Settings:
     yeh: dict | None = None
     #: parsed ``dror`` section (None: the Dror study is not run)
     dror: dict | None = None
+    #: parsed ``reimers`` section (None: the Reimers & Gurevych study is not run)
+    reimers: ReimersSettings | None = None
 
 
 def validate_config(config: Mapping[str, Any]) -> Settings:
@@ -74,6 +77,7 @@ def validate_config(config: Mapping[str, Any]) -> Settings:
     competition = parse_competition(config["competition"]) if "competition" in config else None
     yeh = parse_yeh(config["yeh"]) if "yeh" in config else None
     dror = parse_dror(config["dror"]) if "dror" in config else None
+    reimers = parse_reimers(config["reimers"], scenarios) if "reimers" in config else None
     return Settings(root_seed, dirs["results_dir"], dirs["figures_dir"],
                     NoiseStudySettings(n_models, chunk_size, n_boot, tuple(chosen)), scenarios, competition, yeh,
-                    dror)
+                    dror, reimers)

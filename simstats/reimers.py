@@ -242,3 +242,24 @@ def simulate_chunk(scenario: Scenario, settings: ReimersSettings, root_seed: int
             progress(f"models {lo}..{hi - 1}: {len(frame)} comparisons done")
     return (pd.concat(score_frames, ignore_index=True)[SCORE_COLUMNS],
             pd.concat(comparison_frames, ignore_index=True))
+
+
+def task_from_params(text: str) -> tuple[Scenario, ReimersSettings]:
+    """(scenario, settings) from a rule's canonical JSON params {"settings": ..., "scenario": ...}."""
+    import json
+
+    from .scenario import parse_scenario
+
+    value = json.loads(text)
+    settings = value["settings"]
+    name = settings["tasks"][0]
+    scenario = parse_scenario(name, value["scenario"], f"scenarios.{name}")
+    return scenario, parse_reimers(settings, {name: scenario})
+
+
+def read_chunks(paths) -> pd.DataFrame:
+    """Concatenate chunk tables in the given (chunk) order."""
+    frames = [pd.read_parquet(p) for p in paths]
+    if not frames:
+        raise ValueError("no chunk files")
+    return pd.concat(frames, ignore_index=True)

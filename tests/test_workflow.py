@@ -57,6 +57,7 @@ def test_default_dry_run_and_lint(tmp_path):
     ({"competition": {"populations": {"vaxxstance_basque": {"class_probs": [0.5, 0.5, 0.5]}}}},
      "competition.populations.vaxxstance_basque.class_probs"),
     ({"yeh": {"differences": {"recall": [0.02, 0.04]}}}, "yeh.differences.recall"),
+    ({"reimers": {"chunk_size": 700}}, "reimers.chunk_size"),
 ])
 def test_invalid_config_is_rejected_before_any_job(tmp_path, patch, field):
     wd = copy_workflow(tmp_path)
@@ -90,17 +91,21 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
     for name in ("competition/table5_check.csv", "competition/study/summary.md", "competition/example/report.md",
                  "yeh/size_power.md", "yeh/sd_ratio.csv", "yeh/clusters.md", "yeh/squad_summary.md", "yeh/example.md",
                  "dror/real_data_cases.md", "dror/real_data.parquet", "dror/synthetic_cases.md", "dror/noise_analyses.md",
-                 "competition/compstats/check.csv"):
+                 "competition/compstats/check.csv", "reimers/tables.md", "reimers/tables.csv",
+                 "reimers/calibration.md", "reimers/realdata.md", "reimers/power_runs_needed.csv",
+                 "reimers/tempeval3_events/comparisons.parquet"):
         assert name in results
     for fig in ("competition/study_fwer", "competition/study_truth", "competition/example_intervals",
                 "competition/compstats_bootstrap", "yeh/size", "yeh/power", "yeh/clusters", "yeh/squad", "yeh/sd_ratio",
-                "dror/real_data_eps", "dror/synthetic_eps", "dror/noise_eps"):
+                "dror/real_data_eps", "dror/synthetic_eps", "dror/noise_eps", "reimers/figure4",
+                "reimers/dev_vs_test", "reimers/power", "reimers/calibration"):
         assert f"{fig}.png" in figures and f"{fig}.pdf" in figures
 
     # same config, other core count and chunk size: byte-identical outputs
     two = copy_workflow(tmp_path / "two")
     other = yaml.safe_load((two / ".test/config.yaml").read_text())
     other["noise"]["chunk_size"] = 10
+    other["reimers"]["chunk_size"] = 200
     (two / "other.yaml").write_text(yaml.safe_dump(other))
     run = snakemake(two, "--cores", "8", "--configfile", "other.yaml")
     assert run.returncode == 0, run.stderr[-3000:]

@@ -188,3 +188,43 @@ def dror_outputs():
         *expand(f"{FIGURES}/dror/{{fig}}.{{ext}}", fig=["real_data_eps", "synthetic_eps", "noise_eps"],
                 ext=["png", "pdf"]),
     ]
+
+
+# --------------------------------------------------------------------------- Reimers study
+REIMERS = SETTINGS.reimers
+
+
+def reimers_params(wildcards):
+    """The reimers section plus this task's scenario (other tasks' edits do not rerun it)."""
+    settings = dict(config["reimers"])
+    settings["tasks"] = [wildcards.scenario]
+    return canonical({"settings": settings, "scenario": config["scenarios"][wildcards.scenario]})
+
+
+def reimers_chunk_files(suffix):
+    def files(wildcards):
+        return expand(
+            f"{RESULTS}/reimers/{wildcards.scenario}/chunks/{{chunk}}{suffix}.parquet",
+            chunk=range(REIMERS.n_chunks),
+        )
+
+    return files
+
+
+def reimers_task_files(name):
+    return expand(f"{RESULTS}/reimers/{{scenario}}/{name}.parquet", scenario=REIMERS.tasks)
+
+
+def reimers_outputs():
+    if REIMERS is None:
+        return []
+    return [
+        f"{RESULTS}/reimers/tables.md",
+        f"{RESULTS}/reimers/calibration.md",
+        f"{RESULTS}/reimers/realdata.md",
+        *expand(
+            f"{FIGURES}/reimers/{{fig}}.{{ext}}",
+            fig=["figure4", "dev_vs_test", "power", "calibration"],
+            ext=["png", "pdf"],
+        ),
+    ]

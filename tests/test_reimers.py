@@ -1,0 +1,249 @@
+"""Reimers & Gurevych (2018) study: definitions, selection, bootstrap, calibration, Evaluations 3/4."""
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import statsmodels.api as sm
+import yaml
+from scipy import stats
+
+from simstats.bootstrap import paired_bootstrap
+from simstats.calibration import PARAMETERS, calibrate, calibration_table, predicted
+from simstats.metrics import yeh_metric
+from simstats.noise import make_item_set
+from simstats.reimers import best_by_dev, bootstrap_pvalues, parse_reimers, simulate_chunk
+from simstats.reimers_realdata import replicate_groups, ukp_replicates
+from simstats.reimers_tables import (ZETA_TAIL, prediction_interval_width, power_study, quantile_interval, rate,
+                                     required_runs, side_by_side, task_summary, tau)
+from simstats.scenario import ScenarioError, parse_scenarios
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+SCENARIOS = parse_scenarios(CONFIG["scenarios"])
+TASKS = [name for name, sc in SCENARIOS.items() if sc.reference]
+
+
+def small_settings(**over):
+    value = {"tasks": ["tempeval3_events"], "n_models": 200, "chunk_size": 100, "n_resamples": 500, "row_size": 10,
+             "figure4_n": [1, 2, 5, 10], "table5_n": [1, 5], "power": {"n": [3, 5], "d": [1.0], "replicates": 200}}
+    value.update(over)
+    return parse_reimers(value, SCENARIOS)
+
+
+# --------------------------------------------------------------------------- definitions on hand-made inputs
+def test_tau_is_mean_abs_delta_of_pairs_in_the_p_band():
+    delta = np.array([0.5, -0.7, 0.9, 1.1, -1.3, 2.0])
+    p = np.array([0.045, 0.041, 0.05, 0.039, 0.049, 0.2])   # 0.05 and 0.039 are outside (0.04, 0.05)
+    value, se, k = tau(delta, p)
+    assert k == 3
+    assert value == pytest.approx((0.5 + 0.7 + 1.3) / 3)
+    assert se == pytest.approx(np.std([0.5, 0.7, 1.3], ddof=1) / math.sqrt(3))
+    assert math.isnan(tau(delta, np.ones(6))[0])
+
+
+def test_delta95_and_its_order_statistic_interval():
+    x = np.arange(1, 201, dtype=float)           # |Delta| = 1..200
+    est, lo, hi = quantile_interval(x)
+    assert est == pytest.approx(np.quantile(x, 0.95))
+    # distribution-free: P(X_(l) <= q <= X_(u)) >= 0.95 for the binomial(200, 0.95) bounds
+    lo_rank, hi_rank = int(lo), int(hi)
+    cover = stats.binom.cdf(hi_rank - 1, 200, 0.95) - stats.binom.cdf(lo_rank - 1, 200, 0.95)
+    assert cover >= 0.95 and lo <= est <= hi
+
+
+def test_rate_and_binomial_mcse():
+    pct, se, n = rate(np.array([True] * 30 + [False] * 70))
+    assert (pct, n) == (30.0, 100)
+    assert se == pytest.approx(100 * math.sqrt(0.3 * 0.7 / 100))
+
+
+def test_two_zeta_matches_a_statsmodels_ols_prediction_interval():
+    rng = np.random.default_rng(3)
+    dev = rng.normal(80, 0.5, 60)
+    test = 20 + 0.75 * dev + rng.normal(0, 0.4, 60)
+    width = prediction_interval_width(dev, test)
+    fit = sm.OLS(test, sm.add_constant(dev)).fit()
+    frame = fit.get_prediction(sm.add_constant(dev)).summary_frame(alpha=2 * ZETA_TAIL)
+    np.testing.assert_allclose(width, frame.obs_ci_upper - frame.obs_ci_lower, rtol=1e-10)
+    # the paper's level: two-sided coverage 1 - sqrt(0.05) = 0.776
+    assert 1 - 2 * ZETA_TAIL == pytest.approx(1 - math.sqrt(0.05))
+
+
+def test_best_by_dev_picks_each_whole_group_inside_the_range():
+    dev = np.array([0.1, 0.5, 0.3, 0.9, 0.9, 0.2, 0.4, 0.8])      # models 10..17
+    groups, best = best_by_dev(dev, 10, 18, 4)                    # groups 3 (12..15) and 4 (16..19: incomplete)
+    assert groups.tolist() == [3] and best.tolist() == [13]      # first of the tied maxima 0.9
+    groups, best = best_by_dev(dev, 10, 18, 2)
+    assert groups.tolist() == [5, 6, 7, 8] and best.tolist() == [11, 13, 14, 17]
+
+
+# --------------------------------------------------------------------------- the bootstrap
+def test_winner_oriented_pvalues_equal_the_engine_paired_bootstrap():
+    rng = np.random.default_rng(11)
+    units, models = 80, 4
+    gold = rng.integers(1, 4, units)
+    recalled = np.minimum(gold[None, :], rng.binomial(3, 0.7, (2, models, units)))
+    spurious = rng.binomial(2, 0.15, (2, models, units))
+    stats_a = np.stack([recalled[0], spurious[0]], -1)
+    stats_b = np.stack([recalled[1], spurious[1]], -1)
+    pairs = np.array([[0, 0], [1, 2], [3, 1], [2, 3]])
+    delta, p = bootstrap_pvalues(stats_a, stats_b, gold.astype(np.float32), pairs, 800, np.random.default_rng(5))
+    metric = yeh_metric("f1")
+    for k, (i, j) in enumerate(pairs):
+        sa = np.stack([stats_a[i, :, 0], gold, stats_a[i, :, 1]], -1)
+        sb = np.stack([stats_b[j, :, 0], gold, stats_b[j, :, 1]], -1)
+        winner_first = np.stack([sa, sb]) if delta[k] >= 0 else np.stack([sb, sa])
+        ref = paired_bootstrap(winner_first, metric, n_resamples=800, rng=np.random.default_rng(5),
+                               alternative="greater", convention="shift", confidence_level=None)
+        assert abs(delta[k]) == pytest.approx(float(ref.statistic[0]), abs=1e-12)
+        assert p[k] == pytest.approx(float(ref.pvalue[0]), abs=1e-12)
+
+
+def test_chunks_give_the_same_comparisons_whatever_the_split():
+    sc = SCENARIOS["tempeval3_events"]
+    one = small_settings(chunk_size=200)
+    two = small_settings(chunk_size=100)
+    s1, c1 = simulate_chunk(sc, one, 7, 0, 200)
+    parts = [simulate_chunk(sc, two, 7, lo, lo + 100) for lo in (0, 100)]
+    s2 = pd.concat([p[0] for p in parts], ignore_index=True)
+    c2 = pd.concat([p[1] for p in parts], ignore_index=True)
+    key = ["n", "group"]
+    pd.testing.assert_frame_equal(c1.sort_values(key).reset_index(drop=True), c2.sort_values(key).reset_index(drop=True))
+    pd.testing.assert_frame_equal(s1.sort_values(["approach", "index"]).reset_index(drop=True),
+                                  s2.sort_values(["approach", "index"]).reset_index(drop=True))
+    assert set(c1.n) == {1, 2, 5, 10}
+    assert (c1.n == 1).sum() == 200 and (c1.n == 10).sum() == 20
+
+
+def test_settings_are_validated_with_one_line_errors():
+    with pytest.raises(ScenarioError, match=r"reimers\.chunk_size: must be a multiple of 600"):
+        parse_reimers({"n_models": 3000, "chunk_size": 1000}, SCENARIOS)
+    with pytest.raises(ScenarioError, match=r"reimers\.n_models: need at least 200"):
+        parse_reimers({"n_models": 150, "chunk_size": 600}, SCENARIOS)
+    with pytest.raises(ScenarioError, match=r"reimers\.tasks: unknown scenario 'nope'"):
+        parse_reimers({"n_models": 1200, "chunk_size": 600, "tasks": ["nope"]}, SCENARIOS)
+    with pytest.raises(ScenarioError, match=r"reimers\.tasks: scenario 'iid' must use metric f1"):
+        parse_reimers({"n_models": 1200, "chunk_size": 600, "tasks": ["iid"]}, SCENARIOS)
+
+
+# --------------------------------------------------------------------------- calibration
+def test_refit_reproduces_the_stored_task_parameters():
+    table = calibration_table([SCENARIOS[name] for name in TASKS])
+    params = table[table.kind == "parameter"]
+    assert len(params) == 3 * len(TASKS) == 21
+    assert (params.difference < 1e-4).all(), params[params.difference >= 1e-4]
+    targets = table[table.kind == "target"]
+    exact = targets[targets.scenario != "tempeval3_events"]
+    np.testing.assert_allclose(exact.fit, exact.value, rtol=1e-6, atol=1e-6)
+    # TempEval's rho (-0.017) is out of reach: sigma_seed sits at its bound 0 and rho = 0
+    te = targets[(targets.scenario == "tempeval3_events") & (targets.quantity == "spearman_rho")]
+    assert te.fit.iloc[0] == pytest.approx(0.0, abs=1e-9)
+    # finite-sample noise alone (no test shift) cannot give the published rho
+    no_shift = table[(table.kind == "no_shift") & (table.value > 0.1)]
+    assert (no_shift.fit > no_shift.value + 0.1).all()
+
+
+def test_closed_form_tau_and_delta95_against_simulated_pairs():
+    """The calibration's closed forms predict what the simulation produces (TempEval, 1,200 pairs)."""
+    sc = SCENARIOS["tempeval3_events"]
+    st = parse_reimers({"tasks": ["tempeval3_events"], "n_models": 1200, "chunk_size": 1200, "n_resamples": 1000},
+                       SCENARIOS)
+    scores, comp = simulate_chunk(sc, st, 20181031, 0, 1200)
+    e1 = comp[comp.n == 1]
+    # the closed forms for the realised dev/test sets (748 test events: the set's draw matters)
+    pred = predicted(sc, item_sets={s: make_item_set(sc, s, 20181031) for s in ("dev", "test")})
+    est, lo, hi = quantile_interval(100 * e1.delta.abs().to_numpy())
+    se = (hi - lo) / 3.92
+    assert abs(est - pred["delta95_test"]) < 3 * se + 0.03 * pred["delta95_test"]
+    sd_delta = 100 * e1.delta.std()
+    assert sd_delta == pytest.approx(pred["sigma_delta"], rel=0.06)   # se of an sd over 1,200 pairs: 2 %
+    t, t_se, k = tau(100 * e1.delta.to_numpy(), e1.pvalue.to_numpy())
+    assert k >= 15 and abs(t - pred["tau"]) < 3 * t_se + 0.03 * pred["tau"]
+
+
+def test_calibration_stored_parameters_are_in_the_config():
+    for name in TASKS:
+        sc = SCENARIOS[name]
+        fit = calibrate(sc)
+        for p in PARAMETERS:
+            assert getattr(sc, p) == pytest.approx(fit.parameters[p], rel=1e-4, abs=1e-9)
+
+
+# --------------------------------------------------------------------------- Evaluations 3 and 4, Table 5
+def _normal_scores(n_per_approach: int, seed: int, sd: float = 0.01) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    rows = []
+    for name in ("A", "B"):
+        test = 0.8 + sd * rng.standard_normal(n_per_approach)
+        rows.append(pd.DataFrame({"approach": name, "index": np.arange(n_per_approach), "psi_dev": test,
+                                  "psi_test": test}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_eval3_eval4_size_within_mcse_under_identical_approaches():
+    st = small_settings(n_models=50_000, chunk_size=100)
+    scores = _normal_scores(50_000, 1)
+    comp = pd.DataFrame({"n": [1, 10], "group": 0, "index_a": 0, "index_b": 0, "dev_a": 0.8, "dev_b": 0.8,
+                         "test_a": 0.8, "test_b": 0.8, "delta": [0.0, 0.0], "pvalue": [0.5, 0.5]})
+    summary = task_summary(SCENARIOS["tempeval3_events"], st, scores, comp)
+    t4 = summary[summary.table == "T4_eval3_eval4"].set_index("quantity")
+    assert (t4["count"] == 2000).all()
+    mcse = 100 * math.sqrt(0.05 * 0.95 / 2000)
+    for key in ("eval3_welch_pct", "eval4_wilcoxon_pct", "eval4_mannwhitney_pct"):
+        assert abs(t4.loc[key, "estimate"] - 5.0) <= 3 * mcse, (key, t4.loc[key, "estimate"])
+    # Table 5: Delta95 of a difference of means of n normal scores is 1.96 * sqrt(2 / n) * sd
+    t5 = summary[summary.table == "T5_delta95_means"].set_index("n")
+    for n in (1, 5):
+        exact = 100 * 1.96 * math.sqrt(2 / n) * 0.01
+        assert abs(t5.loc[n, "estimate"] - exact) <= 3 * t5.loc[n, "se"]
+
+
+def test_simulated_welch_power_matches_normal_theory():
+    st = small_settings(power={"n": [5, 10, 20], "d": [0.5, 1.0], "replicates": 4000})
+    scores = _normal_scores(20_000, 2)
+    power = power_study(SCENARIOS["tempeval3_events"], st, scores, root_seed=3)
+    welch = power[(power.test == "welch")]
+    z = (welch.power - welch.welch_theory) / welch.mcse.clip(lower=1e-3)
+    assert (z.abs() < 4).all(), welch
+    needed = required_runs(power, 0.8)
+    big = needed[(needed.test == "welch") & (needed.d == 1.0)].iloc[0]
+    # sd 1 point, d = 1 point: normal theory needs 17 runs; the grid's next step up is 20
+    assert big.welch_normal_theory == 17 and big.runs_needed == 20
+
+
+def test_side_by_side_verdicts_follow_the_tolerances():
+    base = {"scenario": "x", "reference": "CoNLL 2003 - NER-En", "ci_low": np.nan, "ci_high": np.nan}
+    rows = pd.DataFrame([
+        {**base, "table": "T1_eval1", "quantity": "pct_significant", "n": 1, "estimate": 33.5, "se": 0.2,
+         "count": 50_000},
+        {**base, "table": "T1_eval1", "quantity": "pct_significant", "n": 1, "estimate": 34.5, "se": 0.2,
+         "count": 50_000},
+        {**base, "table": "T1_eval1", "quantity": "pct_significant", "n": 1, "estimate": 36.0, "se": 2.0,
+         "count": 500},
+        {**base, "table": "T1_eval1", "quantity": "deltamax_test", "n": 1, "estimate": 1.7, "se": np.nan,
+         "count": 3000},
+        {**base, "table": "T1_eval1", "quantity": "tau", "n": 1, "estimate": 0.5, "se": 0.001, "count": 100},
+    ])
+    out = side_by_side(rows)
+    assert out.verdict.tolist()[:3] == ["agrees", "misses", "undetermined (Monte Carlo error too large)"]
+    assert out.verdict.iloc[3].startswith("not comparable")
+    assert out.role.tolist() == ["prediction"] * 4 + ["calibrated"]
+    assert out.verdict.iloc[4] == "misses"         # 0.5 vs 0.42 is 19 % off
+
+
+# --------------------------------------------------------------------------- real data
+def test_ukp_replicate_groups_and_statistics():
+    table = pd.DataFrame({
+        "ID": list("abcdefg"), "Dataset": ["conll2003_ner.pkl"] * 6 + ["wsj_pos_500.pkl"],
+        "Optimizer": ["Adam", "Adam", "Adam", "SGD", "SGD", "Nadam", "Adam"],
+        "Dev_F1": [0.90, 0.91, 0.92, 0.80, 0.82, 0.85, 0.9], "Test_F1": [0.89, 0.88, 0.90, 0.79, 0.80, 0.84, 0.9]})
+    runs = replicate_groups(table)
+    assert len(runs) == 5 and runs.config.nunique() == 2      # Nadam has one run; POS is not a Reimers task
+    out = ukp_replicates(table, np.random.default_rng(0), n_boot=20)
+    all_rows = out[out.subset == "all configurations"].set_index("quantity")
+    diffs = [1, 1, 2, 1]                                       # |test| pairs in points: Adam 3 pairs, SGD 1
+    assert all_rows.loc["deltamax_test", "estimate"] == pytest.approx(2.0)
+    assert all_rows.loc["delta95_test", "estimate"] == pytest.approx(np.quantile(diffs, 0.95))
+    assert all_rows.loc["delta95_test", "pairs"] == 4

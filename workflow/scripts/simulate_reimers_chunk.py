@@ -1,0 +1,14 @@
+"""Reimers study: simulate one chunk of models of one task and test every comparison in it."""
+from simstats.reimers import simulate_chunk, task_from_params
+from simstats.runlog import script_logger
+from simstats.tables import write_parquet
+
+with script_logger(snakemake.log[0]) as log:
+    scenario, settings = task_from_params(snakemake.params.settings)
+    start, stop = settings.chunk_range(int(snakemake.wildcards.chunk))
+    log.info("task %s: models %d..%d of each approach, B = %d", scenario.name, start, stop - 1,
+             settings.n_resamples)
+    scores, comparisons = simulate_chunk(scenario, settings, snakemake.params.root_seed, start, stop,
+                                         progress=log.info)
+    write_parquet(comparisons, snakemake.output.comparisons)
+    write_parquet(scores, snakemake.output.scores)
