@@ -319,7 +319,7 @@ def dror_noise_figure(rows: pd.DataFrame):
 # --------------------------------------------------------------------------- Reimers & Gurevych (2018)
 def reimers_figure4(tables: pd.DataFrame):
     """% of best-of-n comparisons called significant against n, per task, with a 95 % MCSE band."""
-    fig, ax = plt.subplots(figsize=(8.5, 5.2), constrained_layout=True)
+    fig, ax = plt.subplots(figsize=(8.5, 6.4), constrained_layout=True)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     f4 = tables[(tables.table == "F4_eval2_vs_n")]
     for k, (ref, sub) in enumerate(f4.groupby("reference", sort=True)):
@@ -347,7 +347,7 @@ def reimers_figure4(tables: pd.DataFrame):
     ax.set_ylabel("comparisons called significant at p < 0.05 (%)")
     ax.set_title("Identical approaches, best-by-dev model of n runs each (band: ±1.96 MCSE)")
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7, ncol=2, loc="upper right")
+    ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.12))
     ax.set_ylim(bottom=0)
     return fig
 
@@ -409,26 +409,31 @@ def reimers_power_figure(power: pd.DataFrame, target: float):
         ax.set_title(title)
         ax.grid(alpha=0.3, which="both")
     axes[0].set_ylabel(f"runs per approach for {100 * target:.0f} % power (log scale)")
-    axes[1].legend(fontsize=7)
+    axes[1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     fig.suptitle("How many runs per approach detect a true difference (α = 0.05, two-sided)", fontsize=11)
     return fig
 
 
 def reimers_calibration_figure(calibration: pd.DataFrame):
-    """Published vs simulated value of the three calibrated cells per task."""
-    fig, axes = plt.subplots(1, 3, figsize=(12, 4.2), constrained_layout=True)
-    labels = {"tau": "τ (F1 points)", "delta95_test": "Δ95 test (F1 points)", "spearman_rho": "Spearman ρ"}
-    for ax, (quantity, label) in zip(axes, labels.items()):
+    """Residuals of the three calibrated cells per task: closed-form fit and simulation vs the paper."""
+    fig, axes = plt.subplots(1, 3, figsize=(12, 4.4), constrained_layout=True)
+    labels = {"tau": ("τ: (ours − paper) / paper (%)", True, 15.0),
+              "delta95_test": ("Δ95 test: (ours − paper) / paper (%)", True, 15.0),
+              "spearman_rho": ("Spearman ρ: ours − paper", False, 0.05)}
+    for ax, (quantity, (label, relative, band)) in zip(axes, labels.items()):
         sub = calibration[calibration.quantity == quantity].reset_index(drop=True)
         x = np.arange(len(sub))
-        ax.scatter(x, sub.paper, marker="*", s=90, color="black", label="paper", zorder=3)
-        ax.errorbar(x, sub.simulated, yerr=1.96 * sub.simulated_se.fillna(0), fmt="o", color="tab:blue",
-                    ms=4, capsize=2, label="simulated ± 1.96 MCSE")
-        ax.scatter(x, sub.closed_form, marker="x", color="tab:orange", label="closed-form fit")
+        scale = 100 / sub.paper.abs() if relative else np.ones(len(sub))
+        ax.axhspan(-band, band, color="tab:green", alpha=0.12, label="tolerance of the other cells")
+        ax.axhline(0, color="black", lw=1, label="paper")
+        ax.errorbar(x, sub.simulated_residual * scale, yerr=1.96 * sub.simulated_se.fillna(0) * scale, fmt="o",
+                    color="tab:blue", ms=4, capsize=2, label="simulated ± 1.96 MCSE")
+        ax.scatter(x, sub.closed_form_residual * scale, marker="x", color="tab:orange", label="closed-form fit",
+                   zorder=3)
         ax.set_xticks(x)
         ax.set_xticklabels(sub.reference, rotation=55, ha="right", fontsize=7)
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=7)
-    fig.suptitle("Calibrated cells: published value, closed-form fit and simulation", fontsize=11)
+    fig.suptitle("Calibrated cells: residuals of the closed-form fit and of the simulation", fontsize=11)
     return fig

@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 import pytest
-from scipy import special, stats
+from scipy import stats
 
 import simstats.noise as noise
 from simstats.noise import (Population, bivariate_normal_equal_cdf, draw_abilities, make_item_set,
