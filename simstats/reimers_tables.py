@@ -286,19 +286,33 @@ def power_study(scenario, settings: ReimersSettings, scores: pd.DataFrame, root_
     return pd.DataFrame(rows)
 
 
-def _welch_runs(effect_size: float, target: float, alpha: float) -> float:
-    """Runs per approach for the two-sample t test's normal-theory power (statsmodels), >= 2."""
+def _welch_runs(effect_size: float, target: float, alpha: float, largest: int = 20_000) -> float:
+    """Smallest n per approach (>= 2) whose two-sample t-test power (statsmodels) reaches ``target``.
+
+    statsmodels' noncentral-t power comes out NaN where it is within round-off of 1, so NaN
+    counts as reached; NaN is returned if even ``largest`` runs are not enough.
+    """
     import warnings
 
     from statsmodels.stats.power import TTestIndPower
 
     analysis = TTestIndPower()
-    if analysis.power(effect_size=effect_size, nobs1=2, alpha=alpha, ratio=1.0) >= target:
+
+    def reached(n: int) -> bool:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            p = float(analysis.power(effect_size=effect_size, nobs1=n, alpha=alpha, ratio=1.0))
+        return math.isnan(p) or p >= target
+
+    if reached(2):
         return 2.0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        n = analysis.solve_power(effect_size=effect_size, power=target, alpha=alpha, ratio=1.0)
-    return float(math.ceil(n)) if np.isfinite(n) else math.nan
+    if not reached(largest):
+        return math.nan
+    lo, hi = 2, largest           # reached(lo) is False, reached(hi) True; monotone in n
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if reached(mid) else (mid, hi)
+    return float(hi)
 
 
 def required_runs(power: pd.DataFrame, target: float, alpha: float = 0.05) -> pd.DataFrame:
