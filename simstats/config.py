@@ -77,6 +77,11 @@ def validate_config(config: Mapping[str, Any]) -> Settings:
     competition = parse_competition(config["competition"]) if "competition" in config else None
     yeh = parse_yeh(config["yeh"]) if "yeh" in config else None
     dror = parse_dror(config["dror"]) if "dror" in config else None
+    if dror is not None:
+        for name in dror["size_power"]["scenarios"]:
+            if name not in chosen:
+                raise ScenarioError(f"dror.size_power.scenarios: {name!r} is not a scenario of the noise study "
+                                    "(noise.scenarios), whose scores it uses")
     reimers = parse_reimers(config["reimers"], scenarios) if "reimers" in config else None
     return Settings(root_seed, dirs["results_dir"], dirs["figures_dir"],
                     NoiseStudySettings(n_models, chunk_size, n_boot, tuple(chosen)), scenarios, competition, yeh,

@@ -129,11 +129,23 @@ def case_summary(results: pd.DataFrame) -> pd.DataFrame:
 
 def parse_dror(value) -> dict:
     """Validate the ``dror`` config section; raise ScenarioError naming the field."""
-    from .scenario import _check_keys, _integer, _mapping, _number
+    from .scenario import _check_keys, _fail, _integer, _mapping, _number
 
     v = _mapping(value, "dror")
-    _check_keys(v, "dror", {"n_bootstrap", "alpha_aso", "alpha_so", "min_scores", "population"})
+    _check_keys(v, "dror", {"n_bootstrap", "alpha_aso", "alpha_so", "min_scores", "population", "size_power"})
     pop = _mapping(v.get("population", {}), "dror.population")
+    sp = _mapping(v.get("size_power", {}), "dror.size_power")
+    _check_keys(sp, "dror.size_power", {"scenarios", "n", "shifts", "replicates"})
+    sp_scen = sp.get("scenarios", ["conll2003_ner_en", "conll2003_ner_de", "germeval2014_ner_de", "conll2000_chunking",
+                                   "ace2005_entities", "ace2005_events", "tempeval3_events", "failure_tail"])
+    if not isinstance(sp_scen, list) or not all(isinstance(x, str) for x in sp_scen):
+        _fail("dror.size_power.scenarios", "must be a list of scenario names")
+    sp_n = sp.get("n", [5, 10, 20, 50])
+    if not isinstance(sp_n, list) or not sp_n:
+        _fail("dror.size_power.n", "must be a non-empty list of run counts")
+    sp_shift = sp.get("shifts", [0.0, 0.5, 1.0])
+    if not isinstance(sp_shift, list) or not sp_shift:
+        _fail("dror.size_power.shifts", "must be a non-empty list of shifts in robust sds")
     _check_keys(pop, "dror.population", {"n_distributions", "tail_share", "repetitions", "chunks"})
     return {"n_bootstrap": _integer(v.get("n_bootstrap", 1000), "dror.n_bootstrap", minimum=10),
             "alpha_aso": _number(v.get("alpha_aso", 0.01), "dror.alpha_aso", exclusive_minimum=0, exclusive_maximum=1),
@@ -144,7 +156,12 @@ def parse_dror(value) -> dict:
                                             minimum=10),
                 "tail_share": _number(pop.get("tail_share", 0.5), "dror.population.tail_share", minimum=0, maximum=1),
                 "repetitions": _integer(pop.get("repetitions", 100), "dror.population.repetitions", minimum=1),
-                "chunks": _integer(pop.get("chunks", 2), "dror.population.chunks", minimum=1)}}
+                "chunks": _integer(pop.get("chunks", 2), "dror.population.chunks", minimum=1)},
+            "size_power": {
+                "scenarios": list(sp_scen),
+                "n": [_integer(x, f"dror.size_power.n[{i}]", minimum=3) for i, x in enumerate(sp_n)],
+                "shifts": [_number(x, f"dror.size_power.shifts[{i}]", minimum=0) for i, x in enumerate(sp_shift)],
+                "replicates": _integer(sp.get("replicates", 200), "dror.size_power.replicates", minimum=10)}}
 
 
 def cases_markdown(summary: pd.DataFrame, results: pd.DataFrame) -> str:

@@ -437,3 +437,45 @@ def reimers_calibration_figure(calibration: pd.DataFrame):
     axes[0].legend(fontsize=7)
     fig.suptitle("Calibrated cells: residuals of the closed-form fit and of the simulation", fontsize=11)
     return fig
+
+
+def aso_size_power_figure(rows: pd.DataFrame):
+    """Size and power of ASO / Welch / MWU against runs per approach, one line per method and scenario kind."""
+    labels = {"aso_0.2": "ASO eps_min < 0.2", "aso_0.4": "ASO eps_min < 0.4", "aso_0.5": "ASO eps_min < 0.5",
+              "welch": "Welch t (p < 0.05)", "mannwhitney": "Mann-Whitney U (p < 0.05)"}
+    shifts = sorted(s for s in rows.shift_sd.unique() if s > 0)
+    kinds = {"normal runs (calibrated tasks)": rows[rows.scenario != "failure_tail"],
+             "failure tail": rows[rows.scenario == "failure_tail"]}
+    kinds = {k: v for k, v in kinds.items() if len(v)}
+    fig, axes = plt.subplots(1 + len(shifts), len(kinds), figsize=(5.5 * len(kinds), 3.3 * (1 + len(shifts))),
+                             constrained_layout=True, squeeze=False)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for col, (kind, sub) in enumerate(kinds.items()):
+        for row, shift in enumerate([0.0, *shifts]):
+            ax = axes[row, col]
+            cell = sub[sub.shift_sd == shift]
+            value = "claims_any" if shift == 0 else "claims_b"
+            for k, (method, label) in enumerate(labels.items()):
+                m = cell[cell.method == method].groupby("n")
+                mean = m[value].mean()
+                mcse = m[value + "_mcse"].apply(lambda s: float(np.sqrt((s**2).sum())) / len(s))
+                ax.errorbar(mean.index, 100 * mean, yerr=196 * mcse, marker="o", ms=3, capsize=2,
+                            color=colours[k % len(colours)], label=label)
+            if shift == 0:
+                ax.axhline(5, color="black", ls=":", lw=1, label="5 %")
+                ax.set_title(f"{kind}: size (identical approaches)", fontsize=9)
+                ax.set_ylabel("comparisons with a claim (%)")
+            else:
+                ax.set_title(f"{kind}: power, B better by {shift:g} robust sd", fontsize=9)
+                ax.set_ylabel("comparisons claiming B (%)")
+            ax.set_xscale("log")
+            ns = sorted(cell.n.unique())
+            ax.set_xticks(ns)
+            ax.set_xticklabels([str(int(n)) for n in ns])
+            ax.minorticks_off()
+            ax.set_xlabel("runs per approach")
+            ax.grid(alpha=0.3)
+    axes[0, -1].legend(fontsize=7)
+    fig.suptitle("ASO vs Welch vs Mann-Whitney U on simulated score distributions (mean over scenarios ± 1.96 MCSE)",
+                 fontsize=10)
+    return fig

@@ -58,6 +58,7 @@ def test_default_dry_run_and_lint(tmp_path):
      "competition.populations.vaxxstance_basque.class_probs"),
     ({"yeh": {"differences": {"recall": [0.02, 0.04]}}}, "yeh.differences.recall"),
     ({"reimers": {"chunk_size": 700}}, "reimers.chunk_size"),
+    ({"dror": {"size_power": {"scenarios": ["nope"]}}}, "dror.size_power.scenarios"),
 ])
 def test_invalid_config_is_rejected_before_any_job(tmp_path, patch, field):
     wd = copy_workflow(tmp_path)
@@ -90,14 +91,14 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
     assert "noise/summary.md" in results
     for name in ("competition/table5_check.csv", "competition/study/summary.md", "competition/example/report.md",
                  "yeh/size_power.md", "yeh/sd_ratio.csv", "yeh/clusters.md", "yeh/squad_summary.md", "yeh/example.md",
-                 "dror/real_data_cases.md", "dror/real_data.parquet", "dror/synthetic_cases.md", "dror/noise_analyses.md",
+                 "dror/real_data_cases.md", "dror/real_data.parquet", "dror/synthetic_cases.md", "dror/noise_analyses.md", "dror/size_power.md",
                  "competition/compstats/check.csv", "reimers/tables.md", "reimers/tables.csv",
                  "reimers/calibration.md", "reimers/realdata.md", "reimers/power_runs_needed.csv",
                  "reimers/tempeval3_events/comparisons.parquet"):
         assert name in results
     for fig in ("competition/study_fwer", "competition/study_truth", "competition/example_intervals",
                 "competition/compstats_bootstrap", "yeh/size", "yeh/power", "yeh/clusters", "yeh/squad", "yeh/sd_ratio",
-                "dror/real_data_eps", "dror/synthetic_eps", "dror/noise_eps", "reimers/figure4",
+                "dror/real_data_eps", "dror/synthetic_eps", "dror/noise_eps", "dror/size_power", "reimers/figure4",
                 "reimers/dev_vs_test", "reimers/power", "reimers/calibration"):
         assert f"{fig}.png" in figures and f"{fig}.pdf" in figures
 

@@ -176,6 +176,7 @@ def yeh_outputs():
 # --------------------------------------------------------------------------- Dror study
 DROR = SETTINGS.dror
 DROR_NOISE = ["false_positive", "half_split", "false_negative"]
+DROR_SIZE_POWER = DROR["size_power"]["scenarios"] if DROR else []
 
 
 def dror_outputs():
@@ -185,7 +186,8 @@ def dror_outputs():
         f"{RESULTS}/dror/real_data_cases.md",
         f"{RESULTS}/dror/synthetic_cases.md",
         f"{RESULTS}/dror/noise_analyses.md",
-        *expand(f"{FIGURES}/dror/{{fig}}.{{ext}}", fig=["real_data_eps", "synthetic_eps", "noise_eps"],
+        f"{RESULTS}/dror/size_power.md",
+        *expand(f"{FIGURES}/dror/{{fig}}.{{ext}}", fig=["real_data_eps", "synthetic_eps", "noise_eps", "size_power"],
                 ext=["png", "pdf"]),
     ]
 

@@ -141,3 +141,56 @@ rule dror_noise_summary:
         runtime=10,
     script:
         "../scripts/dror_noise_summary.py"
+
+
+rule dror_size_power:
+    """Beyond the paper: size and power of ASO, Welch and MWU on one scenario's simulated scores."""
+    input:
+        scores=f"{RESULTS}/noise/{{scenario}}/scores.parquet",
+    output:
+        f"{RESULTS}/dror/size_power/{{scenario}}.parquet",
+    params:
+        settings=lambda wc: canonical(config["dror"]),
+        root_seed=SETTINGS.root_seed,
+    log:
+        f"{RESULTS}/logs/dror/size_power_{{scenario}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/dror/size_power_{{scenario}}.tsv"
+    threads: 1
+    conda:
+        "../envs/simstats.yaml"
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    script:
+        "../scripts/dror_size_power.py"
+
+
+rule dror_size_power_table:
+    input:
+        expand(f"{RESULTS}/dror/size_power/{{scenario}}.parquet", scenario=DROR_SIZE_POWER),
+    output:
+        csv=report(
+            f"{RESULTS}/dror/size_power.csv",
+            caption="../report/dror_size_power.rst",
+            category="Almost stochastic order (Dror 2019)",
+        ),
+        md=f"{RESULTS}/dror/size_power.md",
+        png=report(
+            f"{FIGURES}/dror/size_power.png",
+            caption="../report/dror_size_power_fig.rst",
+            category="Almost stochastic order (Dror 2019)",
+        ),
+        pdf=f"{FIGURES}/dror/size_power.pdf",
+    params:
+        settings=lambda wc: canonical(config["dror"]),
+    log:
+        f"{RESULTS}/logs/dror/size_power_table.log",
+    threads: 1
+    conda:
+        "../envs/simstats.yaml"
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/dror_size_power_table.py"
