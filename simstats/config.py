@@ -8,7 +8,7 @@ from .competition_model import parse_competition
 from .dror_study import parse_dror
 from .reimers import ReimersSettings, parse_reimers
 from .yeh_study import parse_yeh
-from .scenario import Scenario, ScenarioError, _check_keys, _integer, _mapping, parse_scenarios
+from .scenario import Scenario, ScenarioError, _check_keys, _integer, _mapping, chunk_bounds, parse_scenarios
 
 TOP_LEVEL = {"root_seed", "results_dir", "figures_dir", "noise", "scenarios", "competition", "yeh", "dror", "reimers"}
 
@@ -25,10 +25,7 @@ class NoiseStudySettings:
         return -(-self.n_models // self.chunk_size)
 
     def chunk_range(self, chunk: int) -> tuple[int, int]:
-        if not 0 <= chunk < self.n_chunks:
-            raise ValueError(f"chunk {chunk} out of range 0..{self.n_chunks - 1}")
-        start = chunk * self.chunk_size
-        return start, min(start + self.chunk_size, self.n_models)
+        return chunk_bounds(self.n_models, self.chunk_size, chunk)
 
 
 @dataclass(frozen=True)

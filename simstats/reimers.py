@@ -29,7 +29,7 @@ import pandas as pd
 from .bootstrap import _extreme_counts
 from .engine import bootstrap_counts
 from .noise import make_item_set, simulate_models
-from .scenario import SPLITS, Scenario, ScenarioError, _check_keys, _integer, _mapping, _number
+from .scenario import SPLITS, Scenario, ScenarioError, _check_keys, _integer, _mapping, _number, chunk_bounds
 from .seeding import generator
 
 #: Bootstrap replicates generated per step (fixed, so the draws never depend on the chunking).
@@ -71,10 +71,7 @@ class ReimersSettings:
         return -(-self.n_models // self.chunk_size)
 
     def chunk_range(self, chunk: int) -> tuple[int, int]:
-        if not 0 <= chunk < self.n_chunks:
-            raise ValueError(f"chunk {chunk} out of range 0..{self.n_chunks - 1}")
-        start = chunk * self.chunk_size
-        return start, min(start + self.chunk_size, self.n_models)
+        return chunk_bounds(self.n_models, self.chunk_size, chunk)
 
 
 def _int_list(value, path: str, minimum: int) -> tuple[int, ...]:

@@ -116,6 +116,15 @@ class Scenario:
 
 
 # --------------------------------------------------------------------------- parsing
+def chunk_bounds(total: int, chunk_size: int, chunk: int) -> tuple[int, int]:
+    """(start, stop) of chunk ``chunk`` when ``total`` items are cut into chunks of ``chunk_size``."""
+    n_chunks = -(-total // chunk_size)
+    if not 0 <= chunk < n_chunks:
+        raise ValueError(f"chunk {chunk} out of range 0..{n_chunks - 1}")
+    start = chunk * chunk_size
+    return start, min(start + chunk_size, total)
+
+
 def _fail(path: str, message: str) -> None:
     raise ScenarioError(f"{path}: {message}")
 
