@@ -229,8 +229,10 @@ def summarise(scenario: Scenario, scores: pd.DataFrame, pairs: pd.DataFrame, roo
                                  ref_rho if rows[i][1] == "spearman_dev_test" and ref_rho is not None else float("nan"))
     out = pd.DataFrame(rows, columns=["approach", "statistic", "estimate", "se", "ci_low", "ci_high",
                                       "uncertainty", "n", "implied", "paper"])
+    diff = out.estimate - out.implied
     with np.errstate(invalid="ignore", divide="ignore"):
-        out["z_vs_implied"] = (out.estimate - out.implied) / out.se
+        # equal up to round-off (a zero spread, say) agrees whatever the se
+        out["z_vs_implied"] = np.where(diff.abs() <= 1e-12, 0.0, diff / out.se)
     out["verdict"] = np.where(out.z_vs_implied.isna(), "–",
                               np.where(out.z_vs_implied.abs() <= VERDICT_Z, "agrees", "differs"))
     out.insert(0, "scenario", scenario.name)

@@ -91,3 +91,34 @@ def test_noise_analyses_do_not_depend_on_how_the_population_is_split():
     parts = pd.concat([noise_analyses(pop[k::2], "false_negative", 2, root_seed=7, n_bootstrap=100) for k in (0, 1)])
     key = ["index", "repetition"]
     pd.testing.assert_frame_equal(whole.sort_values(key, ignore_index=True), parts.sort_values(key, ignore_index=True))
+
+
+# --------------------------------------------------------------------------- Tables 1-3 shaped cases
+def test_paper_cases_are_read_from_the_shipped_targets():
+    from simstats.dror_cases import paper_cases
+
+    cases = {c["case"]: c for c in paper_cases()}
+    assert cases["A"]["n"] == [41, 87] and cases["A"]["sd"][0] == pytest.approx(0.002237)
+    assert cases["B"]["names"] == ["Adam", "RMSProp"] and cases["B"]["paper_u_p"] == pytest.approx(0.4562)
+    assert cases["C"]["paper_better"] == "second" and cases["C"]["min"] == [0.0119, 0.5547]
+
+
+@pytest.mark.parametrize("n, mean, sd, median, lo, hi", [
+    (41, 0.9075, 0.002237, 0.9080, 0.9018, 0.9113),
+    (3898, 0.9224, 0.0604, 0.9319, 0.1746, 0.9556),
+    (225, 0.8772, 0.0247, 0.8799, 0.5547, 0.8995),
+])
+def test_shaped_sample_has_the_published_summaries(n, mean, sd, median, lo, hi):
+    from simstats.dror_cases import shaped_sample
+
+    x = shaped_sample(n, mean, sd, median, lo, hi)
+    assert x.size == n and x.min() == lo and x.max() == hi
+    assert x.mean() == pytest.approx(mean, abs=1e-7) and x.std(ddof=1) == pytest.approx(sd, rel=1e-5)
+    assert abs(np.median(x) - median) < 0.1 * sd
+
+
+def test_shaped_sample_rejects_inconsistent_summaries():
+    from simstats.dror_cases import shaped_sample
+
+    with pytest.raises(ValueError, match="inconsistent summaries"):
+        shaped_sample(50, 0.9, 0.01, 0.95, 0.8, 0.92)

@@ -91,7 +91,7 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
     assert "noise/summary.md" in results
     for name in ("competition/table5_check.csv", "competition/study/summary.md", "competition/example/report.md",
                  "yeh/size_power.md", "yeh/sd_ratio.csv", "yeh/clusters.md", "yeh/squad_summary.md", "yeh/example.md",
-                 "dror/real_data_cases.md", "dror/real_data.parquet", "dror/synthetic_cases.md", "dror/noise_analyses.md", "dror/size_power.md",
+                 "dror/real_data_cases.md", "dror/real_data.parquet", "dror/synthetic_cases.md", "dror/noise_analyses.md", "dror/size_power.md", "dror/paper_cases.md",
                  "competition/compstats/check.csv", "reimers/tables.md", "reimers/tables.csv",
                  "reimers/calibration.md", "reimers/realdata.md", "reimers/power_runs_needed.csv",
                  "reimers/tempeval3_events/comparisons.parquet"):

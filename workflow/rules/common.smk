@@ -187,6 +187,7 @@ def dror_outputs():
         f"{RESULTS}/dror/synthetic_cases.md",
         f"{RESULTS}/dror/noise_analyses.md",
         f"{RESULTS}/dror/size_power.md",
+        f"{RESULTS}/dror/paper_cases.md",
         *expand(f"{FIGURES}/dror/{{fig}}.{{ext}}", fig=["real_data_eps", "synthetic_eps", "noise_eps", "size_power"],
                 ext=["png", "pdf"]),
     ]

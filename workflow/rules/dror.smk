@@ -194,3 +194,27 @@ rule dror_size_power_table:
         runtime=10,
     script:
         "../scripts/dror_size_power_table.py"
+
+
+rule dror_paper_cases:
+    """Tables 1-3: distributions with the paper's published summaries, COS / SO / ASO beside its verdicts."""
+    output:
+        csv=report(
+            f"{RESULTS}/dror/paper_cases.csv",
+            caption="../report/dror_paper_cases.rst",
+            category="Almost stochastic order (Dror 2019)",
+        ),
+        md=f"{RESULTS}/dror/paper_cases.md",
+    params:
+        settings=lambda wc: canonical(config["dror"]),
+        root_seed=SETTINGS.root_seed,
+    log:
+        f"{RESULTS}/logs/dror/paper_cases.log",
+    threads: 1
+    conda:
+        "../envs/simstats.yaml"
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    script:
+        "../scripts/dror_paper_cases.py"
