@@ -30,6 +30,9 @@ include: "workflow/rules/dror.smk"
 include: "workflow/rules/reimers.smk"
 
 
+include: "workflow/rules/report.smk"
+
+
 rule all:
     input:
         noise_outputs(),
@@ -37,4 +40,5 @@ rule all:
         yeh_outputs(),
         dror_outputs(),
         reimers_outputs(),
+        f"{RESULTS}/REPORT.md",
     default_target: True

@@ -94,8 +94,13 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
                  "dror/real_data_cases.md", "dror/real_data.parquet", "dror/synthetic_cases.md", "dror/noise_analyses.md", "dror/size_power.md", "dror/paper_cases.md",
                  "competition/compstats/check.csv", "reimers/tables.md", "reimers/tables.csv",
                  "reimers/calibration.md", "reimers/realdata.md", "reimers/power_runs_needed.csv",
-                 "reimers/tempeval3_events/comparisons.parquet"):
+                 "reimers/tempeval3_events/comparisons.parquet", "REPORT.md"):
         assert name in results
+    report = results["REPORT.md"].decode()
+    for section in ("## Reimers & Gurevych (2018)", "## Yeh (2000)", "## Nava-Muñoz et al. (2024)",
+                    "## Dror et al. (2019)", "## The noise model", "### Discrepancies"):
+        assert section in report
+    assert "](../figures/reimers/figure4.png)" in report
     for fig in ("competition/study_fwer", "competition/study_truth", "competition/example_intervals",
                 "competition/compstats_bootstrap", "yeh/size", "yeh/power", "yeh/clusters", "yeh/squad", "yeh/sd_ratio",
                 "dror/real_data_eps", "dror/synthetic_eps", "dror/noise_eps", "dror/size_power", "reimers/figure4",
@@ -130,3 +135,54 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
     assert dry.returncode == 0, dry.stderr
     assert job_counts(dry.stdout + dry.stderr) == {
         "simulate_noise_chunk": 2, "summarise_noise": 1, "plot_noise": 1, "noise_table": 1, "all": 1}
+
+
+def test_slurm_profile_dry_run(tmp_path):
+    """The SLURM profile plans the whole default workflow (the jobs run on a cluster: cluster/local_slurm_check.sh)."""
+    pytest.importorskip("snakemake_executor_plugin_slurm", reason="the [slurm] extra is not installed")
+    wd = copy_workflow(tmp_path)
+    dry = snakemake(wd, "--profile", "profiles/slurm", "-n")
+    assert dry.returncode == 0, dry.stdout[-2000:] + dry.stderr[-2000:]
+    counts = job_counts(dry.stdout + dry.stderr)
+    assert counts["replication_report"] == 1 and counts["all"] == 1
+    assert counts["simulate_reimers_chunk"] >= 7
+
+
+def test_killed_run_resumes_to_identical_outputs(tmp_path):
+    """SIGKILL the whole workflow mid-study, unlock, rerun: outputs byte-identical to an uninterrupted run;
+    jobs that were running when it died are rerun (never taken as complete)."""
+    import os
+    import signal
+    import time
+
+    def tiny_run(wd):
+        run = snakemake(wd, "--cores", "2", "--configfile", ".test/config.yaml")
+        assert run.returncode == 0, run.stderr[-3000:]
+        return run
+
+    whole = copy_workflow(tmp_path / "whole")
+    tiny_run(whole)
+
+    killed = copy_workflow(tmp_path / "killed")
+    proc = subprocess.Popen([sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", ".test/config.yaml"],
+                            cwd=killed, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    results = killed / ".test/results"
+    deadline = time.monotonic() + 600
+    # mid-study: some simulation outputs exist, the study summaries do not yet
+    while time.monotonic() < deadline and proc.poll() is None:
+        if len(list(results.glob("*/**/chunks/*.parquet"))) >= 4:
+            break
+        time.sleep(0.2)
+    assert proc.poll() is None, "the workflow finished before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not (results / "REPORT.md").exists()
+    incomplete = killed / ".snakemake/incomplete"
+    assert incomplete.exists() and any(incomplete.iterdir()), "no job was running when the workflow was killed"
+
+    unlock = snakemake(killed, "--unlock", "--configfile", ".test/config.yaml")
+    assert unlock.returncode == 0, unlock.stderr[-2000:]
+    rerun = tiny_run(killed)
+    assert "incomplete" in (rerun.stdout + rerun.stderr).lower()
+    assert files_of(killed / ".test/results") == files_of(whole / ".test/results")
+    assert files_of(killed / ".test/figures") == files_of(whole / ".test/figures")
