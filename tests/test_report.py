@@ -32,6 +32,7 @@ def tree(tmp_path):
          "undetermined (Monte Carlo error too large)"),
     ]).to_csv(results / "reimers/tables.csv", index=False)
     (figures / "reimers/figure4.png").write_bytes(b"png")
+    (results / "reimers/tables.md").write_text("# tables\n")
     return results, figures
 
 
@@ -50,6 +51,9 @@ def test_report_counts_verdicts_and_explains_each_miss(tree):
     # figures are linked relative to the report's directory; missing ones are not linked
     assert "](../figs/reimers/figure4.png)" in text and "dev_vs_test.png" not in text
     assert "root seed 3" in text and "Scale: tiny" in text
+    # the study's own tables are linked where they exist, named only where they do not
+    assert "[`reimers/tables.md`](reimers/tables.md)" in text and "`reimers/calibration.md`" in text
+    assert "](reimers/calibration.md)" not in text
 
 
 def test_a_miss_without_an_explanation_is_flagged_not_dropped(tree):
