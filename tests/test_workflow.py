@@ -134,7 +134,8 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
     dry = snakemake(one, "-n", "--configfile", "extended.yaml")
     assert dry.returncode == 0, dry.stderr
     assert job_counts(dry.stdout + dry.stderr) == {
-        "simulate_noise_chunk": 2, "summarise_noise": 1, "plot_noise": 1, "noise_table": 1, "all": 1}
+        "simulate_noise_chunk": 2, "summarise_noise": 1, "plot_noise": 1, "noise_table": 1, "replication_report": 1,
+        "all": 1}
 
 
 def test_slurm_profile_dry_run(tmp_path):
