@@ -123,6 +123,7 @@ srun -N1 -n1 hostname >/dev/null
 say "cluster answers (srun ran a job)"
 
 # ---------------------------------------------------------------- two runs in fresh copies
+(cd "$ROOT" && git ls-files) > "$WORK/tracked.txt"
 copy_repo() {
     mkdir -p "$1"
     (cd "$ROOT" && git ls-files -z | xargs -0 cp --parents -t "$1")
@@ -142,9 +143,14 @@ jobs_run="$(squeue -h --states=all -o %i | wc -l)"
 say "SLURM run finished in $((SECONDS - start)) s ($jobs_run jobs known to slurmctld)"
 
 # ---------------------------------------------------------------- byte-identical outputs
-outputs() {  # every result and figure, without logs and benchmarks (times differ by nature)
-    (cd "$1" && find results figures .test/results .test/figures -type f 2>/dev/null \
-        | grep -v -e '/logs/' -e '/benchmarks/' -e 'README.md$' | LC_ALL=C sort)
+outputs() {  # every result and figure the runs wrote, without logs and benchmarks (times differ by nature)
+    local dirs=()
+    for d in results figures .test/results .test/figures; do
+        [[ -d "$1/$d" ]] && dirs+=("$d")
+    done
+    # files the runs wrote: not the repository's own (e.g. the committed paper-scale report)
+    (cd "$1" && find "${dirs[@]}" -type f) | { grep -v -x -F -f "$WORK/tracked.txt" || true; } \
+        | { grep -v -e '/logs/' -e '/benchmarks/' || true; } | LC_ALL=C sort
 }
 outputs "$WORK/local" > "$WORK/local.files"
 outputs "$WORK/slurm" > "$WORK/slurm.files"
