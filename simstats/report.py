@@ -100,10 +100,8 @@ EXPLANATIONS = {
         "the whole shape; our shapes (normal body plus evenly spread failed runs) give other U and ASO values."),
 }
 
-_TOLERANCES = {
-    "reimers": "% significant +-3 points; Delta95, Delta_max, tau and 2 zeta +-15 %; Table 4 within 3 se "
-               "(ours and the paper's Monte Carlo error); Table 5 +-10 %",
-}
+REIMERS_TOLERANCES = ("% significant +-3 points; Delta95, Delta_max, tau and 2 zeta +-15 %; Table 4 within 3 se "
+                      "(ours and the paper's Monte Carlo error); Table 5 +-10 %")
 
 
 @dataclass
@@ -201,7 +199,7 @@ def _reimers_section(results: Path, figures: Path, rel: str) -> tuple[list[str],
              "25 runs (Welch, Wilcoxon, Mann-Whitney U). The noise parameters are fitted to three published "
              "numbers per task (tau and Delta95 of Table 1, rho of Table 2: `role` calibrated); every other cell "
              "is a prediction.", "",
-             f"Tolerances: {_TOLERANCES['reimers']}. Verdicts over the {len(judged)} cells with a published "
+             f"Tolerances: {REIMERS_TOLERANCES}. Verdicts over the {len(judged)} cells with a published "
              f"value: {_verdict_line(judged.verdict)}. Full tables: `reimers/tables.md`; calibration: "
              "`reimers/calibration.md`; UKP real data: `reimers/realdata.md`.", ""]
     rows, stats, items = [], {}, []
