@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from simstats.aso import aso
+from simstats.stats.aso import aso
 
 
 def best_of(fn, repeat: int) -> tuple[float, float]:
@@ -34,7 +34,7 @@ def main() -> None:
         theirs_s, theirs = best_of(lambda: deepsig_aso(a, b, seed=1, num_bootstrap_iterations=1000, dt=0.005,
                                                        show_progress=False), 1)
         for method in ("exact", "deepsig"):
-            ours_s, ours = best_of(lambda: aso(a, b, rng=1, n_bootstrap=1000, method=method).eps_min, 5)
+            ours_s, ours = best_of(lambda: aso(a, b, rng=1, n_resamples=1000, method=method).statistic, 5)
             print(f"n = m = {n:5d}  simstats ({method:7s}) {ours_s * 1e3:8.2f} ms  eps_min {ours:.4f} | "
                   f"deepsig {theirs_s:7.2f} s  eps_min {theirs:.4f} | x{theirs_s / ours_s:,.0f}")
 

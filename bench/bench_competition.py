@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 
 from simstats.compare import statistics_from_predictions
-from simstats.competition import analyse_competition
-from simstats.competition_model import parse_population
+from simstats.stats.competition import analyse_competition
+from simstats.studies.navamunoz2024.population import parse_population
 
 DATA = Path(__file__).resolve().parents[1] / "resources" / "realdata" / "compstats_competition_data.csv"
 

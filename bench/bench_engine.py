@@ -16,9 +16,9 @@ import time
 
 import numpy as np
 
-import simstats.engine as engine
-from simstats.bootstrap import paired_bootstrap
-from simstats.metrics import accuracy_metric, label_statistics, yeh_metric
+import simstats.stats.engine as engine
+from simstats.stats.bootstrap import paired_bootstrap
+from simstats.stats.metrics import accuracy, get_metric, label_statistics
 
 N, B = 5_000, 10_000
 
@@ -58,7 +58,7 @@ def sgemm_gflops(rows: int, inner: int, cols: int, repeat: int = 3) -> float:
 
 
 def ours(metric_name: str, n_pairs: int, rng) -> dict:
-    metric = accuracy_metric() if metric_name == "accuracy" else yeh_metric("f1")
+    metric = accuracy if metric_name == "accuracy" else get_metric("f1")
     gold, preds = make_systems(rng, 2 * n_pairs)
     kwargs = {} if metric_name == "accuracy" else {"positive": 1}
     stats = np.stack([label_statistics(metric, gold, p, **kwargs) for p in preds]).astype(np.uint8)

@@ -9,8 +9,8 @@ from typing import Sequence
 import numpy as np
 import yaml
 
-from .config import validate_config
-from .scenario import ScenarioError
+from simstats.config import validate_config
+from simstats.sim.scenario import ScenarioError
 
 
 def _load(paths: Sequence[str]) -> dict:
@@ -47,8 +47,8 @@ def _check_config(args) -> int:
 
 
 def _implied(args) -> int:
-    from .noise import Population
-    from .noise_study import implied_values
+    from simstats.sim.noise import Population
+    from simstats.studies.noise.simulate import implied_values
 
     settings = validate_config(_load(args.config))
     if args.scenario not in settings.scenarios:
@@ -66,7 +66,7 @@ def _implied(args) -> int:
 def _emit(table, fmt: str, header: str) -> None:
     import math
 
-    from .tables import markdown_table
+    from simstats.io import markdown_table
 
     if fmt == "json":
         records = [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
@@ -80,14 +80,12 @@ def _emit(table, fmt: str, header: str) -> None:
 
 
 def _compare(args) -> int:
-    from .compare import (compare_systems, read_table, statistics_from_long, statistics_from_predictions)
-    from .metrics import accuracy_metric, mae_metric, yeh_metric
+    from simstats.compare import (compare_systems, read_table, statistics_from_long, statistics_from_predictions)
+    from simstats.stats.metrics import get_metric
 
     table = read_table(args.table)
     if args.statistics:
-        metric = {"accuracy": accuracy_metric, "mae": mae_metric}.get(args.metric)
-        metric = metric() if metric else (yeh_metric(args.metric) if args.metric in ("f1", "precision", "recall")
-                                          else None)
+        metric = get_metric(args.metric) if args.metric in ("accuracy", "mae", "f1", "precision", "recall") else None
         if metric is None:
             raise ValueError(f"metric {args.metric!r} is not available for --statistics input "
                              "(accuracy, f1, precision, recall, mae)")
@@ -105,7 +103,7 @@ def _compare(args) -> int:
 
 
 def _compare_scores(args) -> int:
-    from .compare import compare_score_distributions, read_table
+    from simstats.compare import compare_score_distributions, read_table
 
     out = compare_score_distributions(read_table(args.table), reference=args.reference, tests=args.tests,
                                       correction=args.correction, alternative=args.alternative,
@@ -117,10 +115,10 @@ def _compare_scores(args) -> int:
 def _competition(args) -> int:
     from pathlib import Path
 
-    from .compare import read_table, statistics_from_predictions
-    from .competition import analyse_competition
-    from .competition_tables import case_markdown, case_tables
-    from .tables import write_csv, write_text
+    from simstats.compare import read_table, statistics_from_predictions
+    from simstats.stats.competition import analyse_competition
+    from simstats.studies.navamunoz2024.tables import case_markdown, case_tables
+    from simstats.io import write_csv, write_text
 
     table = read_table(args.table)
     names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric, args.positive,
@@ -135,8 +133,8 @@ def _competition(args) -> int:
              + ("each reference system's group" if args.scope == "group" else "all pairs"))
     report = case_markdown(title, tables)
     if args.out:
-        from .plots import bootstrap_difference_figure, difference_intervals_figure, ordered_intervals_figure
-        from .plots import save_figure
+        from simstats.studies.navamunoz2024.figures import bootstrap_difference_figure, difference_intervals_figure, ordered_intervals_figure
+        from simstats.io import save_figure
 
         out = Path(args.out)
         for name, frame in tables.items():

@@ -5,18 +5,18 @@ input raises :class:`InputError` with a one-line message naming it.
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from statsmodels.stats.multitest import multipletests
 
-from . import classical
-from .aso import aso
-from .bootstrap import bootstrap_scores, paired_bootstrap
-from .metrics import (Metric, accuracy_metric, classification_f1_metric, label_statistics, mae_metric,
-                      yeh_metric)
-from .randomization import approximate_randomization, exact_stratified_randomization
+from simstats.stats import classical
+from simstats.stats.aso import aso
+from simstats.stats.bootstrap import bootstrap_scores, paired_bootstrap
+from simstats.stats.metrics import Metric, accuracy, classification_f1, get_metric, label_statistics, mae
+from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
 
 LABEL_METRICS = ("accuracy", "f1", "precision", "recall", "macro_f1", "weighted_f1", "mae")
 TESTS = ("bootstrap", "randomization", "exact-randomization")
@@ -52,9 +52,9 @@ def _no_missing(frame: pd.DataFrame, what: str) -> None:
 def label_metric(name: str, labels, positive=None, subset=None) -> tuple[Metric, dict]:
     """The metric object and the keyword arguments label_statistics needs."""
     if name == "accuracy":
-        return accuracy_metric(), {}
+        return accuracy, {}
     if name == "mae":
-        return mae_metric(), {}
+        return mae, {}
     if name in ("f1", "precision", "recall"):
         if positive is None:
             if len(labels) != 2:
@@ -62,14 +62,14 @@ def label_metric(name: str, labels, positive=None, subset=None) -> tuple[Metric,
             positive = sorted(labels, key=str)[-1]
         if positive not in labels:
             raise InputError(f"metric {name}: positive label {positive!r} is not a gold label")
-        return yeh_metric(name), {"positive": positive}
+        return get_metric(name), {"positive": positive}
     if name in ("macro_f1", "weighted_f1"):
         average = "macro" if name == "macro_f1" else "weighted"
         if subset:
             missing = [c for c in subset if c not in labels]
             if missing:
                 raise InputError(f"metric {name}: classes {missing} are not gold labels")
-        return classification_f1_metric(labels, average, subset if average == "macro" else None), {"classes": labels}
+        return classification_f1(labels, average, subset if average == "macro" else None), {"classes": labels}
     raise InputError(f"unknown metric {name!r} (choose from {', '.join(LABEL_METRICS)})")
 
 
@@ -174,7 +174,7 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
         res = (approximate_randomization(stats, metric, pairs, n_resamples=n_resamples, rng=rng,
                                          alternative=alternative) if test == "randomization"
                else exact_stratified_randomization(stats, metric, pairs, alternative=alternative))
-        res.confidence_interval = boot.confidence_interval
+        res = dataclasses.replace(res, confidence_interval=boot.confidence_interval)
     pvalues = np.asarray(res.pvalue, dtype=float)
     method = CORRECTIONS[correction]
     adjusted = multipletests(pvalues, method=method)[1] if method else pvalues
@@ -234,9 +234,9 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
                 row["eps_min_aso" if t == "aso" else f"pvalue_{t}"] = np.nan
                 continue
             if t == "aso":
-                res = aso(groups[ref], v, alpha=aso_alpha, num_comparisons=aso_comparisons,
+                res = aso(groups[ref], v, confidence_level=1 - aso_alpha, num_comparisons=aso_comparisons,
                           rng=np.random.default_rng(seed))
-                row["eps_min_aso"] = res.eps_min
+                row["eps_min_aso"] = res.statistic
                 continue
             if t == "wilcoxon" and v.size != groups[ref].size:
                 raise InputError(f"wilcoxon pairs scores by seed: {s!r} has {v.size} scores, "

@@ -4,11 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .competition_model import parse_competition
-from .dror_study import parse_dror
-from .reimers import ReimersSettings, parse_reimers
-from .yeh_study import parse_yeh
-from .scenario import Scenario, ScenarioError, _check_keys, _integer, _mapping, chunk_bounds, parse_scenarios
+from simstats.studies.navamunoz2024.population import parse_competition
+from simstats.studies.dror2019.simulate import parse_dror
+from simstats.studies.reimers2018.simulate import ReimersSettings, parse_reimers
+from simstats.studies.yeh2000.simulate import parse_yeh
+from simstats.sim.scenario import Scenario, ScenarioError, chunk_bounds, parse_scenarios
+from simstats.sim.fields import as_mapping, check_keys, integer_field
 
 TOP_LEVEL = {"root_seed", "results_dir", "figures_dir", "noise", "scenarios", "competition", "yeh", "dror", "reimers"}
 
@@ -47,22 +48,22 @@ class Settings:
 
 def validate_config(config: Mapping[str, Any]) -> Settings:
     """Check a configuration mapping; raise :class:`ScenarioError` naming the first bad field."""
-    config = _mapping(config, "config")
-    _check_keys(config, "config", TOP_LEVEL, {"root_seed", "noise", "scenarios"})
-    root_seed = _integer(config["root_seed"], "root_seed", minimum=0)
+    config = as_mapping(config, "config")
+    check_keys(config, "config", TOP_LEVEL, {"root_seed", "noise", "scenarios"})
+    root_seed = integer_field(config["root_seed"], "root_seed", minimum=0)
     dirs = {}
     for key, default in (("results_dir", "results"), ("figures_dir", "figures")):
         dirs[key] = config.get(key, default)
         if not isinstance(dirs[key], str) or not dirs[key].strip():
             raise ScenarioError(f"{key}: must be a non-empty path")
     scenarios = parse_scenarios(config["scenarios"])
-    noise = _mapping(config["noise"], "noise")
-    _check_keys(noise, "noise", {"n_models", "chunk_size", "n_boot", "scenarios"}, {"n_models", "chunk_size"})
-    n_models = _integer(noise["n_models"], "noise.n_models", minimum=4)
-    chunk_size = _integer(noise["chunk_size"], "noise.chunk_size", minimum=2)
+    noise = as_mapping(config["noise"], "noise")
+    check_keys(noise, "noise", {"n_models", "chunk_size", "n_boot", "scenarios"}, {"n_models", "chunk_size"})
+    n_models = integer_field(noise["n_models"], "noise.n_models", minimum=4)
+    chunk_size = integer_field(noise["chunk_size"], "noise.chunk_size", minimum=2)
     if chunk_size % 2:
         raise ScenarioError(f"noise.chunk_size: must be even (models are paired 2k, 2k+1), got {chunk_size}")
-    n_boot = _integer(noise.get("n_boot", 1000), "noise.n_boot", minimum=100)
+    n_boot = integer_field(noise.get("n_boot", 1000), "noise.n_boot", minimum=100)
     chosen = noise.get("scenarios", "all")
     if chosen == "all":
         chosen = list(scenarios)

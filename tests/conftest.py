@@ -1,6 +1,6 @@
 import pytest
 
-from simstats.scenario import parse_scenario
+from simstats.sim.scenario import parse_scenario
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ import warnings
 import numpy as np
 import pytest
 
-from simstats.aso import MIN_SCORES, SmallSampleWarning, aso, cos_verdict, multi_aso, violation_ratio
+from simstats.stats.aso import MIN_SCORES, SmallSampleWarning, aso, cos_verdict, multi_aso, violation_ratio
 
 
 def brute_force_ratio(a, b, points=400_000):
@@ -30,10 +30,10 @@ def test_stochastic_order_and_identical_samples():
     b = rng.normal(0.8, 0.02, 60)
     a = b + 0.05                                   # A stochastically larger than B
     res = aso(a, b, rng=2)
-    assert res.violation_ratio == 0 and res.eps_min == 0 and res.a_better
-    assert aso(b, a, rng=2).eps_min == 1
+    assert res.violation_ratio == 0 and res.statistic == 0 and res.a_better
+    assert aso(b, a, rng=2).statistic == 1
     same = aso(b, b.copy(), rng=3)
-    assert same.violation_ratio == 0.5 and same.eps_min >= 0.5 and not same.a_better
+    assert same.violation_ratio == 0.5 and same.statistic >= 0.5 and not same.a_better
 
 
 def test_eps_min_is_approximately_symmetric_for_large_samples():
@@ -41,7 +41,7 @@ def test_eps_min_is_approximately_symmetric_for_large_samples():
     a, b = rng.normal(0.902, 0.01, 3000), rng.normal(0.9, 0.01, 3000)
     ab, ba = aso(a, b, rng=5), aso(b, a, rng=6)
     assert ab.violation_ratio + ba.violation_ratio == pytest.approx(1, abs=1e-12)
-    assert abs(ab.eps_min - (1 - ba.eps_min)) < 2 * (ab.eps_min - ab.violation_ratio) + 0.01
+    assert abs(ab.statistic - (1 - ba.statistic)) < 2 * (ab.statistic - ab.violation_ratio) + 0.01
 
 
 def test_deepsig_grid_drops_the_first_point_from_the_violation_integral():
@@ -55,8 +55,8 @@ def test_grid_method_approaches_exact_and_bonferroni_raises_eps():
     rng = np.random.default_rng(7)
     a, b = rng.normal(0.9, 0.01, 200), rng.normal(0.898, 0.01, 150)
     assert violation_ratio(a, b, method="grid", dt=0.0005) == pytest.approx(violation_ratio(a, b), abs=5e-3)
-    one = aso(a, b, rng=8).eps_min
-    six = aso(a, b, rng=8, num_comparisons=6).eps_min
+    one = aso(a, b, rng=8).statistic
+    six = aso(a, b, rng=8, num_comparisons=6).statistic
     assert six > one
 
 
@@ -90,7 +90,7 @@ def test_agrees_with_deepsig_on_fixed_pairs():
         b = rng.normal(0.90 + rng.uniform(-0.01, 0.01), rng.uniform(0.005, 0.02), m)
         if k % 4 == 0:  # failure tails
             b[: m // 10] -= rng.uniform(0.05, 0.2, m // 10)
-        ours = aso(a, b, rng=k, method="deepsig", dt=0.005).eps_min
+        ours = aso(a, b, rng=k, method="deepsig", dt=0.005).statistic
         theirs = deepsig.aso(a, b, seed=k, dt=0.005, num_bootstrap_iterations=1000, show_progress=False, num_jobs=2)
         worst = max(worst, abs(ours - theirs))
     assert worst <= 0.02

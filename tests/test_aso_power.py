@@ -6,8 +6,8 @@ import pytest
 from scipy import special
 from statsmodels.stats.power import TTestIndPower
 
-from simstats.aso import aso
-from simstats.aso_power import compare_once, robust_sd, size_power
+from simstats.stats.aso import aso
+from simstats.studies.dror2019.size_power import compare_once, robust_sd, size_power
 
 
 def test_robust_sd_is_the_sd_for_normal_scores_and_ignores_a_small_tail():
@@ -22,17 +22,17 @@ def test_robust_sd_is_the_sd_for_normal_scores_and_ignores_a_small_tail():
 def test_both_directions_of_aso_come_from_one_bootstrap():
     rng = np.random.default_rng(4)
     a, b = rng.normal(0, 1, 30), rng.normal(0.3, 1, 30)
-    res_ba = aso(b, a, alpha=0.01, rng=np.random.default_rng(9))
+    res_ba = aso(b, a, confidence_level=1 - 0.01, rng=np.random.default_rng(9))
     # eps_W2(A, B) = 1 - eps_W2(B, A) and the resampled ratios mirror too, so sigma-hat is shared
-    res_ab = aso(a, b, alpha=0.01, rng=np.random.default_rng(9))
+    res_ab = aso(a, b, confidence_level=1 - 0.01, rng=np.random.default_rng(9))
     assert res_ab.violation_ratio == pytest.approx(1 - res_ba.violation_ratio, abs=1e-12)
-    assert res_ab.sigma_hat == pytest.approx(res_ba.sigma_hat, rel=0.15)   # different resample pairing
-    claims = compare_once(a, b, np.random.default_rng(9), alpha=0.05, alpha_aso=0.01, n_bootstrap=1000)
+    assert res_ab.sigma == pytest.approx(res_ba.sigma, rel=0.15)   # different resample pairing
+    claims = compare_once(a, b, np.random.default_rng(9), alpha=0.05, alpha_aso=0.01, n_resamples=1000)
     for t in (0.2, 0.4, 0.5):
-        expected = 1 if res_ba.eps_min < t else 0
+        expected = 1 if res_ba.statistic < t else 0
         if expected == 0:
             const = math.sqrt(30 * 30 / 60)
-            eps_a = min(1.0, max(0.0, res_ab.violation_ratio + special.ndtri(0.99) * res_ba.sigma_hat / const))
+            eps_a = min(1.0, max(0.0, res_ab.violation_ratio + special.ndtri(0.99) * res_ba.sigma / const))
             expected = -1 if eps_a < t else 0
         assert claims[f"aso_{t}"] == expected
 
@@ -40,7 +40,7 @@ def test_both_directions_of_aso_come_from_one_bootstrap():
 def test_welch_and_mwu_hold_size_and_welch_power_matches_normal_theory():
     pool = np.random.default_rng(1).normal(0.8, 0.01, 20_000)
     rows = size_power(pool, "normal", n_runs=[20], shifts=[0.0, 1.0], replicates=400,
-                      rng=np.random.default_rng(2), n_bootstrap=200).set_index(["shift_sd", "method"])
+                      rng=np.random.default_rng(2), n_resamples=200).set_index(["shift_sd", "method"])
     mcse = math.sqrt(0.05 * 0.95 / 400)
     for method in ("welch", "mannwhitney"):
         assert abs(rows.loc[(0.0, method), "claims_any"] - 0.05) <= 3 * mcse

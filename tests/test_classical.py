@@ -4,7 +4,7 @@ from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportions_ztest
 
-from simstats import classical as c
+from simstats.stats import classical as c
 
 
 @pytest.fixture
@@ -15,24 +15,30 @@ def data():
 
 def test_tests_equal_scipy_and_statsmodels(data):
     x, y, a, b = data
-    assert c.paired_t_test(x, y).pvalue == stats.ttest_rel(x, y, alternative="greater").pvalue
+    # the default alternative is two-sided, as in scipy
+    assert c.paired_t_test(x, y).pvalue == stats.ttest_rel(x, y).pvalue
+    assert c.paired_t_test(x, y, alternative="greater").pvalue == stats.ttest_rel(x, y, alternative="greater").pvalue
     assert c.wilcoxon_test(x, y, alternative="two-sided").pvalue == stats.wilcoxon(x, y).pvalue
-    assert c.welch_t_test(x, y).pvalue == stats.ttest_ind(x, y, equal_var=False, alternative="greater").pvalue
+    assert c.welch_t_test(x, y, alternative="greater").pvalue == stats.ttest_ind(x, y, equal_var=False, alternative="greater").pvalue
     assert c.two_sample_t_test(x, y, alternative="less").pvalue == stats.ttest_ind(x, y, alternative="less").pvalue
-    assert c.mann_whitney_test(x, y).pvalue == stats.mannwhitneyu(x, y, alternative="greater").pvalue
+    assert c.mann_whitney_test(x, y, alternative="greater").pvalue == stats.mannwhitneyu(x, y, alternative="greater").pvalue
     table = [[np.sum(a & b), np.sum(a & ~b)], [np.sum(~a & b), np.sum(~a & ~b)]]
     assert c.mcnemar_test(a, b).pvalue == mcnemar(table, exact=True).pvalue
     wins, losses = np.sum(a & ~b), np.sum(~a & b)
-    assert c.sign_test(a, b).pvalue == stats.binomtest(wins, wins + losses, alternative="greater").pvalue
+    assert c.sign_test(a, b, alternative="greater").pvalue == stats.binomtest(wins, wins + losses,
+                                                                            alternative="greater").pvalue
+    assert c.sign_test(a, b).pvalue == stats.binomtest(wins, wins + losses).pvalue
     z, p = proportions_ztest([a.sum(), b.sum()], [200, 200], alternative="larger")
-    assert c.two_proportion_z_test(a.sum(), 200, b.sum(), 200).pvalue == p
+    assert c.two_proportion_z_test(a.sum(), 200, b.sum(), 200, alternative="greater").pvalue == p
+    res = c.welch_t_test(x, y)
+    assert res.df == pytest.approx(stats.ttest_ind(x, y, equal_var=False).df) and res.alternative == "two-sided"
 
 
 def test_yeh_precision_chi2():
     # Yeh 2000: precision 47/95 (method I) vs 25/39 (method II): chi2 = 2.38, 1 df, 0.10 < p < 0.20
     res = c.precision_chi2_test(47, 48, 25, 14)
     assert res.statistic == pytest.approx(2.38, abs=0.005)
-    assert 0.10 < res.pvalue < 0.20 and res.details["dof"] == 1
+    assert 0.10 < res.pvalue < 0.20 and res.df == 1
 
 
 def test_degenerate_and_bad_inputs():

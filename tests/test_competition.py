@@ -6,16 +6,16 @@ import pandas as pd
 import pytest
 
 from simstats.compare import statistics_from_predictions
-from simstats.competition import adjust_pvalues, analyse_competition, significance_mark, summary_measures
-from simstats.metrics import accuracy_metric, label_statistics, mae_metric
-from simstats.reference import reference_table
+from simstats.stats.competition import adjust_pair_table, analyse_competition, significance_mark, summary_measures
+from simstats.stats.metrics import accuracy, label_statistics, mae
+from simstats.studies.reference import reference_table
 
 DATA = Path(__file__).resolve().parents[1] / "resources" / "realdata" / "compstats_competition_data.csv"
 
 
 def test_table5_corrections_reproduce_the_paper_to_4_decimals():
     t5 = reference_table("nava_munoz_2024_table5")
-    ours = adjust_pvalues(t5[["reference", "system", "pvalue"]], scope="group")
+    ours = adjust_pair_table(t5[["reference", "system", "pvalue"]], scope="group")
     for paper_col, ours_col in (("bonferroni", "pvalue_bonferroni"), ("fdr", "pvalue_bh"),
                                 ("holm", "pvalue_holm"), ("bh", "pvalue_bh")):
         # the paper prints 4 decimals; 0.0039 * 3 / 2 = 0.00585 is printed 0.0058
@@ -59,7 +59,7 @@ def _toy(seed=3, n=60, m=4):
     rng = np.random.default_rng(seed)
     gold = rng.integers(0, 2, n)
     preds = [np.where(rng.random(n) < acc, gold, 1 - gold) for acc in np.linspace(0.85, 0.6, m)]
-    metric = accuracy_metric()
+    metric = accuracy
     return metric, np.stack([label_statistics(metric, gold, p) for p in preds])
 
 
@@ -100,7 +100,7 @@ def test_mae_lower_is_better_ranks_and_signs():
     gold = rng.integers(1, 6, 400)
     good = np.clip(gold + rng.integers(-1, 2, 400), 1, 5)
     bad = np.clip(gold + rng.integers(-2, 3, 400), 1, 5)
-    metric = mae_metric()
+    metric = mae
     stats = np.stack([label_statistics(metric, gold, p) for p in (bad, good)])
     res = analyse_competition(["bad", "good"], stats, metric, n_resamples=2000, rng=2)
     assert res.names == ["good", "bad"] and res.scores[0] < res.scores[1]
@@ -123,15 +123,15 @@ def test_real_data_pvalues_vs_winner_match_compstats_documentation():
 
 def test_within_group_and_all_pairs_scopes_differ_only_in_family():
     t5 = reference_table("nava_munoz_2024_table5")[["reference", "system", "pvalue"]]
-    allp = adjust_pvalues(t5, scope="all")
+    allp = adjust_pair_table(t5, scope="all")
     np.testing.assert_allclose(allp.pvalue_bonferroni, np.minimum(1, 10 * t5.pvalue))
     with pytest.raises(ValueError, match="scope"):
-        adjust_pvalues(t5, scope="row")
+        adjust_pair_table(t5, scope="row")
 
 
 # --------------------------------------------------------------------------- simulated competitions
-from simstats.competition_model import ScenarioError, StudyDesign, parse_competition, parse_population  # noqa: E402
-from simstats.competition_study import simulate_cell, summarise_study  # noqa: E402
+from simstats.studies.navamunoz2024.population import ScenarioError, StudyDesign, parse_competition, parse_population  # noqa: E402
+from simstats.studies.navamunoz2024.simulate import simulate_cell, summarise_study  # noqa: E402
 
 POPULATIONS = {
     "stance": dict(metric="macro_f1", classes=["AGAINST", "NONE", "FAVOR"], class_probs=[0.3, 0.4, 0.3],

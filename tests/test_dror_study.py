@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from simstats.dror_study import (case_summary, compare_distributions, ibm_distributions, read_ibm,
+from simstats.studies.dror2019.simulate import (case_summary, compare_distributions, ibm_distributions, read_ibm,
                                  real_data_comparisons, ukp_distributions)
 
 REAL = Path(__file__).resolve().parents[1] / "resources" / "realdata"
@@ -57,7 +57,7 @@ def test_real_data_readers_and_summary():
     assert len(comps) == 36 * 15 and all(18 <= c[5].size <= 20 for c in comps)   # a few runs lack a score
     stsb = [c for c in comps if c[1] == "stsb"][0]
     assert np.all(np.isfinite(stsb[5]))                 # Spearman used where accuracy is missing
-    res = real_data_comparisons(comps[:20], rng=0, n_bootstrap=200)
+    res = real_data_comparisons(comps[:20], rng=0, n_resamples=200)
     summary = case_summary(res)
     total = summary[summary.case == "all"].iloc[0]
     assert total.comparisons == 20
@@ -65,7 +65,7 @@ def test_real_data_readers_and_summary():
 
 
 def test_synthetic_population_shape_and_noise_analyses():
-    from simstats.dror_study import noise_analyses, noise_summary, population_pairs, synthetic_population
+    from simstats.studies.dror2019.simulate import noise_analyses, noise_summary, population_pairs, synthetic_population
 
     pop = synthetic_population(np.random.default_rng(1))
     sizes = [d["scores"].size for d in pop]
@@ -74,8 +74,8 @@ def test_synthetic_population_shape_and_noise_analyses():
     pairs = population_pairs(pop, np.random.default_rng(2))
     assert 480 <= len(pairs) <= 510 and all(pop[i]["task"] == pop[j]["task"] for i, j in pairs)
     small = [d for d in pop if d["scores"].size < 300][:15]
-    fp = noise_summary(noise_analyses(small, "false_positive", 4, rng=3, n_bootstrap=300))
-    fn = noise_summary(noise_analyses(small, "false_negative", 4, rng=4, n_bootstrap=300))
+    fp = noise_summary(noise_analyses(small, "false_positive", 4, rng=3, n_resamples=300))
+    fn = noise_summary(noise_analyses(small, "false_negative", 4, rng=4, n_resamples=300))
     vr_fp = fp.set_index("statistic").loc["violation_ratio"]
     vr_fn = fn.set_index("statistic").loc["violation_ratio"]
     # identical up to tiny noise: eps_W2 centred on 0.5; the better (noisy) version: well below 0.5
@@ -84,18 +84,18 @@ def test_synthetic_population_shape_and_noise_analyses():
 
 
 def test_noise_analyses_do_not_depend_on_how_the_population_is_split():
-    from simstats.dror_study import noise_analyses, synthetic_population
+    from simstats.studies.dror2019.simulate import noise_analyses, synthetic_population
 
     pop = [d for d in synthetic_population(np.random.default_rng(5), n_distributions=12) if d["scores"].size < 400]
-    whole = noise_analyses(pop, "false_negative", 2, root_seed=7, n_bootstrap=100)
-    parts = pd.concat([noise_analyses(pop[k::2], "false_negative", 2, root_seed=7, n_bootstrap=100) for k in (0, 1)])
+    whole = noise_analyses(pop, "false_negative", 2, root_seed=7, n_resamples=100)
+    parts = pd.concat([noise_analyses(pop[k::2], "false_negative", 2, root_seed=7, n_resamples=100) for k in (0, 1)])
     key = ["index", "repetition"]
     pd.testing.assert_frame_equal(whole.sort_values(key, ignore_index=True), parts.sort_values(key, ignore_index=True))
 
 
 # --------------------------------------------------------------------------- Tables 1-3 shaped cases
 def test_paper_cases_are_read_from_the_shipped_targets():
-    from simstats.dror_cases import paper_cases
+    from simstats.studies.dror2019.cases import paper_cases
 
     cases = {c["case"]: c for c in paper_cases()}
     assert cases["A"]["n"] == [41, 87] and cases["A"]["sd"][0] == pytest.approx(0.002237)
@@ -109,7 +109,7 @@ def test_paper_cases_are_read_from_the_shipped_targets():
     (225, 0.8772, 0.0247, 0.8799, 0.5547, 0.8995),
 ])
 def test_shaped_sample_has_the_published_summaries(n, mean, sd, median, lo, hi):
-    from simstats.dror_cases import shaped_sample
+    from simstats.studies.dror2019.cases import shaped_sample
 
     x = shaped_sample(n, mean, sd, median, lo, hi)
     assert x.size == n and x.min() == lo and x.max() == hi
@@ -118,7 +118,7 @@ def test_shaped_sample_has_the_published_summaries(n, mean, sd, median, lo, hi):
 
 
 def test_shaped_sample_rejects_inconsistent_summaries():
-    from simstats.dror_cases import shaped_sample
+    from simstats.studies.dror2019.cases import shaped_sample
 
     with pytest.raises(ValueError, match="inconsistent summaries"):
         shaped_sample(50, 0.9, 0.01, 0.95, 0.8, 0.92)

@@ -1,8 +1,9 @@
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simstats.metrics import f1, metric_from_sums, precision, recall
+from simstats.stats.metrics import f1_of as f1, metric_from_sums, precision_of as precision, recall_of as recall
 
 
 @settings(max_examples=200, deadline=None)
@@ -28,3 +29,14 @@ def test_metrics_from_label_arrays():
 def test_zero_denominators_give_zero():
     assert precision(0, 10, 0) == 0.0
     assert f1(np.array([0]), np.array([0]), np.array([0]))[0] == 0.0
+
+
+def test_builtin_metrics_are_metric_objects():
+    from simstats.stats import metrics
+
+    assert metrics.accuracy(np.array([3.0, 4.0])) == 0.75
+    assert metrics.f1(np.array([2.0, 4.0, 2.0])) == 0.5          # 2R / (G + R + S) = 4 / 8
+    assert metrics.mae.higher_is_better is False
+    assert metrics.get_metric("precision") is metrics.precision
+    with pytest.raises(ValueError, match="unknown metric 'bleu'"):
+        metrics.get_metric("bleu")

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-import simstats.noise as noise
-from simstats.noise import (Population, bivariate_normal_equal_cdf, draw_abilities, make_item_set,
+import simstats.sim.noise as noise
+from simstats.sim.noise import (Population, bivariate_normal_equal_cdf, draw_abilities, make_item_set,
                             simulate_models, theta_quadrature)
 
 SEED = 20260101
@@ -194,14 +194,14 @@ def test_true_difference_between_approaches(make_scenario):
 
 
 def test_engine_statistics_feed_the_test_engine(make_scenario):
-    from simstats.bootstrap import paired_bootstrap
-    from simstats.metrics import yeh_metric
+    from simstats.stats.bootstrap import paired_bootstrap
+    from simstats.stats.metrics import get_metric
 
     sc = make_scenario(metric="f1", target=0.85, dev={"gold": 200, "sentences": 60},
                        test={"gold": 300, "sentences": 90}, sigma_seed=0.05)
     batch = simulate_models(sc, "A", 0, 6, SEED, keep_unit_stats=True)
     stats = batch.engine_statistics("test")
     assert stats.shape == (6, 90, 3)
-    assert np.allclose(yeh_metric("f1")(stats.sum(axis=1, dtype=float)), batch.psi["test"])
-    res = paired_bootstrap(stats, yeh_metric("f1"), [(0, 1), (2, 3)], n_resamples=500, rng=1)
+    assert np.allclose(get_metric("f1")(stats.sum(axis=1, dtype=float)), batch.psi["test"])
+    res = paired_bootstrap(stats, get_metric("f1"), [(0, 1), (2, 3)], n_resamples=500, rng=1)
     assert np.allclose(res.statistic, batch.psi["test"][[0, 2]] - batch.psi["test"][[1, 3]])

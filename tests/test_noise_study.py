@@ -2,9 +2,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simstats.noise_study import (STATISTICS, implied_values, phi_correlation, phi_correlation_weighted,
+from simstats.studies.noise.simulate import (STATISTICS, implied_values, phi_correlation, phi_correlation_weighted,
                                   simulate_chunk, summarise, summary_markdown)
-from simstats.scenario import parse_scenario
+from simstats.sim.scenario import parse_scenario
 
 SEED = 5
 
@@ -67,7 +67,7 @@ def test_too_few_models_is_an_error():
 def test_cluster_bootstrap_counts_resample_whole_documents():
     sc = parse_scenario("c", {"metric": "accuracy", "target": 0.8, "dev": {"items": 10}, "test": {"items": 60},
                               "clusters": {"size": 6, "sigma_c": 0.5}})
-    from simstats.noise_study import item_resample_counts
+    from simstats.studies.noise.simulate import item_resample_counts
     clusters = np.repeat(np.arange(10), 6)
     counts = item_resample_counts(SEED, sc, clusters, n_boot=50)
     assert counts.shape == (50, 60)

@@ -9,15 +9,15 @@ import statsmodels.api as sm
 import yaml
 from scipy import stats
 
-from simstats.bootstrap import paired_bootstrap
-from simstats.calibration import PARAMETERS, calibrate, calibration_table, predicted
-from simstats.metrics import yeh_metric
-from simstats.noise import make_item_set
-from simstats.reimers import best_by_dev, bootstrap_pvalues, parse_reimers, simulate_chunk
-from simstats.reimers_realdata import replicate_groups, ukp_replicates
-from simstats.reimers_tables import (ZETA_TAIL, prediction_interval_width, power_study, quantile_interval, rate,
+from simstats.stats.bootstrap import paired_bootstrap
+from simstats.studies.reimers2018.calibration import PARAMETERS, calibrate, calibration_table, predicted
+from simstats.stats.metrics import get_metric
+from simstats.sim.noise import make_item_set
+from simstats.studies.reimers2018.simulate import best_by_dev, bootstrap_pvalues, parse_reimers, simulate_chunk
+from simstats.studies.reimers2018.realdata import replicate_groups, ukp_replicates
+from simstats.studies.reimers2018.tables import (ZETA_TAIL, prediction_interval_width, power_study, quantile_interval, rate,
                                      required_runs, side_by_side, task_summary, tau)
-from simstats.scenario import ScenarioError, parse_scenarios
+from simstats.sim.scenario import ScenarioError, parse_scenarios
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = yaml.safe_load((ROOT / "config/config.yaml").read_text())
@@ -90,7 +90,7 @@ def test_winner_oriented_pvalues_equal_the_engine_paired_bootstrap():
     stats_b = np.stack([recalled[1], spurious[1]], -1)
     pairs = np.array([[0, 0], [1, 2], [3, 1], [2, 3]])
     delta, p = bootstrap_pvalues(stats_a, stats_b, gold.astype(np.float32), pairs, 800, np.random.default_rng(5))
-    metric = yeh_metric("f1")
+    metric = get_metric("f1")
     for k, (i, j) in enumerate(pairs):
         sa = np.stack([stats_a[i, :, 0], gold, stats_a[i, :, 1]], -1)
         sb = np.stack([stats_b[j, :, 0], gold, stats_b[j, :, 1]], -1)

@@ -4,8 +4,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simstats.reference import paper_targets
-from simstats.report import EXPLANATIONS, _dror_noise_targets, replication_report, scale_summary
+from simstats.studies.reference import paper_targets
+from simstats.report.replication import EXPLANATIONS, _dror_noise_targets, replication_report, scale_summary
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -5,7 +5,7 @@ import pytest
 import yaml
 
 from simstats.config import validate_config
-from simstats.scenario import ScenarioError, parse_scenario
+from simstats.sim.scenario import ScenarioError, parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 

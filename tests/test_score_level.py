@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from simstats.noise import simulate_models
-from simstats.scenario import ScenarioError
-from simstats.score_level import ScoreDistribution, StandardisedNoise, simulate_scores
+from simstats.sim.noise import simulate_models
+from simstats.sim.scenario import ScenarioError
+from simstats.sim.score_level import ScoreDistribution, StandardisedNoise, simulate_scores
 
 SEED = 99
 

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from simstats.seeding import generator, key_words, seed_sequence
+from simstats.sim.seeding import generator, key_words, seed_sequence
 
 
 def test_same_key_same_stream_and_different_keys_differ():

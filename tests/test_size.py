@@ -4,10 +4,10 @@ import math
 import numpy as np
 import pytest
 
-from simstats.bootstrap import paired_bootstrap
-from simstats.classical import mcnemar_test, paired_t_test, sign_test, wilcoxon_test
-from simstats.metrics import accuracy_metric
-from simstats.randomization import approximate_randomization, exact_stratified_randomization
+from simstats.stats.bootstrap import paired_bootstrap
+from simstats.stats.classical import mcnemar_test, paired_t_test, sign_test, wilcoxon_test
+from simstats.stats.metrics import accuracy
+from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
 
 R, N, ALPHA = 2000, 300, 0.05
 MCSE = math.sqrt(ALPHA * (1 - ALPHA) / R)
@@ -22,7 +22,7 @@ def null_pvalues():
     stats = np.zeros((2 * R, N, 2))
     stats[0::2, :, 0], stats[1::2, :, 0], stats[:, :, 1] = a, b, 1
     pairs = np.stack([np.arange(0, 2 * R, 2), np.arange(1, 2 * R, 2)], axis=1)
-    m = accuracy_metric()
+    m = accuracy
     return {
         "bootstrap shift": paired_bootstrap(stats, m, pairs, n_resamples=2000, rng=1, confidence_level=None).pvalue,
         "bootstrap percentile": paired_bootstrap(stats, m, pairs, n_resamples=2000, rng=1, confidence_level=None,

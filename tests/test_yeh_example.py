@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from simstats.yeh_example import SHUFFLES, yeh_example_statistics, yeh_example_table
+from simstats.studies.yeh2000.example import SHUFFLES, yeh_example_statistics, yeh_example_table
 
 
 @pytest.fixture(scope="module")

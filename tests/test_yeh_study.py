@@ -6,10 +6,10 @@ import pandas as pd
 import pytest
 from statsmodels.stats.contingency_tables import mcnemar
 
-from simstats.bootstrap import paired_bootstrap
-from simstats.metrics import yeh_metric
-from simstats.randomization import approximate_randomization
-from simstats.yeh_study import (CLUSTER_TESTS, INDEPENDENCE_TESTS, KIND_STATS, TESTS, _stats_of, clustered_pair,
+from simstats.stats.bootstrap import paired_bootstrap
+from simstats.stats.metrics import get_metric
+from simstats.stats.randomization import approximate_randomization
+from simstats.studies.yeh2000.simulate import (CLUSTER_TESTS, INDEPENDENCE_TESTS, KIND_STATS, TESTS, _stats_of, clustered_pair,
                                 draw_clustered, joint_probabilities, kind_pvalues, leaderboard_pairs,
                                 make_population, max_r12, rejection_rates, sd_ratio, simulate_cell,
                                 simulate_cluster_cell)
@@ -43,7 +43,7 @@ def test_kind_level_resampling_matches_the_item_level_engine(metric):
     B = 20_000
     ours = kind_pvalues(counts, metric, np.random.default_rng(1), n_resamples=B)
     stats = _stats_of(counts)
-    m = yeh_metric(metric)
+    m = get_metric(metric)
     boot = paired_bootstrap(stats, m, alternative="two-sided", n_resamples=B, rng=2, confidence_level=None)
     ar = approximate_randomization(stats, m, alternative="two-sided", n_resamples=B, rng=3)
     for mine, theirs in ((ours["paired_bootstrap"], boot.pvalue[0]), (ours["approximate_randomization"],

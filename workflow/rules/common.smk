@@ -3,7 +3,7 @@ import json
 import sys
 
 from simstats.config import validate_config
-from simstats.scenario import ScenarioError
+from simstats.sim.scenario import ScenarioError
 
 try:
     SETTINGS = validate_config(config)

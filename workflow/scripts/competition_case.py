@@ -4,14 +4,14 @@ import json
 import pandas as pd
 
 from simstats.compare import read_table, statistics_from_predictions
-from simstats.competition import analyse_competition
-from simstats.competition_model import parse_example, parse_population
-from simstats.competition_study import example_competition
-from simstats.competition_tables import (case_markdown, case_tables, compstats_check, example_vs_paper,
+from simstats.stats.competition import analyse_competition
+from simstats.studies.navamunoz2024.population import parse_example, parse_population
+from simstats.studies.navamunoz2024.simulate import example_competition
+from simstats.studies.navamunoz2024.tables import (case_markdown, case_tables, compstats_check, example_vs_paper,
                                          summary_vs_paper)
-from simstats.runlog import script_logger
-from simstats.seeding import generator
-from simstats.tables import write_csv, write_parquet, write_text
+from simstats.io import script_logger
+from simstats.sim.seeding import generator
+from simstats.io import write_csv, write_parquet, write_text
 
 with script_logger(snakemake.log[0]) as log:
     case = snakemake.wildcards.case

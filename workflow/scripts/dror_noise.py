@@ -1,10 +1,10 @@
 """Dror study, section 6: one of the false-positive / half-split / false-negative analyses."""
 import json
 
-from simstats.dror_study import noise_analyses, synthetic_population
-from simstats.runlog import script_logger
-from simstats.seeding import generator
-from simstats.tables import write_parquet
+from simstats.studies.dror2019.simulate import noise_analyses, synthetic_population
+from simstats.io import script_logger
+from simstats.sim.seeding import generator
+from simstats.io import write_parquet
 
 with script_logger(snakemake.log[0]) as log:
     s = json.loads(snakemake.params.settings)
@@ -15,6 +15,6 @@ with script_logger(snakemake.log[0]) as log:
                                tail_share=p.get("tail_share", 0.5))
     part = pop[chunk::p.get("chunks", 2)]
     rows = noise_analyses(part, kind, p.get("repetitions", 100), root_seed=seed,
-                          n_bootstrap=s.get("n_bootstrap", 1000), method="grid")
+                          n_resamples=s.get("n_bootstrap", 1000), method="grid")
     write_parquet(rows, snakemake.output[0])
     log.info("%s chunk %d: %d comparisons", kind, chunk, len(rows))

@@ -1,10 +1,11 @@
 """Dror study, section 6: summary beside the paper's values, Figure 2 analogue."""
 import pandas as pd
 
-from simstats.dror_study import noise_markdown, noise_summary
-from simstats.plots import dror_noise_figure, save_figure
-from simstats.runlog import script_logger
-from simstats.tables import write_csv, write_text
+from simstats.studies.dror2019.simulate import noise_markdown, noise_summary
+from simstats.studies.dror2019.figures import dror_noise_figure
+from simstats.io import save_figure
+from simstats.io import script_logger
+from simstats.io import write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:
     rows = pd.concat([pd.read_parquet(p) for p in snakemake.input], ignore_index=True)

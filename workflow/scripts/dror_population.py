@@ -1,12 +1,13 @@
 """Dror study: synthetic population of 255 score distributions, ~510 within-task comparisons."""
 import json
 
-from simstats.dror_study import (case_summary, cases_markdown, population_pairs, real_data_comparisons,
+from simstats.studies.dror2019.simulate import (case_summary, cases_markdown, population_pairs, real_data_comparisons,
                                  synthetic_population)
-from simstats.plots import dror_eps_figure, save_figure
-from simstats.runlog import script_logger
-from simstats.seeding import generator
-from simstats.tables import write_csv, write_parquet, write_text
+from simstats.studies.dror2019.figures import dror_eps_figure
+from simstats.io import save_figure
+from simstats.io import script_logger
+from simstats.sim.seeding import generator
+from simstats.io import write_csv, write_parquet, write_text
 
 with script_logger(snakemake.log[0]) as log:
     s = json.loads(snakemake.params.settings)
@@ -18,7 +19,7 @@ with script_logger(snakemake.log[0]) as log:
     comparisons = [("synthetic population", pop[i]["task"], "pair", i, j, pop[i]["scores"], pop[j]["scores"])
                    for i, j in pairs]
     results = real_data_comparisons(comparisons, rng=generator(seed, "dror", "synthetic_aso"),
-                                    n_bootstrap=s.get("n_bootstrap", 1000))
+                                    n_resamples=s.get("n_bootstrap", 1000))
     summary = case_summary(results)
     write_parquet(results, snakemake.output.parquet)
     write_csv(summary, snakemake.output.cases)

@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.dror_study import (case_summary, cases_markdown, ibm_distributions, read_ibm, real_data_comparisons,
+from simstats.studies.dror2019.simulate import (case_summary, cases_markdown, ibm_distributions, read_ibm, real_data_comparisons,
                                  ukp_distributions)
-from simstats.runlog import script_logger
-from simstats.seeding import generator
-from simstats.tables import write_csv, write_parquet, write_text
+from simstats.io import script_logger
+from simstats.sim.seeding import generator
+from simstats.io import write_csv, write_parquet, write_text
 
 with script_logger(snakemake.log[0]) as log:
     s = json.loads(snakemake.params.settings)
@@ -17,7 +17,7 @@ with script_logger(snakemake.log[0]) as log:
     comparisons += ibm_distributions(read_ibm(Path(snakemake.input.ibm[0]).parent))
     log.info("%d comparisons", len(comparisons))
     results = real_data_comparisons(comparisons, rng=generator(snakemake.params.root_seed, "dror", "real_data"),
-                                    n_bootstrap=s.get("n_bootstrap", 1000))
+                                    n_resamples=s.get("n_bootstrap", 1000))
     summary = case_summary(results)
     write_parquet(results, snakemake.output.parquet)
     write_csv(results, snakemake.output.csv)

@@ -3,10 +3,10 @@ import json
 
 import pandas as pd
 
-from simstats.aso_power import size_power
-from simstats.runlog import script_logger
-from simstats.seeding import generator
-from simstats.tables import write_parquet
+from simstats.studies.dror2019.size_power import size_power
+from simstats.io import script_logger
+from simstats.sim.seeding import generator
+from simstats.io import write_parquet
 
 with script_logger(snakemake.log[0]) as log:
     s = json.loads(snakemake.params.settings)
@@ -18,5 +18,5 @@ with script_logger(snakemake.log[0]) as log:
                       replicates=sp.get("replicates", 200),
                       rng=generator(snakemake.params.root_seed, "dror", "size_power", name),
                       alpha=s.get("alpha_so", 0.05), alpha_aso=s.get("alpha_aso", 0.01),
-                      n_bootstrap=s.get("n_bootstrap", 1000))
+                      n_resamples=s.get("n_bootstrap", 1000))
     write_parquet(rows, snakemake.output[0])

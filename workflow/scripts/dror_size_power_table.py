@@ -3,10 +3,11 @@ import json
 
 import pandas as pd
 
-from simstats.aso_power import size_power_markdown
-from simstats.plots import aso_size_power_figure, save_figure
-from simstats.runlog import script_logger
-from simstats.tables import write_csv, write_text
+from simstats.studies.dror2019.size_power import size_power_markdown
+from simstats.studies.dror2019.figures import aso_size_power_figure
+from simstats.io import save_figure
+from simstats.io import script_logger
+from simstats.io import write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:
     s = json.loads(snakemake.params.settings)

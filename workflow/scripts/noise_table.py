@@ -1,9 +1,9 @@
 """All scenarios' noise summaries in one CSV and one Markdown table."""
 import pandas as pd
 
-from simstats.noise_study import summary_markdown
-from simstats.runlog import script_logger
-from simstats.tables import write_csv, write_text
+from simstats.studies.noise.simulate import summary_markdown
+from simstats.io import script_logger
+from simstats.io import write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:
     summary = pd.concat([pd.read_parquet(f) for f in snakemake.input], ignore_index=True)

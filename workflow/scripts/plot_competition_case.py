@@ -1,10 +1,10 @@
 """Figures 1-3 of one analysed competition."""
 import pandas as pd
 
-from simstats.plots import (bootstrap_difference_figure, difference_intervals_figure, ordered_intervals_figure,
-                            save_figure)
-from simstats.reference import reference_table
-from simstats.runlog import script_logger
+from simstats.studies.navamunoz2024.figures import bootstrap_difference_figure, difference_intervals_figure, ordered_intervals_figure
+from simstats.io import save_figure
+from simstats.studies.reference import reference_table
+from simstats.io import script_logger
 
 with script_logger(snakemake.log[0]) as log:
     case = snakemake.wildcards.case

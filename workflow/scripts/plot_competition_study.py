@@ -1,8 +1,9 @@
 """Figures of the known-truth competition study."""
 import pandas as pd
 
-from simstats.plots import competition_study_figure, competition_truth_figure, save_figure
-from simstats.runlog import script_logger
+from simstats.studies.navamunoz2024.figures import competition_study_figure, competition_truth_figure
+from simstats.io import save_figure
+from simstats.io import script_logger
 
 with script_logger(snakemake.log[0]) as log:
     summary = pd.read_parquet(snakemake.input[0])

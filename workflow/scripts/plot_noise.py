@@ -1,10 +1,11 @@
 """Figure: dev vs test scores of a scenario's models."""
 import pandas as pd
 
-from simstats.plots import dev_vs_test_figure, save_figure
-from simstats.reference import paper_value
-from simstats.runlog import script_logger
-from simstats.scenario import parse_scenario
+from simstats.studies.noise.figures import dev_vs_test_figure
+from simstats.io import save_figure
+from simstats.studies.reference import paper_value
+from simstats.io import script_logger
+from simstats.sim.scenario import parse_scenario
 
 with script_logger(snakemake.log[0]) as log:
     scenario = parse_scenario(snakemake.wildcards.scenario, snakemake.params.scenario)

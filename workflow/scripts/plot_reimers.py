@@ -3,9 +3,9 @@ import json
 
 import pandas as pd
 
-from simstats.plots import (reimers_calibration_figure, reimers_dev_test_figure, reimers_figure4,
-                            reimers_power_figure, save_figure)
-from simstats.runlog import script_logger
+from simstats.studies.reimers2018.figures import reimers_calibration_figure, reimers_dev_test_figure, reimers_figure4, reimers_power_figure
+from simstats.io import save_figure
+from simstats.io import script_logger
 
 with script_logger(snakemake.log[0]) as log:
     settings = json.loads(snakemake.params.settings)

@@ -3,10 +3,10 @@ import json
 
 import pandas as pd
 
-from simstats.reimers_report import calibration_markdown, realdata_markdown, simulated_calibration, tables_markdown
-from simstats.reimers_tables import required_runs, side_by_side
-from simstats.runlog import script_logger
-from simstats.tables import write_csv, write_text
+from simstats.studies.reimers2018.markdown import calibration_markdown, realdata_markdown, simulated_calibration, tables_markdown
+from simstats.studies.reimers2018.tables import required_runs, side_by_side
+from simstats.io import script_logger
+from simstats.io import write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:
     settings = json.loads(snakemake.params.settings)

@@ -2,9 +2,9 @@
 import json
 from pathlib import Path
 
-from simstats.report import replication_report, scale_summary
-from simstats.runlog import script_logger
-from simstats.tables import write_text
+from simstats.report.replication import replication_report, scale_summary
+from simstats.io import script_logger
+from simstats.io import write_text
 
 with script_logger(snakemake.log[0]) as log:
     settings = json.loads(snakemake.params.settings)

@@ -3,10 +3,10 @@ import json
 
 import pandas as pd
 
-from simstats.competition_model import parse_design, parse_population
-from simstats.competition_study import simulate_cell
-from simstats.runlog import script_logger
-from simstats.tables import write_parquet
+from simstats.studies.navamunoz2024.population import parse_design, parse_population
+from simstats.studies.navamunoz2024.simulate import simulate_cell
+from simstats.io import script_logger
+from simstats.io import write_parquet
 
 with script_logger(snakemake.log[0]) as log:
     s = json.loads(snakemake.params.settings)

@@ -1,8 +1,8 @@
 """Simulate one chunk of models of one scenario (noise study)."""
-from simstats.noise_study import simulate_chunk
-from simstats.runlog import script_logger
-from simstats.scenario import parse_scenario
-from simstats.tables import write_parquet
+from simstats.studies.noise.simulate import simulate_chunk
+from simstats.io import script_logger
+from simstats.sim.scenario import parse_scenario
+from simstats.io import write_parquet
 
 with script_logger(snakemake.log[0]) as log:
     scenario = parse_scenario(snakemake.wildcards.scenario, snakemake.params.scenario)

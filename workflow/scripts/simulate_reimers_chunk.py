@@ -1,7 +1,7 @@
 """Reimers study: simulate one chunk of models of one task and test every comparison in it."""
-from simstats.reimers import simulate_chunk, task_from_params
-from simstats.runlog import script_logger
-from simstats.tables import write_parquet
+from simstats.studies.reimers2018.simulate import simulate_chunk, task_from_params
+from simstats.io import script_logger
+from simstats.io import write_parquet
 
 with script_logger(snakemake.log[0]) as log:
     scenario, settings = task_from_params(snakemake.params.settings)

@@ -3,9 +3,9 @@ import json
 
 import pandas as pd
 
-from simstats.runlog import script_logger
-from simstats.tables import write_parquet
-from simstats.yeh_study import make_population, simulate_cell
+from simstats.io import script_logger
+from simstats.io import write_parquet
+from simstats.studies.yeh2000.simulate import make_population, simulate_cell
 
 with script_logger(snakemake.log[0]) as log:
     s = json.loads(snakemake.params.settings)

@@ -3,11 +3,11 @@ import json
 
 import pandas as pd
 
-from simstats.competition_model import parse_design, parse_population
-from simstats.competition_study import summarise_study
-from simstats.competition_tables import study_markdown
-from simstats.runlog import script_logger
-from simstats.tables import write_csv, write_parquet, write_text
+from simstats.studies.navamunoz2024.population import parse_design, parse_population
+from simstats.studies.navamunoz2024.simulate import summarise_study
+from simstats.studies.navamunoz2024.tables import study_markdown
+from simstats.io import script_logger
+from simstats.io import write_csv, write_parquet, write_text
 
 with script_logger(snakemake.log[0]) as log:
     study = json.loads(snakemake.params.study)

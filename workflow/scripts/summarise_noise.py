@@ -1,10 +1,10 @@
 """Merge a scenario's chunks and summarise its noise model."""
 import pandas as pd
 
-from simstats.noise_study import summarise
-from simstats.runlog import script_logger
-from simstats.scenario import parse_scenario
-from simstats.tables import write_csv, write_parquet
+from simstats.studies.noise.simulate import summarise
+from simstats.io import script_logger
+from simstats.sim.scenario import parse_scenario
+from simstats.io import write_csv, write_parquet
 
 with script_logger(snakemake.log[0]) as log:
     scenario = parse_scenario(snakemake.wildcards.scenario, snakemake.params.scenario)

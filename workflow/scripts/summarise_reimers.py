@@ -1,8 +1,8 @@
 """Reimers study: one task's Tables 1-5 and Figure 4 cells, and its power study."""
-from simstats.reimers import read_chunks, task_from_params
-from simstats.reimers_tables import power_study, task_summary
-from simstats.runlog import script_logger
-from simstats.tables import write_parquet
+from simstats.studies.reimers2018.simulate import read_chunks, task_from_params
+from simstats.studies.reimers2018.tables import power_study, task_summary
+from simstats.io import script_logger
+from simstats.io import write_parquet
 
 with script_logger(snakemake.log[0]) as log:
     scenario, settings = task_from_params(snakemake.params.settings)

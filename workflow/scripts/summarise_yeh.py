@@ -1,9 +1,9 @@
 """Yeh study: rejection rates with MCSE, size verdicts, Markdown tables."""
 import pandas as pd
 
-from simstats.runlog import script_logger
-from simstats.tables import write_csv, write_parquet, write_text
-from simstats.yeh_study import size_power_markdown, summarise_cells
+from simstats.io import script_logger
+from simstats.io import write_csv, write_parquet, write_text
+from simstats.studies.yeh2000.simulate import size_power_markdown, summarise_cells
 
 with script_logger(snakemake.log[0]) as log:
     rows = pd.concat([pd.read_parquet(p) for p in snakemake.input], ignore_index=True)

@@ -1,8 +1,8 @@
 """Yeh (2000)'s worked example: exact and approximate randomization beside his trial counts."""
-from simstats.runlog import script_logger
-from simstats.seeding import generator
-from simstats.tables import markdown_table, write_csv, write_text
-from simstats.yeh_example import yeh_example_table
+from simstats.io import script_logger
+from simstats.sim.seeding import generator
+from simstats.io import markdown_table, write_csv, write_text
+from simstats.studies.yeh2000.example import yeh_example_table
 
 with script_logger(snakemake.log[0]) as log:
     table = yeh_example_table(generator(snakemake.params.root_seed, "yeh", "example"))

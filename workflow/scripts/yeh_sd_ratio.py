@@ -3,10 +3,10 @@ import json
 
 import pandas as pd
 
-from simstats.reference import paper_value
-from simstats.runlog import script_logger
-from simstats.tables import markdown_table, write_csv, write_text
-from simstats.yeh_study import sd_ratio
+from simstats.studies.reference import paper_value
+from simstats.io import script_logger
+from simstats.io import markdown_table, write_csv, write_text
+from simstats.studies.yeh2000.simulate import sd_ratio
 
 with script_logger(snakemake.log[0]) as log:
     s = json.loads(snakemake.params.settings)

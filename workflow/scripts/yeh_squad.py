@@ -3,9 +3,9 @@ import json
 
 import pandas as pd
 
-from simstats.runlog import script_logger
-from simstats.tables import markdown_table, write_csv, write_parquet, write_text
-from simstats.yeh_study import leaderboard_pairs, leaderboard_summary
+from simstats.io import script_logger
+from simstats.io import markdown_table, write_csv, write_parquet, write_text
+from simstats.studies.yeh2000.simulate import leaderboard_pairs, leaderboard_summary
 
 with script_logger(snakemake.log[0]) as log:
     s = json.loads(snakemake.params.settings)

@@ -1,0 +1,105 @@
+"""Reading and writing: atomic outputs with the user's umask, Markdown tables, script logging.
+
+Every writer goes through :func:`atomic_write`: the content goes to a temporary file in the
+target's folder, which then replaces the target in one ``os.replace``, so a reader (or a
+killed run) never sees a half-written output.  The file gets the permissions a plain
+``open(path, "w")`` would give (``0o666`` less the process umask, e.g. ``0o644`` under
+umask 022), not ``tempfile``'s private ``0o600``.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import os
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+
+def current_umask() -> int:
+    """The process umask (read without changing it for longer than one call)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def atomic_write(path: str | os.PathLike, write) -> None:
+    """Call ``write(tmp_path)`` and move the result to ``path`` atomically (mode 0o666 & ~umask)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    try:
+        # O_EXCL: a leftover of a killed run with the same pid is removed first
+        if tmp.exists():
+            tmp.unlink()
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the kernel applies the umask
+        os.close(fd)
+        write(str(tmp))
+        os.chmod(tmp, 0o666 & ~current_umask())  # writers that recreate the file keep the same mode
+        os.replace(tmp, path)
+    except BaseException:
+        if tmp.exists():
+            tmp.unlink()
+        raise
+
+
+def write_parquet(frame: pd.DataFrame, path) -> None:
+    atomic_write(path, lambda tmp: frame.to_parquet(tmp, index=False, engine="pyarrow", compression="zstd"))
+
+
+def write_csv(frame: pd.DataFrame, path) -> None:
+    atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False, lineterminator="\n", float_format="%.10g"))
+
+
+def write_text(text: str, path) -> None:
+    def write(tmp):
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+    atomic_write(path, write)
+
+
+def save_figure(fig, png_path, pdf_path) -> None:
+    """Write a matplotlib figure as PNG and PDF atomically; the PDF carries no creation date."""
+    import matplotlib.pyplot as plt
+
+    atomic_write(png_path, lambda tmp: fig.savefig(tmp, format="png", dpi=150, metadata={"Software": None}))
+    atomic_write(pdf_path, lambda tmp: fig.savefig(tmp, format="pdf", metadata={"CreationDate": None,
+                                                                                 "Creator": None, "Producer": None}))
+    plt.close(fig)
+
+
+def _cell(value, digits: int) -> str:
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "–"
+        return f"{value:.{digits}g}"
+    return str(value).replace("|", "\\|")
+
+
+def markdown_table(frame: pd.DataFrame, digits: int = 4) -> str:
+    """A GitHub-flavoured Markdown table of ``frame`` (floats to ``digits`` significant digits)."""
+    header = "| " + " | ".join(str(c) for c in frame.columns) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    body = ["| " + " | ".join(_cell(v, digits) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([header, rule, *body]) + "\n"
+
+
+@contextlib.contextmanager
+def script_logger(log_path: str, name: str = "simstats"):
+    """Log a workflow script to ``log_path``; an exception is logged with its traceback, then re-raised."""
+    logger = logging.getLogger(name)
+    logger.setLevel(logging.INFO)
+    handler = logging.FileHandler(log_path, mode="w", encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    logger.addHandler(handler)
+    try:
+        yield logger
+    except BaseException as err:
+        logger.exception("failed: %s", err)
+        print(f"simstats: {type(err).__name__}: {err}", file=sys.stderr)
+        raise
+    finally:
+        logger.removeHandler(handler)
+        handler.close()

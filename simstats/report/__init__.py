@@ -1,0 +1,1 @@
+"""The replication report over all studies."""

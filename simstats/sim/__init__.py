@@ -1,0 +1,1 @@
+"""Simulation: scenarios, the instance-level and score-level noise generators, seeding."""

@@ -1,0 +1,410 @@
+"""Instance-level noise model (latent-threshold / probit item-response model).
+
+For model m of approach A and item i of a split:
+
+    theta_m = mu_A + sigma_seed * z_m         (z_m from the seed distribution)
+    delta_m ~ N(0, sigma_shift^2)             (added on the test split only)
+    gold / plain item i : outcome 1[ theta - b_i - g_c(i) + e_mi > 0 ]       (recalled / correct)
+    spurious candidate j: outcome 1[ kappa - theta - b_j + g_c(j) + e_mj > 0 ] (produced)
+
+with b ~ N(0, sigma_item^2) per item, g ~ N(0, sigma_c^2) per cluster (document),
+e ~ N(0, sigma_e^2) i.i.d. per model and item, kappa = ``spurious_offset``.  A hard
+document lowers recall and raises false alarms.  With s = sqrt(sigma_item^2 +
+sigma_c^2 + sigma_e^2) the population rates are exactly p(theta) = Phi(theta/s) and
+q(theta) = Phi((kappa - theta)/s), and Psi_true is the metric of the expected sums.
+
+Randomness: the items of a split are keyed by (stream, scenario, "items", split, dataset);
+a model's ability by (stream, scenario, approach, "ability", index); its errors on a split
+by (stream, scenario, approach, "errors", split, dataset, index).  Any range of model
+indices therefore gives the same values whatever the chunking.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize, special, stats
+
+from simstats.stats.metrics import STATISTICS, metric_from_sums
+from simstats.sim.scenario import SPLITS, Scenario
+from simstats.sim.seeding import generator
+
+#: Models simulated together in one vectorised block (bounds memory: block x items floats).
+MODEL_BLOCK = 128
+
+
+# --------------------------------------------------------------------------- closed forms
+def bivariate_normal_equal_cdf(h, rho):
+    """P(Z1 <= h, Z2 <= h) for standard bivariate normal with correlation rho (Owen's T, exact)."""
+    h = np.asarray(h, dtype=float)
+    rho = float(rho)
+    if rho >= 1.0:
+        return special.ndtr(h)
+    a = math.sqrt((1.0 - rho) / (1.0 + rho))
+    return special.ndtr(h) - 2.0 * special.owens_t(h, a)
+
+
+@dataclass(frozen=True)
+class Population:
+    """Exact population quantities of a scenario (no sampling)."""
+
+    scenario: Scenario
+
+    @property
+    def s(self) -> float:
+        return self.scenario.latent_scale
+
+    def rates(self, theta):
+        """(p, q): P(gold/plain item outcome = 1), P(spurious candidate produced)."""
+        theta = np.asarray(theta, dtype=float)
+        return special.ndtr(theta / self.s), special.ndtr((self.scenario.spurious_offset - theta) / self.s)
+
+    def expected_sums(self, theta, split: str) -> dict[str, np.ndarray]:
+        spec = self.scenario.split(split)
+        p, q = self.rates(theta)
+        if self.scenario.metric == "accuracy":
+            return {"correct": spec.items * p, "items": np.full_like(p, spec.items)}
+        return {"recalled": spec.gold * p, "gold": np.full_like(p, spec.gold), "spurious": spec.spurious * q}
+
+    def psi_true(self, theta, split: str):
+        """Population score of a model of ability theta on the split's distribution."""
+        return metric_from_sums(self.scenario.metric, self.expected_sums(theta, split))
+
+    def solve_mu(self, target: float, split: str = "test") -> float:
+        """Latent mean mu with psi_true(mu) == target (the score of a typical run)."""
+        return _solve_mu(self.scenario, float(target), split)
+
+    def mu(self, approach: str) -> float:
+        return self.solve_mu(self.scenario.target + self.scenario.approach(approach).difference)
+
+    # -- dependence between outcomes --------------------------------------------------
+    def pair_correlation(self, theta, kind: str = "gold"):
+        """Item-level r12: phi correlation of two models' outcomes (same theta) over random items."""
+        p, q = self.rates(theta)
+        rate = p if kind == "gold" else q
+        sc = self.scenario
+        rho = (sc.sigma_item**2 + sc.sigma_c**2) / self.s**2
+        h = special.ndtri(rate)
+        p11 = bivariate_normal_equal_cdf(h, rho)
+        return (p11 - rate**2) / (rate * (1 - rate))
+
+    def cluster_icc(self, theta, kind: str = "gold"):
+        """ICC of one model's binary outcomes on two items of the same cluster."""
+        p, q = self.rates(theta)
+        rate = p if kind == "gold" else q
+        rho = self.scenario.sigma_c**2 / self.s**2
+        p11 = bivariate_normal_equal_cdf(special.ndtri(rate), rho)
+        return (p11 - rate**2) / (rate * (1 - rate))
+
+    def x_variance(self, theta, split: str, *, within_set: bool = True):
+        """Variance of X = Psi - Psi_true for a model of ability theta (delta method for ratios).
+
+        within_set=True: expected variance over the model's errors e for a fixed item set
+        (what separates two models on one test set); False: also over the draw of the
+        items, assuming no clusters (sigma_c enters only through the within-set part).
+        """
+        sc = self.scenario
+        spec = sc.split(split)
+        theta = np.asarray(theta, dtype=float)
+        p, q = self.rates(theta)
+        if within_set:
+            var_g = p * (1 - p) * (1 - self.pair_correlation(theta, "gold"))
+            var_s = q * (1 - q) * (1 - self.pair_correlation(theta, "spurious"))
+        else:
+            var_g, var_s = p * (1 - p), q * (1 - q)
+        if sc.metric == "accuracy":
+            return var_g / spec.items
+        G, P = spec.gold, spec.spurious
+        return _delta_variance(sc.metric, G, G * p, P * q, G * var_g, P * var_s)
+
+    def given_items(self, theta, items: "ItemSet"):
+        """(expected score, variance of the score) of a model of ability theta on this item set.
+
+        Exact over the model's errors e for the counts; the ratio metrics' mean and variance
+        come from the expected counts by the delta method (exact for accuracy and recall).
+        """
+        sc = self.scenario
+        theta = np.atleast_1d(np.asarray(theta, dtype=float))
+        latent = (items.sign[None, :] * theta[:, None] - items.threshold[None, :].astype(float))
+        if sc.sigma_e == 0:
+            rate = (latent > 0).astype(float)
+        else:
+            rate = special.ndtr(latent / sc.sigma_e)
+        gold = items.is_gold
+        var = rate * (1 - rate)
+        R, S = rate[:, gold].sum(1), rate[:, ~gold].sum(1)
+        var_r, var_s = var[:, gold].sum(1), var[:, ~gold].sum(1)
+        G = int(gold.sum())
+        if sc.metric == "accuracy":
+            return R / G, var_r / G**2
+        mean = metric_from_sums(sc.metric, {"recalled": R, "gold": G, "spurious": S})
+        return np.asarray(mean, dtype=float), _delta_variance(sc.metric, G, R, S, var_r, var_s)
+
+    def x_variance_given_items(self, theta, items: "ItemSet"):
+        """Variance over the model's errors e of its score on this item set (see given_items)."""
+        return self.given_items(theta, items)[1]
+
+
+def _delta_variance(metric: str, G, R, S, var_r, var_s):
+    """Delta-method variance of recall/precision/F1 from independent counts R and S."""
+    if metric == "recall":
+        return var_r / G**2
+    if metric == "precision":
+        d_r, d_s = S / (R + S) ** 2, -R / (R + S) ** 2
+    else:
+        D = G + R + S
+        d_r, d_s = 2 * (G + S) / D**2, -2 * R / D**2
+    return d_r**2 * var_r + d_s**2 * var_s
+
+
+@functools.lru_cache(maxsize=256)
+def _solve_mu(scenario: Scenario, target: float, split: str) -> float:
+    pop = Population(scenario)
+    s = pop.s
+
+    def gap(theta: float) -> float:
+        return float(pop.psi_true(theta, split)) - target
+
+    lo, hi = -40.0 * s, 40.0 * s
+    if gap(lo) > 0 or gap(hi) < 0:
+        raise ValueError(f"scenario {scenario.name!r}: target {target} is not reachable for metric "
+                         f"{scenario.metric!r} on the {split} split")
+    return float(optimize.brentq(gap, lo, hi, xtol=1e-14, rtol=1e-14, maxiter=500))
+
+
+# --------------------------------------------------------------------------- seed distribution
+def theta_quadrature(scenario: Scenario, approach: str, *, n_nodes: int = 2001):
+    """Nodes and weights (summing to 1) representing the distribution of a model's ability.
+
+    Point masses (sigma_seed = 0) are single nodes; continuous parts use a fine grid of
+    +-9 sd with density weights, so smooth functions of theta integrate to ~1e-8.
+    """
+    sc = scenario
+    sd = sc.seed_distribution
+    mu = Population(sc).mu(approach)
+    parts: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def continuous(pdf, centre, spread, mass):
+        x = np.linspace(centre - 9 * spread, centre + 9 * spread, n_nodes)
+        w = pdf(x)
+        parts.append((x, mass * w / w.sum()))
+
+    main_mass = 1 - sd.failure_prob if sd.family == "failure_mixture" else 1.0
+    if sc.sigma_seed == 0:
+        parts.append((np.array([mu]), np.array([main_mass])))
+    elif sd.family == "skew_normal":
+        d = sd.shape / math.sqrt(1 + sd.shape**2)
+        mean, sdev = d * math.sqrt(2 / math.pi), math.sqrt(1 - 2 * d**2 / math.pi)
+        scale = sc.sigma_seed / sdev
+        continuous(lambda x: stats.skewnorm.pdf(x, sd.shape, loc=mu - mean * scale, scale=scale),
+                   mu, sc.sigma_seed, main_mass)
+    else:
+        continuous(lambda x: stats.norm.pdf(x, mu, sc.sigma_seed), mu, sc.sigma_seed, main_mass)
+    if sd.family == "failure_mixture":
+        centre = mu + sd.failure_shift
+        if sd.failure_sd == 0:
+            parts.append((np.array([centre]), np.array([sd.failure_prob])))
+        else:
+            continuous(lambda x: stats.norm.pdf(x, centre, sd.failure_sd), centre, sd.failure_sd, sd.failure_prob)
+    nodes = np.concatenate([p[0] for p in parts])
+    weights = np.concatenate([p[1] for p in parts])
+    return nodes, weights
+
+
+@dataclass(frozen=True)
+class Abilities:
+    index: np.ndarray
+    theta: np.ndarray
+    delta: np.ndarray
+    failed: np.ndarray
+
+
+def draw_abilities(scenario: Scenario, approach: str, indices, root_seed: int, stream: str = "noise") -> Abilities:
+    """Ability theta, test shift delta and failure flag of each model index.
+
+    Every model draws the same five numbers in the same order whatever the family, so
+    changing the family or a sigma changes no other draw.
+    """
+    sc = scenario
+    sd = sc.seed_distribution
+    mu = Population(sc).mu(approach)
+    indices = np.asarray(indices, dtype=np.int64)
+    raw = np.empty((indices.size, 5))
+    for row, index in enumerate(indices):
+        raw[row] = generator(root_seed, stream, sc.name, approach, "ability", int(index)).standard_normal(5)
+    z, z2, u_fail, z_fail, z_shift = raw.T
+    if sd.family == "skew_normal":
+        d = sd.shape / math.sqrt(1 + sd.shape**2)
+        skew = d * np.abs(z) + math.sqrt(1 - d**2) * z2
+        z = (skew - d * math.sqrt(2 / math.pi)) / math.sqrt(1 - 2 * d**2 / math.pi)
+    theta = mu + sc.sigma_seed * z
+    failed = np.zeros(indices.size, dtype=bool)
+    if sd.family == "failure_mixture":
+        failed = special.ndtr(u_fail) < sd.failure_prob
+        theta = np.where(failed, mu + sd.failure_shift + sd.failure_sd * z_fail, theta)
+    return Abilities(indices, theta, sc.sigma_shift * z_shift, failed)
+
+
+# --------------------------------------------------------------------------- items
+@dataclass(frozen=True)
+class ItemSet:
+    """The items of one split of one dataset draw, sorted by unit (sentence)."""
+
+    split: str
+    dataset: int
+    sign: np.ndarray          # +1 gold/plain item, -1 spurious candidate (int8)
+    threshold: np.ndarray     # outcome = 1[sign*theta + sigma_e*e > threshold] (float32)
+    unit: np.ndarray          # resampling unit (sentence) of each item, sorted (int32)
+    cluster: np.ndarray       # cluster (document) of each item (int32); all 0 without clusters
+    unit_start: np.ndarray    # first item of each unit; unit_start[-1] == n_items (int64)
+
+    @property
+    def n_items(self) -> int:
+        return int(self.sign.size)
+
+    @property
+    def n_units(self) -> int:
+        return int(self.unit_start.size - 1)
+
+    @property
+    def is_gold(self) -> np.ndarray:
+        return self.sign > 0
+
+    def per_unit(self, mask: np.ndarray) -> np.ndarray:
+        """Count of ``mask`` per unit; mask may be (n_items,) or (models, n_items)."""
+        mask = np.asarray(mask)
+        csum = np.zeros(mask.shape[:-1] + (mask.shape[-1] + 1,), dtype=np.int64)
+        np.cumsum(mask, axis=-1, out=csum[..., 1:])
+        return np.diff(csum[..., self.unit_start], axis=-1)
+
+
+def make_item_set(scenario: Scenario, split: str, root_seed: int, stream: str = "noise", dataset: int = 0) -> ItemSet:
+    sc = scenario
+    spec = sc.split(split)
+    rng = generator(root_seed, stream, sc.name, "items", split, dataset)
+    n_pos = spec.items + spec.gold
+    sign = np.concatenate([np.ones(n_pos, np.int8), -np.ones(spec.spurious, np.int8)])
+    sign = sign[rng.permutation(sign.size)]
+    if spec.sentences is not None:
+        unit = np.sort(rng.integers(0, spec.sentences, size=sign.size)).astype(np.int32)
+        n_units = spec.sentences
+    else:
+        unit = np.arange(sign.size, dtype=np.int32)
+        n_units = sign.size
+    b = sc.sigma_item * rng.standard_normal(sign.size)
+    if sc.clusters is not None:
+        cluster = (unit // sc.clusters.size).astype(np.int32)
+        g = sc.clusters.sigma_c * rng.standard_normal(int(cluster.max()) + 1 if cluster.size else 0)
+        shared = g[cluster]
+    else:
+        cluster = np.zeros(sign.size, np.int32)
+        shared = 0.0
+    threshold = b + sign * shared - np.where(sign < 0, sc.spurious_offset, 0.0)
+    unit_start = np.searchsorted(unit, np.arange(n_units + 1)).astype(np.int64)
+    return ItemSet(split, dataset, sign, threshold.astype(np.float32), unit, cluster, unit_start)
+
+
+# --------------------------------------------------------------------------- models
+@dataclass
+class ModelBatch:
+    """Simulated models of one approach: scores, truth and (optionally) per-unit statistics."""
+
+    scenario: str
+    approach: str
+    metric: str
+    abilities: Abilities
+    psi_true: dict[str, np.ndarray]
+    psi: dict[str, np.ndarray]
+    unit_stats: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
+    outcomes: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def index(self) -> np.ndarray:
+        return self.abilities.index
+
+    def x(self, split: str) -> np.ndarray:
+        return self.psi[split] - self.psi_true[split]
+
+    def engine_statistics(self, split: str) -> np.ndarray:
+        """Per-unit statistics (models, units, k) in the test engine's order for the metric
+        (accuracy: correct, items; recall/precision/f1: recalled, gold, spurious)."""
+        if split not in self.unit_stats:
+            raise ValueError("simulate with keep_unit_stats=True to get per-unit statistics")
+        st = self.unit_stats[split]
+        names = STATISTICS[self.metric]
+        m = self.index.size
+        return np.stack([np.broadcast_to(st[name], (m, st[name].shape[-1])) for name in names], axis=-1)
+
+
+def _stat_dtype(max_count: int):
+    return np.uint8 if max_count <= np.iinfo(np.uint8).max else (
+        np.uint16 if max_count <= np.iinfo(np.uint16).max else np.uint32)
+
+
+def simulate_models(scenario: Scenario, approach: str, start: int, stop: int, root_seed: int, *,
+                    stream: str = "noise", dataset: int = 0, item_sets: dict[str, ItemSet] | None = None,
+                    keep_unit_stats: bool | tuple[str, ...] = False, keep_outcomes: tuple[str, ...] = ()) -> ModelBatch:
+    """Simulate models ``start .. stop-1`` of ``approach`` on the dev and test splits.
+
+    keep_unit_stats: per-unit sufficient statistics (models x units, compact unsigned
+    dtypes; accuracy: ``correct``; F1 family: ``recalled``, ``spurious``) plus the unit
+    constants (``items`` or ``gold`` per unit), for the test engine.
+    keep_unit_stats may also name the splits to keep them for (e.g. ``("test",)``).
+    keep_outcomes: splits for which the item-level 0/1 outcomes (models x items) are kept.
+    """
+    sc = scenario
+    if not 0 <= start <= stop:
+        raise ValueError(f"need 0 <= start <= stop, got {start}, {stop}")
+    pop = Population(sc)
+    abil = draw_abilities(sc, approach, np.arange(start, stop), root_seed, stream)
+    item_sets = item_sets or {s: make_item_set(sc, s, root_seed, stream, dataset) for s in SPLITS}
+    psi_true = {"dev": pop.psi_true(abil.theta, "dev"), "test": pop.psi_true(abil.theta + abil.delta, "test")}
+    psi, unit_stats, outcomes = {}, {}, {}
+    n_models = stop - start
+    unit_splits = SPLITS if keep_unit_stats is True else tuple(keep_unit_stats or ())
+    for split in SPLITS:
+        keep_units = split in unit_splits
+        items = item_sets[split]
+        theta = abil.theta + (abil.delta if split == "test" else 0.0)
+        gold, spur = np.empty(n_models, np.int64), np.empty(n_models, np.int64)
+        max_per_unit = int(np.diff(items.unit_start).max()) if items.n_units else 0
+        dtype = _stat_dtype(max_per_unit)
+        pos_name = "correct" if sc.metric == "accuracy" else "recalled"
+        if keep_units:
+            unit_stats[split] = {pos_name: np.empty((n_models, items.n_units), dtype)}
+            if sc.metric == "accuracy":
+                unit_stats[split]["items"] = items.per_unit(items.is_gold).astype(dtype)
+            else:
+                unit_stats[split]["spurious"] = np.empty((n_models, items.n_units), dtype)
+                unit_stats[split]["gold"] = items.per_unit(items.is_gold).astype(dtype)
+        if split in keep_outcomes:
+            outcomes[split] = np.empty((n_models, items.n_items), bool)
+        sign = items.sign.astype(np.float32)
+        for lo in range(0, n_models, MODEL_BLOCK):
+            hi = min(lo + MODEL_BLOCK, n_models)
+            errors = np.empty((hi - lo, items.n_items), np.float32)
+            for row in range(lo, hi):
+                rng = generator(root_seed, stream, sc.name, approach, "errors", split, dataset, start + row)
+                errors[row - lo] = rng.standard_normal(items.n_items, dtype=np.float32)
+            latent = np.float32(sc.sigma_e) * errors
+            latent += sign[None, :] * theta[lo:hi, None].astype(np.float32)
+            y = latent > items.threshold[None, :]
+            y_pos = y & items.is_gold[None, :]
+            y_neg = y & ~items.is_gold[None, :]
+            gold[lo:hi] = y_pos.sum(axis=1)
+            spur[lo:hi] = y_neg.sum(axis=1)
+            if keep_units:
+                unit_stats[split][pos_name][lo:hi] = items.per_unit(y_pos)
+                if sc.metric != "accuracy":
+                    unit_stats[split]["spurious"][lo:hi] = items.per_unit(y_neg)
+            if split in keep_outcomes:
+                outcomes[split][lo:hi] = y
+        spec = sc.split(split)
+        if sc.metric == "accuracy":
+            sums = {"correct": gold, "items": spec.items}
+        else:
+            sums = {"recalled": gold, "gold": spec.gold, "spurious": spur}
+        psi[split] = np.asarray(metric_from_sums(sc.metric, sums), dtype=float)
+    return ModelBatch(sc.name, approach, sc.metric, abil, psi_true, psi, unit_stats, outcomes)

@@ -1,0 +1,238 @@
+"""Noise scenarios: a validated, immutable description of one simulated world.
+
+A scenario is plain data (read from YAML); :func:`parse_scenario` checks every field and
+raises :class:`ScenarioError` with a message that names the offending field, e.g.
+``scenarios.iid.sigma_e: must be >= 0, got -1``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from simstats.sim.fields import ScenarioError  # noqa: F401  (re-exported: simstats.sim.scenario.ScenarioError)
+from simstats.sim.fields import as_mapping, check_keys, fail, integer_field, number_field
+
+METRICS = ("accuracy", "recall", "precision", "f1")
+SEED_FAMILIES = ("normal", "skew_normal", "failure_mixture")
+SPLITS = ("dev", "test")
+
+
+@dataclass(frozen=True)
+class SplitSpec:
+    """Sizes of one evaluation split.
+
+    ``items`` for accuracy; ``gold`` and ``spurious`` (candidate pool) for
+    recall/precision/F1.  ``sentences``, if given, groups the items into that many
+    resampling units (sentences); otherwise every item is its own unit.
+    """
+
+    items: int = 0
+    gold: int = 0
+    spurious: int = 0
+    sentences: int | None = None
+
+    @property
+    def n_items(self) -> int:
+        return self.items + self.gold + self.spurious
+
+    @property
+    def n_units(self) -> int:
+        return self.sentences if self.sentences is not None else self.n_items
+
+
+@dataclass(frozen=True)
+class SeedDistribution:
+    """Distribution of a training run's ability around the approach's mean.
+
+    ``normal``: theta = mu + sigma_seed * z.  ``skew_normal``: z is a skew-normal with
+    ``shape``, standardised to mean 0 and variance 1.  ``failure_mixture``: with
+    probability ``failure_prob`` a run fails and theta = mu + failure_shift +
+    failure_sd * z (latent units); otherwise as ``normal``.
+    """
+
+    family: str = "normal"
+    shape: float = 0.0
+    failure_prob: float = 0.0
+    failure_shift: float = 0.0
+    failure_sd: float = 0.0
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """Documents: consecutive blocks of ``size`` units sharing an effect g ~ N(0, sigma_c^2)."""
+
+    size: int
+    sigma_c: float
+
+
+@dataclass(frozen=True)
+class ApproachSpec:
+    """An approach; ``difference`` is its true quality minus the scenario target (metric units)."""
+
+    name: str
+    difference: float = 0.0
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    metric: str
+    target: float
+    dev: SplitSpec
+    test: SplitSpec
+    sigma_item: float = 1.0
+    sigma_seed: float = 0.0
+    sigma_shift: float = 0.0
+    sigma_e: float = 1.0
+    spurious_offset: float = 0.0
+    seed_distribution: SeedDistribution = field(default_factory=SeedDistribution)
+    clusters: ClusterSpec | None = None
+    approaches: tuple[ApproachSpec, ...] = (ApproachSpec("A"), ApproachSpec("B"))
+    #: Row label of the paper task this scenario models (e.g. "CoNLL 2003 - NER-En"), if any.
+    description: str = ""
+    reference: str = ""
+
+    @property
+    def sigma_c(self) -> float:
+        return self.clusters.sigma_c if self.clusters else 0.0
+
+    @property
+    def latent_scale(self) -> float:
+        """sqrt(sigma_item^2 + sigma_c^2 + sigma_e^2): sd of an outcome's latent noise."""
+        return math.sqrt(self.sigma_item**2 + self.sigma_c**2 + self.sigma_e**2)
+
+    def split(self, name: str) -> SplitSpec:
+        if name not in SPLITS:
+            raise ValueError(f"split must be one of {SPLITS}, got {name!r}")
+        return self.dev if name == "dev" else self.test
+
+    def approach(self, name: str) -> ApproachSpec:
+        for spec in self.approaches:
+            if spec.name == name:
+                return spec
+        raise KeyError(f"scenario {self.name!r} has no approach {name!r}")
+
+
+# --------------------------------------------------------------------------- parsing
+def chunk_bounds(total: int, chunk_size: int, chunk: int) -> tuple[int, int]:
+    """(start, stop) of chunk ``chunk`` when ``total`` items are cut into chunks of ``chunk_size``."""
+    n_chunks = -(-total // chunk_size)
+    if not 0 <= chunk < n_chunks:
+        raise ValueError(f"chunk {chunk} out of range 0..{n_chunks - 1}")
+    start = chunk * chunk_size
+    return start, min(start + chunk_size, total)
+
+
+def _parse_split(value: Any, path: str, metric: str) -> SplitSpec:
+    value = as_mapping(value, path)
+    if metric == "accuracy":
+        check_keys(value, path, {"items", "sentences"}, {"items"})
+        items = integer_field(value["items"], f"{path}.items", minimum=1)
+        gold = spurious = 0
+    else:
+        check_keys(value, path, {"gold", "spurious", "sentences"}, {"gold"})
+        items = 0
+        gold = integer_field(value["gold"], f"{path}.gold", minimum=1)
+        spurious = integer_field(value.get("spurious", gold), f"{path}.spurious", minimum=0)
+    sentences = value.get("sentences")
+    if sentences is not None:
+        sentences = integer_field(sentences, f"{path}.sentences", minimum=1)
+    return SplitSpec(items=items, gold=gold, spurious=spurious, sentences=sentences)
+
+
+def _parse_seed_distribution(value: Any, path: str) -> SeedDistribution:
+    value = as_mapping(value, path)
+    check_keys(value, path, {"family", "shape", "failure_prob", "failure_shift", "failure_sd"}, {"family"})
+    family = value["family"]
+    if family not in SEED_FAMILIES:
+        fail(f"{path}.family", f"unknown seed distribution {family!r} (allowed: {', '.join(SEED_FAMILIES)})")
+    extra = set(value) - {"family"}
+    allowed = {"normal": set(), "skew_normal": {"shape"},
+               "failure_mixture": {"failure_prob", "failure_shift", "failure_sd"}}[family]
+    for key in sorted(extra - allowed):
+        fail(f"{path}.{key}", f"not a parameter of the {family} seed distribution")
+    if family == "skew_normal":
+        check_keys(value, path, {"family", "shape"}, {"shape"})
+        return SeedDistribution(family, shape=number_field(value["shape"], f"{path}.shape"))
+    if family == "failure_mixture":
+        check_keys(value, path, {"family", "failure_prob", "failure_shift", "failure_sd"},
+                    {"failure_prob", "failure_shift"})
+        return SeedDistribution(
+            family,
+            failure_prob=number_field(value["failure_prob"], f"{path}.failure_prob", exclusive_minimum=0, exclusive_maximum=1),
+            failure_shift=number_field(value["failure_shift"], f"{path}.failure_shift"),
+            failure_sd=number_field(value.get("failure_sd", 0.0), f"{path}.failure_sd", minimum=0),
+        )
+    return SeedDistribution(family)
+
+
+SCENARIO_FIELDS = {
+    "description", "metric", "target", "dev", "test", "sigma_item", "sigma_seed", "sigma_shift",
+    "sigma_e", "spurious_offset", "seed_distribution", "clusters", "approaches", "reference",
+}
+
+
+def parse_scenario(name: str, value: Any, path: str | None = None) -> Scenario:
+    """Validate one scenario mapping (as read from YAML) and build a :class:`Scenario`."""
+    path = path or f"scenarios.{name}"
+    if not isinstance(name, str) or not name or not all(c.isalnum() or c in "_-" for c in name):
+        fail(path, "scenario names use letters, digits, '_' and '-' only")
+    value = as_mapping(value, path)
+    check_keys(value, path, SCENARIO_FIELDS, {"metric", "target", "dev", "test"})
+    metric = value["metric"]
+    if metric not in METRICS:
+        fail(f"{path}.metric", f"unknown metric {metric!r} (allowed: {', '.join(METRICS)})")
+    target = number_field(value["target"], f"{path}.target", exclusive_minimum=0, exclusive_maximum=1)
+    dev = _parse_split(value["dev"], f"{path}.dev", metric)
+    test = _parse_split(value["test"], f"{path}.test", metric)
+    if metric == "precision":
+        for split_name, split in (("dev", dev), ("test", test)):
+            if split.spurious == 0:
+                fail(f"{path}.{split_name}.spurious", "precision needs a spurious-candidate pool > 0")
+    sigmas = {}
+    for key, default in (("sigma_item", 1.0), ("sigma_seed", 0.0), ("sigma_shift", 0.0), ("sigma_e", 1.0)):
+        sigmas[key] = number_field(value.get(key, default), f"{path}.{key}", minimum=0)
+    if sigmas["sigma_e"] == 0 and sigmas["sigma_item"] == 0:
+        fail(f"{path}.sigma_e", "sigma_e and sigma_item cannot both be 0 (outcomes would be deterministic)")
+    spurious_offset = number_field(value.get("spurious_offset", 0.0), f"{path}.spurious_offset")
+    seed_distribution = _parse_seed_distribution(
+        value.get("seed_distribution", {"family": "normal"}), f"{path}.seed_distribution")
+    clusters = None
+    if value.get("clusters") is not None:
+        cpath = f"{path}.clusters"
+        cval = as_mapping(value["clusters"], cpath)
+        check_keys(cval, cpath, {"size", "sigma_c"}, {"size", "sigma_c"})
+        clusters = ClusterSpec(size=integer_field(cval["size"], f"{cpath}.size", minimum=1),
+                               sigma_c=number_field(cval["sigma_c"], f"{cpath}.sigma_c", minimum=0))
+    approaches_value = value.get("approaches", {"A": {}, "B": {}})
+    apath = f"{path}.approaches"
+    approaches_value = as_mapping(approaches_value, apath)
+    if len(approaches_value) < 1:
+        fail(apath, "at least one approach is required")
+    approaches = []
+    for aname, aval in approaches_value.items():
+        if not isinstance(aname, str) or not aname or not all(c.isalnum() or c in "_-" for c in aname):
+            fail(f"{apath}.{aname}", "approach names use letters, digits, '_' and '-' only")
+        aval = as_mapping(aval if aval is not None else {}, f"{apath}.{aname}")
+        check_keys(aval, f"{apath}.{aname}", {"difference"})
+        diff = number_field(aval.get("difference", 0.0), f"{apath}.{aname}.difference")
+        if not 0 < target + diff < 1:
+            fail(f"{apath}.{aname}.difference", f"target + difference must lie in (0, 1), got {target + diff!r}")
+        approaches.append(ApproachSpec(aname, diff))
+    texts = {}
+    for key in ("description", "reference"):
+        texts[key] = value.get(key, "")
+        if not isinstance(texts[key], str):
+            fail(f"{path}.{key}", "must be a string")
+    return Scenario(name=name, metric=metric, target=target, dev=dev, test=test,
+                    spurious_offset=spurious_offset, seed_distribution=seed_distribution,
+                    clusters=clusters, approaches=tuple(approaches), **texts, **sigmas)
+
+
+def parse_scenarios(value: Any, path: str = "scenarios") -> dict[str, Scenario]:
+    """Validate the ``scenarios`` mapping of a configuration."""
+    value = as_mapping(value, path)
+    if not value:
+        fail(path, "at least one scenario is required")
+    return {name: parse_scenario(name, spec, f"{path}.{name}") for name, spec in value.items()}

@@ -1,0 +1,1 @@
+"""Paper-agnostic significance tests, metrics and corrections (imports nothing else of simstats)."""

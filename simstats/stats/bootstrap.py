@@ -1,0 +1,220 @@
+"""Paired bootstrap test of metric differences, for many system pairs at once.
+
+Every pair of a call shares the same resamples of the test items (or of whole clusters
+when ``clusters`` is given), drawn from the generator passed in.  p-value conventions,
+for the improvement delta of A over B and its bootstrap replicates delta*:
+
+``shift`` (Berg-Kirkpatrick et al. 2012; Koehn 2004; CompStats' default)
+    greater: P*(delta* >= 2 delta); less: P*(delta* <= 2 delta);
+    two-sided: P*(|delta* - delta| >= |delta|).  The bootstrap distribution shifted to
+    mean 0 stands in for the null distribution.
+``percentile``
+    greater: P*(delta* <= 0); less: P*(delta* >= 0); two-sided: twice the smaller, at most 1.
+
+Both use ">=" / "<=": identical systems (delta* = delta = 0) get p = 1, never 0.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simstats.stats.engine import (TIE_TOL, ColumnPack, aggregate_clusters, as_generator, check_stats, improvement,
+                                   replicate_block)
+from simstats.stats.metrics import Metric
+from simstats.stats.resample import check_weights, item_counts, row_counts
+from simstats.stats.results import (BootstrapResult, ConfidenceInterval, check_alternative,
+                                    check_confidence_level)
+
+CONVENTIONS = ("shift", "percentile")
+
+
+def extreme_counts(delta_star: np.ndarray, delta: np.ndarray, alternative: str, convention: str) -> np.ndarray:
+    """Replicates at least as extreme as observed, per pair (see the module docstring).
+
+    delta_star: (replicates, pairs) bootstrap improvements; delta: (pairs,) observed ones.
+    shift: counts (pairs,); percentile: (2, pairs) counts of delta* <= 0 and delta* >= 0.
+    Comparisons allow a relative tolerance of TIE_TOL, so exact ties count as extreme."""
+    tol = TIE_TOL * np.maximum(1.0, np.abs(delta))
+    if convention == "shift":
+        if alternative == "greater":
+            hit = delta_star >= 2 * delta - 2 * tol
+        elif alternative == "less":
+            hit = delta_star <= 2 * delta + 2 * tol
+        else:
+            hit = np.abs(delta_star - delta) >= np.abs(delta) - tol
+        return np.count_nonzero(hit, axis=0)
+    low = np.count_nonzero(delta_star <= tol, axis=0)
+    high = np.count_nonzero(delta_star >= -tol, axis=0)
+    return np.stack([low, high])
+
+
+def _shared_ratio(stats: np.ndarray, metric: Metric, systems: np.ndarray):
+    """(num, den) if metric is a plain ratio whose denominator column all systems share."""
+    if metric.ratio_of is None:
+        return None
+    num, den = metric.ratio_of
+    first = stats[systems[0], :, den]
+    if all(np.array_equal(stats[s, :, den], first) for s in systems[1:]):
+        return num, den
+    return None
+
+
+def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "two-sided", n_resamples: int = 10_000,
+                     confidence_level: float | None = 0.95, convention: str = "shift", clusters=None, weights=None,
+                     rng) -> BootstrapResult:
+    """Paired bootstrap test of the improvement of system A over system B, for each (A, B) pair.
+
+    Parameters
+    ----------
+    stats : array (systems, items, k)
+        Per-item statistics for ``metric`` (e.g. correct/items for accuracy).
+    metric : Metric
+        Metric of summed statistics (:mod:`simstats.stats.metrics`).
+    pairs : array (pairs, 2), optional
+        (A, B) system indices; default (0, 1) for two systems.
+    alternative : {"two-sided", "greater", "less"}
+        "greater": A is better than B.
+    n_resamples : int
+        Bootstrap replicates B, shared by every pair.
+    confidence_level : float or None
+        Level of the percentile interval of the improvement (None: no interval).
+    convention : {"shift", "percentile"}
+        p-value convention (module docstring).
+    clusters : array (items,), optional
+        Cluster id per item: whole clusters are resampled.
+    weights : array (items,), optional
+        Item multiplicities: each row of ``stats`` stands for ``weights[i]`` identical items,
+        resampled with :func:`simstats.stats.resample.row_counts` (same distribution as the
+        item bootstrap of the expanded items).
+    rng : numpy.random.Generator or int
+        Seeded generator (required; no global random state).
+
+    Returns
+    -------
+    BootstrapResult
+        Arrays over pairs: statistic (observed improvement), pvalue, confidence_interval.
+    """
+    check_alternative(alternative)
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
+    if n_resamples < 1:
+        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
+    if confidence_level is not None:
+        check_confidence_level(confidence_level)
+    stats, pairs = check_stats(stats, metric, pairs)
+    rng = as_generator(rng)
+    if clusters is not None and weights is not None:
+        raise ValueError("give either clusters or weights, not both")
+    if clusters is not None:
+        stats = aggregate_clusters(stats, clusters)
+    if weights is not None:
+        weights = check_weights(weights, stats.shape[1])
+
+        def draw(b):
+            return row_counts(rng, b, weights)
+        totals = np.einsum("i,sik->sk", weights, stats.astype(np.float64))
+    else:
+        n = stats.shape[1]
+
+        def draw(b):
+            return item_counts(rng, b, n)
+        totals = None
+    systems, local = np.unique(pairs, return_inverse=True)
+    local = local.reshape(pairs.shape)
+    if totals is None:
+        totals = stats[systems].sum(axis=1, dtype=np.float64)
+    else:
+        totals = totals[systems]
+    observed = metric(totals)
+    ratio = _shared_ratio(stats, metric, systems)
+    if ratio is not None:
+        # sum(num)/sum(den) with one shared denominator: a pair needs only num_a - num_b
+        num, den = ratio
+        diffs = stats[pairs[:, 0], :, num].astype(np.float64) - stats[pairs[:, 1], :, num]
+        if not metric.higher_is_better:
+            diffs = -diffs
+        columns = np.concatenate([stats[systems[0], :, den][None].astype(np.float64), diffs])[:, :, None]
+        pack = ColumnPack(columns, np.arange(columns.shape[0]))
+        if weights is None:
+            total_den, total_diff = float(columns[0, :, 0].sum()), diffs.sum(axis=1)
+        else:
+            total_den, total_diff = float(columns[0, :, 0] @ weights), diffs @ weights
+        delta = total_diff / total_den if total_den else np.zeros(pairs.shape[0])
+
+        def replicate(counts):
+            sums = pack.sums(counts)[:, :, 0]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                d = sums[:, 1:] / sums[:, :1]
+            return np.where(sums[:, :1] != 0, d, 0.0)
+    else:
+        delta = improvement(metric, observed[local[:, 0]], observed[local[:, 1]])
+        pack = ColumnPack(stats, systems)
+
+        def replicate(counts):
+            values = metric(pack.sums(counts))
+            return improvement(metric, values[:, local[:, 0]], values[:, local[:, 1]])
+    block = replicate_block(stats.shape[1], pack.matrix.shape[1])
+    counts = np.zeros((2, pairs.shape[0]) if convention == "percentile" else pairs.shape[0], dtype=np.int64)
+    keep = np.empty((n_resamples, pairs.shape[0]), np.float64) if confidence_level is not None else None
+    done = 0
+    while done < n_resamples:
+        b = min(block, n_resamples - done)
+        delta_star = replicate(draw(b))
+        counts += extreme_counts(delta_star, delta, alternative, convention)
+        if keep is not None:
+            keep[done:done + b] = delta_star
+        done += b
+    if convention == "shift":
+        pvalue = counts / n_resamples
+    else:
+        low, high = counts / n_resamples
+        pvalue = {"greater": low, "less": high, "two-sided": np.minimum(1.0, 2 * np.minimum(low, high))}[alternative]
+    ci = None
+    if keep is not None:
+        a = (1 - confidence_level) / 2
+        lo, hi = np.quantile(keep, [a, 1 - a], axis=0)
+        ci = ConfidenceInterval(lo, hi)
+    unit = "clusters" if clusters is not None else "items"
+    return BootstrapResult(delta, pvalue, alternative, f"paired bootstrap ({convention} convention, resampling {unit})",
+                           confidence_interval=ci, pairs=pairs, scores=observed[local], n_resamples=n_resamples,
+                           convention=convention)
+
+
+def bootstrap_score_matrix(stats, metric: Metric, *, n_resamples: int = 10_000, clusters=None, rng):
+    """Every system's score on the same bootstrap resamples: (observed (m,), replicates (B, m)).
+
+    All systems see the same resampled items in each replicate, so any column difference
+    is a paired-bootstrap replicate of that pair's difference.
+    """
+    stats = np.asarray(stats, dtype=np.float64)
+    if stats.ndim != 3 or stats.shape[1] < 1:
+        raise ValueError(f"statistics must have shape (systems, items, k), got {stats.shape}")
+    if stats.shape[2] != len(metric.statistics):
+        raise ValueError(f"metric {metric.name!r} needs {len(metric.statistics)} statistics per item, "
+                         f"got {stats.shape[2]}")
+    if not np.all(np.isfinite(stats)):
+        raise ValueError("statistics contain NaN or infinite values")
+    if n_resamples < 1:
+        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
+    rng = as_generator(rng)
+    if clusters is not None:
+        stats = aggregate_clusters(stats, clusters)
+    pack = ColumnPack(stats, np.arange(stats.shape[0]))
+    n = stats.shape[1]
+    block = replicate_block(n, pack.matrix.shape[1])
+    values = np.empty((n_resamples, stats.shape[0]))
+    done = 0
+    while done < n_resamples:
+        b = min(block, n_resamples - done)
+        values[done:done + b] = metric(pack.sums(item_counts(rng, b, n)))
+        done += b
+    return metric(stats.sum(axis=1, dtype=np.float64)), values
+
+
+def bootstrap_scores(stats, metric: Metric, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
+                     clusters=None, rng):
+    """Each system's score and percentile bootstrap confidence interval: (scores, low, high)."""
+    check_confidence_level(confidence_level)
+    observed, values = bootstrap_score_matrix(stats, metric, n_resamples=n_resamples, rng=rng, clusters=clusters)
+    a = (1 - confidence_level) / 2
+    low, high = np.quantile(values, [a, 1 - a], axis=0)
+    return observed, low, high

@@ -1,0 +1,186 @@
+"""Analysis of one competition: m systems scored on one test set (Nava-Muñoz et al. 2024).
+
+Everything derives from one matrix of bootstrap scores: each replicate resamples the test
+items once and scores every system on them, so a column difference is a paired-bootstrap
+replicate of that pair's difference.  From it:
+
+* each system's score, bootstrap mean and percentile CI (the paper's Table 2);
+* CIs of the winner's improvement over every other system (Table 3);
+* for every pair (i above j in the ranking), the one-sided p-value of "i is better" with the
+  shift convention P*(delta* >= 2 delta) (Berg-Kirkpatrick et al. 2012; CompStats) — the
+  matrix of differences with significance marks (Table 4);
+* adjusted p-values within each reference system's group of comparisons (i against every
+  system ranked below it), by Bonferroni, Holm and Benjamini-Hochberg from statsmodels
+  (Table 5), or over all m(m-1)/2 pairs at once (``scope="all"``);
+* the summary measures of the paper's Table 6: ties with the winner and among all pairs per
+  correction, |winner - median|, CV and PPI.
+
+Improvements are in the metric's "better" direction: for a lower-is-better metric (MAE)
+the improvement of i over j is score_j - score_i.  Identical systems have delta* = delta = 0
+in every replicate and get p = 1, never 0.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from simstats.stats.bootstrap import bootstrap_score_matrix, extreme_counts
+from simstats.stats.engine import improvement
+from simstats.stats.metrics import Metric
+from simstats.stats.multitest import CORRECTIONS, adjust_pvalues, quick_gc
+
+#: Significance marks of the paper's Table 4 (dagger p < .1, * < .05, ** < .01, *** < .001).
+MARKS = ((0.001, "***"), (0.01, "**"), (0.05, "*"), (0.1, "†"))
+SCOPES = ("group", "all")
+
+
+def significance_mark(p: float) -> str:
+    for bound, mark in MARKS:
+        if p < bound:
+            return mark
+    return ""
+
+
+def rank_order(scores, higher_is_better: bool = True) -> np.ndarray:
+    """Indices from best to worst; ties keep the input order."""
+    scores = np.asarray(scores, dtype=float)
+    return np.argsort(-scores if higher_is_better else scores, kind="stable")
+
+
+def adjust_pair_table(pairs: pd.DataFrame, *, scope: str = "group", corrections=CORRECTIONS) -> pd.DataFrame:
+    """Add ``pvalue_<correction>`` columns to a table of pairs (columns reference, pvalue).
+
+    scope="group": each correction is applied within each reference system's group of
+    comparisons, as in the paper's Table 5 and CompStats; scope="all": over all pairs.
+    """
+    if scope not in SCOPES:
+        raise ValueError(f"scope must be one of {SCOPES}, got {scope!r}")
+    p = pairs["pvalue"].to_numpy(float)
+    if np.isnan(p).any() or (p < 0).any() or (p > 1).any():
+        raise ValueError("p-values must lie in [0, 1] (no NaN)")
+    out = pairs.copy()
+    groups = out.groupby("reference", sort=False).indices.values() if scope == "group" else [np.arange(len(out))]
+    with quick_gc():
+        for label, method in corrections.items():
+            adjusted = p.copy()
+            if method is not None:
+                for idx in groups:
+                    adjusted[idx] = adjust_pvalues(p[idx], method)
+            out[f"pvalue_{label}"] = adjusted
+    return out
+
+
+def summary_measures(names, scores, pairs: pd.DataFrame, *, n_items: int, higher_is_better: bool = True,
+                     alpha: float = 0.05, scope: str = "group") -> dict:
+    """The paper's Table 6 measures from ranked scores and the pairs' raw p-values.
+
+    ``names``/``scores`` in rank order (winner first); ``pairs`` has columns reference,
+    system, pvalue.  A "tie" is a comparison not significant at ``alpha`` after correction.
+    |win - med| uses the median of all scores; PPI = 100 (1 - winner) is defined only for
+    higher-is-better metrics capped at 1 (NaN otherwise); CV uses the sample sd (ddof = 1).
+    """
+    names = list(names)
+    scores = np.asarray(scores, dtype=float)
+    m = len(names)
+    adjusted = adjust_pair_table(pairs, scope=scope)
+    winner = adjusted[adjusted.reference == names[0]]
+    out = {"n": int(n_items), "m": m}
+    for label in CORRECTIONS:
+        out[f"ties_with_winner_{label}"] = int((winner[f"pvalue_{label}"] >= alpha).sum())
+    out["possible_comparisons"] = m * (m - 1) // 2
+    for label in CORRECTIONS:
+        out[f"ties_{label}"] = int((adjusted[f"pvalue_{label}"] >= alpha).sum())
+    out["win_minus_median"] = float(abs(scores[0] - np.median(scores)))
+    out["cv_percent"] = float(100 * scores.std(ddof=1) / scores.mean()) if m > 1 and scores.mean() else np.nan
+    out["ppi_percent"] = float(100 * (1 - scores[0])) if higher_is_better and scores[0] <= 1 else np.nan
+    return out
+
+
+@dataclass
+class CompetitionAnalysis:
+    """Bootstrap analysis of one competition; systems are stored in rank order (winner first)."""
+
+    names: list
+    scores: np.ndarray          # observed scores (m,)
+    replicates: np.ndarray      # bootstrap scores (B, m), same resamples for every system
+    metric: Metric
+    n_items: int
+    confidence_level: float = 0.95
+
+    @property
+    def m(self) -> int:
+        return len(self.names)
+
+    def _interval(self, values: np.ndarray):
+        a = (1 - self.confidence_level) / 2
+        return np.quantile(values, [a, 1 - a], axis=0)
+
+    def improvement_replicates(self, i: int, j: int) -> np.ndarray:
+        """Bootstrap replicates of system i's improvement over system j (rank positions)."""
+        return improvement(self.metric, self.replicates[:, i], self.replicates[:, j])
+
+    def score_intervals(self) -> pd.DataFrame:
+        """Table 2: ordered percentile CIs of every system's score."""
+        low, high = self._interval(self.replicates)
+        return pd.DataFrame({"rank": np.arange(1, self.m + 1), "system": self.names, "score": self.scores,
+                             "ci_low": low, "bootstrap_mean": self.replicates.mean(axis=0), "ci_high": high})
+
+    def differences_from_best(self) -> pd.DataFrame:
+        """Table 3: CIs of the winner's improvement over each other system; does it contain 0?"""
+        rows = []
+        for j in range(1, self.m):
+            d = self.improvement_replicates(0, j)
+            low, high = self._interval(d)
+            rows.append({"rank": j + 1, "system": self.names[j], "reference": self.names[0],
+                         "difference": float(improvement(self.metric, self.scores[0], self.scores[j])),
+                         "ci_low": low, "bootstrap_mean": d.mean(), "ci_high": high,
+                         "contains_zero": bool(low <= 0 <= high)})
+        return pd.DataFrame(rows)
+
+    def pairs(self, *, scope: str = "group") -> pd.DataFrame:
+        """Every pair (reference ranked above system): improvement, CI, one-sided p, adjusted p."""
+        i, j = np.triu_indices(self.m, k=1)
+        deltas = improvement(self.metric, self.replicates[:, i], self.replicates[:, j])
+        delta = improvement(self.metric, self.scores[i], self.scores[j])
+        counts = extreme_counts(deltas, delta, "greater", "shift")
+        low, high = self._interval(deltas)
+        frame = pd.DataFrame({"reference": [self.names[a] for a in i], "system": [self.names[b] for b in j],
+                              "reference_rank": i + 1, "system_rank": j + 1, "difference": delta,
+                              "ci_low": low, "ci_high": high, "pvalue": counts / self.replicates.shape[0]})
+        return adjust_pair_table(frame, scope=scope)
+
+    def difference_matrix(self, correction: str = "none") -> pd.DataFrame:
+        """Table 4: lower-triangular matrix, cell (row j, column i) = improvement of i over j + mark."""
+        pairs = self.pairs()
+        cells = pd.DataFrame("", index=self.names[1:], columns=self.names[:-1])
+        for row in pairs.itertuples(index=False):
+            p = getattr(row, f"pvalue_{correction}")
+            cells.loc[row.system, row.reference] = f"{row.difference:.3f} {significance_mark(p)}".rstrip()
+        cells.index.name = "system"
+        return cells.reset_index()
+
+    def summary(self, *, alpha: float = 0.05, scope: str = "group") -> dict:
+        """Table 6 measures of this competition."""
+        return summary_measures(self.names, self.scores, self.pairs(), n_items=self.n_items,
+                                higher_is_better=self.metric.higher_is_better, alpha=alpha, scope=scope)
+
+
+def analyse_competition(names, stats, metric: Metric, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
+                        clusters=None, rng) -> CompetitionAnalysis:
+    """Bootstrap analysis of systems ``names`` with per-item statistics ``stats`` (m, n, k)."""
+    names = list(names)
+    stats = np.asarray(stats)
+    if stats.ndim != 3 or stats.shape[0] != len(names):
+        raise ValueError(f"statistics must have shape ({len(names)}, items, k), got {stats.shape}")
+    if len(names) < 2:
+        raise ValueError(f"a competition needs at least two systems, got {len(names)}")
+    if len(set(names)) != len(names):
+        raise ValueError("system names must be distinct")
+    if not 0 < confidence_level < 1:
+        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level}")
+    observed, values = bootstrap_score_matrix(stats, metric, n_resamples=n_resamples, rng=rng, clusters=clusters)
+    order = rank_order(observed, metric.higher_is_better)
+    return CompetitionAnalysis([names[k] for k in order], observed[order], values[:, order], metric,
+                               int(stats.shape[1]), confidence_level)

@@ -1,0 +1,133 @@
+"""Shared machinery of the resampling tests: inputs, column packing, resampled metrics.
+
+Systems' per-item statistics come as an array (systems, items, k).  A resampling test
+draws a weight matrix W (replicates x items) - bootstrap counts or swap indicators - and
+gets every system's resampled sums as one matrix product W @ S, with S holding each
+system's statistic columns side by side (columns equal for all systems, such as the
+number of gold items per sentence, are stored once).  That product is the whole cost of
+a test, so many pairs are tested at once at matrix-multiply speed.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simstats.stats.metrics import Metric
+
+#: Largest |sum| for which float32 products of integer statistics stay exact.
+FLOAT32_EXACT = 2**24
+#: Relative tolerance for "at least as extreme" comparisons (sums are exact, so ties are exact).
+TIE_TOL = 1e-12
+
+
+def as_generator(rng) -> np.random.Generator:
+    """``rng`` as a numpy Generator: a Generator is used as is, an integer seeds a new one."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or isinstance(rng, bool) or not isinstance(rng, (int, np.integer, np.random.SeedSequence)):
+        raise ValueError("rng must be a seeded numpy Generator or an integer seed (no global random state is used), "
+                         f"got {rng!r}")
+    return np.random.default_rng(rng)
+
+
+def check_stats(stats, metric: Metric, pairs=None) -> tuple[np.ndarray, np.ndarray]:
+    """Validate (systems, items, k) statistics and (pairs, 2) system indices."""
+    stats = np.asarray(stats)
+    if stats.dtype.kind == "b":
+        stats = stats.view(np.uint8)
+    elif stats.dtype.kind not in "iuf":
+        stats = stats.astype(np.float64)
+    if stats.ndim == 2:
+        stats = stats[:, :, None]
+    if stats.ndim != 3:
+        raise ValueError(f"statistics must have shape (systems, items, k), got {stats.shape}")
+    m, n, k = stats.shape
+    if k != len(metric.statistics):
+        raise ValueError(f"metric {metric.name!r} needs {len(metric.statistics)} statistics per item, got {k}")
+    if m < 2:
+        raise ValueError(f"need at least two systems to compare, got {m}")
+    if n < 1:
+        raise ValueError("no items to test on")
+    if stats.dtype.kind == "f" and not np.isfinite(stats).all():
+        raise ValueError("statistics contain NaN or infinite values")
+    if pairs is None:
+        if m != 2:
+            raise ValueError("give pairs=[(a, b), ...] when comparing more than two systems")
+        pairs = [(0, 1)]
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    if pairs.size == 0 or pairs.min() < 0 or pairs.max() >= m:
+        raise ValueError(f"pairs must index systems 0..{m - 1}")
+    return stats, pairs
+
+
+def aggregate_clusters(stats: np.ndarray, clusters) -> np.ndarray:
+    """Sum items' statistics within clusters: (systems, items, k) -> (systems, clusters, k)."""
+    clusters = np.asarray(clusters)
+    if clusters.shape != (stats.shape[1],):
+        raise ValueError(f"clusters must give one id per item ({stats.shape[1]}), got shape {clusters.shape}")
+    _, inverse = np.unique(clusters, return_inverse=True)
+    order = np.argsort(inverse, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(inverse[order]) != 0])
+    return np.add.reduceat(stats[:, order, :].astype(np.float64), starts, axis=1)
+
+
+def orient_by_winner(stats: np.ndarray, metric: Metric, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each pair ordered (observed winner, loser), and whether it was swapped.
+
+    A researcher who sees one system ahead tests "is the better-looking system better?"
+    (Reimers & Gurevych 2018's rule): the pair is oriented by its observed improvement and
+    tested one-sided (``alternative="greater"``).  Ties keep the given order."""
+    values = metric(np.asarray(stats, dtype=np.float64).sum(axis=1))
+    flipped = improvement(metric, values[pairs[:, 0]], values[pairs[:, 1]]) < 0
+    return np.where(flipped[:, None], pairs[:, ::-1], pairs), flipped
+
+
+def improvement(metric: Metric, values_a: np.ndarray, values_b: np.ndarray) -> np.ndarray:
+    """A's improvement over B in metric units (positive = A better)."""
+    return values_a - values_b if metric.higher_is_better else values_b - values_a
+
+
+class ColumnPack:
+    """The statistic columns of the systems used by some pairs, with shared columns stored once."""
+
+    def __init__(self, stats: np.ndarray, systems: np.ndarray):
+        sel = stats[systems]
+        m, n, k = sel.shape
+        self.systems = systems
+        shared = [s for s in range(k) if np.array_equal(sel[:, :, s], np.broadcast_to(sel[:1, :, s], (m, n)))]
+        own = [s for s in range(k) if s not in shared]
+        index = np.empty((m, k), dtype=np.int64)
+        for pos, s in enumerate(shared):
+            index[:, s] = pos
+        for pos, s in enumerate(own):
+            index[:, s] = len(shared) + np.arange(m) * len(own) + pos
+        blocks = [sel[0][:, shared]] if shared else []
+        if own:
+            blocks.append(sel[:, :, own].transpose(1, 0, 2).reshape(n, m * len(own)))
+        matrix = np.concatenate(blocks, axis=1)
+        integral = matrix.dtype.kind in "iu" or bool(np.array_equal(matrix, np.rint(matrix)))
+        bound = n * float(np.abs(matrix).max(initial=0))
+        self.dtype = np.float32 if integral and bound < FLOAT32_EXACT else np.float64
+        self.matrix = np.ascontiguousarray(matrix, dtype=self.dtype)
+        self.index = index
+        self.shared, self.own = shared, own
+
+    def sums(self, weights: np.ndarray) -> np.ndarray:
+        """Resampled sums (replicates, systems, k) for weights (replicates, items)."""
+        prod = weights.astype(self.dtype, copy=False) @ self.matrix
+        b, m, k = prod.shape[0], self.index.shape[0], self.index.shape[1]
+        out = np.empty((b, m, k), dtype=np.float64)
+        ks = len(self.shared)
+        if self.own:
+            own = prod[:, ks:].reshape(b, m, len(self.own))
+            if len(self.own) == k:
+                out[...] = own
+            else:
+                out[:, :, self.own] = own
+        for pos, s in enumerate(self.shared):
+            out[:, :, s] = prod[:, pos, None]
+        return out
+
+
+def replicate_block(n_items: int, n_columns: int, budget: int = 2**25) -> int:
+    """Replicates per block so that the weight and product matrices stay within ~budget floats."""
+    return int(max(16, min(4096, budget // max(1, n_items + n_columns))))

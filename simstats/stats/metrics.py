@@ -1,0 +1,200 @@
+"""Metrics as functions of summed per-unit sufficient statistics.
+
+accuracy  : correct / items
+recall    : R / G          (R recalled gold items, G gold items)
+precision : R / (R + S)    (S spurious candidates produced)
+f1        : 2R / (G + R + S)
+Every function works elementwise on arrays of sums, so the same code gives a model's
+score (sums over a split), a population value (expected sums) or a bootstrap replicate.
+A ratio with a zero denominator is 0 (no items recalled, nothing produced).
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+#: Statistics each metric is computed from, in their canonical order.
+STATISTICS: dict[str, tuple[str, ...]] = {
+    "accuracy": ("correct", "items"),
+    "recall": ("recalled", "gold", "spurious"),
+    "precision": ("recalled", "gold", "spurious"),
+    "f1": ("recalled", "gold", "spurious"),
+}
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    num = np.asarray(num, dtype=float)
+    den = np.asarray(den, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.true_divide(num, den)
+    if out.ndim == 0:
+        return float(out) if den != 0 else 0.0
+    zero = den == 0
+    if zero.any():
+        out[np.broadcast_to(zero, out.shape)] = 0.0
+    return out
+
+
+def accuracy_of(correct, items):
+    """Accuracy from summed statistics (elementwise)."""
+    return _ratio(correct, items)
+
+
+def recall_of(recalled, gold, spurious=0):
+    """Recall R / G from summed statistics (elementwise)."""
+    return _ratio(recalled, gold)
+
+
+def precision_of(recalled, gold, spurious):
+    """Precision R / (R + S) from summed statistics (elementwise)."""
+    return _ratio(recalled, np.add(recalled, spurious))
+
+
+def f1_of(recalled, gold, spurious):
+    """F1 = 2R / (G + R + S) from summed statistics (elementwise)."""
+    return _ratio(np.multiply(2.0, recalled), np.add(np.add(gold, recalled), spurious))
+
+
+_FUNCTIONS = {"accuracy": accuracy_of, "recall": recall_of, "precision": precision_of, "f1": f1_of}
+
+
+def metric_from_sums(metric: str, sums: Mapping[str, np.ndarray]):
+    """Evaluate ``metric`` on a mapping of summed statistics (see :data:`STATISTICS`)."""
+    try:
+        function = _FUNCTIONS[metric]
+    except KeyError:
+        raise ValueError(f"unknown metric {metric!r} (known: {', '.join(_FUNCTIONS)})") from None
+    missing = [s for s in STATISTICS[metric] if s not in sums]
+    if missing:
+        raise ValueError(f"metric {metric!r} needs statistics {missing} that were not given")
+    return function(*(sums[s] for s in STATISTICS[metric]))
+
+
+# --------------------------------------------------------------------------- metric objects
+class Metric:
+    """A metric of summed per-item statistics, for the test engine.
+
+    ``statistics`` names the columns of the per-item statistics array; ``function`` maps
+    summed statistics of shape (..., k) to metric values of shape (...).  Lower-is-better
+    metrics (MAE) set ``higher_is_better=False``: the engine then measures improvement as
+    a decrease.
+    """
+
+    def __init__(self, name: str, statistics, function, higher_is_better: bool = True, ratio_of=None):
+        self.name = name
+        self.statistics = tuple(statistics)
+        self.function = function
+        self.higher_is_better = bool(higher_is_better)
+        #: (numerator, denominator) statistic indices if the metric is sum(num) / sum(den)
+        #: (0 when the denominator is 0): then a difference between two systems with the same
+        #: denominator column needs one matrix column, sum(num_a - num_b) / sum(den).
+        self.ratio_of = tuple(ratio_of) if ratio_of is not None else None
+
+    def __call__(self, sums) -> np.ndarray:
+        sums = np.asarray(sums, dtype=np.float64)
+        if sums.shape[-1] != len(self.statistics):
+            raise ValueError(f"metric {self.name!r} needs {len(self.statistics)} statistics "
+                             f"{self.statistics}, got {sums.shape[-1]}")
+        return np.asarray(self.function(sums), dtype=np.float64)
+
+    def __repr__(self) -> str:
+        return f"Metric({self.name!r}, statistics={self.statistics})"
+
+
+#: Accuracy from per-item (correct, items).
+accuracy = Metric("accuracy", ("correct", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), ratio_of=(0, 1))
+#: Recall, precision and F1 in Yeh (2000)'s form, from per-item (recalled, gold, spurious).
+recall = Metric("recall", STATISTICS["recall"], lambda s: recall_of(s[..., 0], s[..., 1], s[..., 2]), ratio_of=(0, 1))
+precision = Metric("precision", STATISTICS["precision"], lambda s: precision_of(s[..., 0], s[..., 1], s[..., 2]))
+f1 = Metric("f1", STATISTICS["f1"], lambda s: f1_of(s[..., 0], s[..., 1], s[..., 2]))
+#: Mean absolute error (lower is better) from per-item (abs_error, items).
+mae = Metric("mae", ("abs_error", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), higher_is_better=False,
+             ratio_of=(0, 1))
+
+_METRICS = {"accuracy": accuracy, "recall": recall, "precision": precision, "f1": f1, "mae": mae}
+
+
+def get_metric(name: str) -> Metric:
+    """The built-in metric called ``name`` (accuracy, recall, precision, f1, mae)."""
+    try:
+        return _METRICS[name]
+    except KeyError:
+        raise ValueError(f"unknown metric {name!r} (built in: {', '.join(_METRICS)}; "
+                         "macro/weighted F1 via classification_f1, anything else via custom_metric)") from None
+
+
+def classification_f1(classes, average: str = "macro", subset=None) -> Metric:
+    """F1 from per-class confusion counts (tp_c, gold_c, pred_c for each class c).
+
+    average: "macro" (unweighted mean over ``subset`` of classes, default all),
+    "weighted" (mean weighted by gold support, as scikit-learn's average="weighted"),
+    or a class label for that class's F1.  F1_c = 2 tp_c / (gold_c + pred_c), 0 if both 0.
+    """
+    classes = [str(c) for c in classes]
+    k = len(classes)
+    names = tuple(f"{stat}_{c}" for c in classes for stat in ("tp", "gold", "pred"))
+    if average == "macro":
+        chosen = [str(c) for c in subset] if subset is not None else classes
+        unknown = [c for c in chosen if c not in classes]
+        if unknown or not chosen:
+            raise ValueError(f"macro-F1 subset has unknown classes {unknown} (classes: {classes})")
+        idx = np.array([classes.index(c) for c in chosen])
+    elif average not in ("weighted",) and str(average) not in classes:
+        raise ValueError(f"average must be 'macro', 'weighted' or a class label, got {average!r}")
+
+    def per_class(s):
+        s = s.reshape(s.shape[:-1] + (k, 3))
+        return _ratio(2.0 * s[..., 0], s[..., 1] + s[..., 2]), s[..., 1]
+
+    if average == "macro":
+        def function(s):
+            f, _ = per_class(s)
+            return f[..., idx].mean(axis=-1)
+        name = "macro_f1" if subset is None else "macro_f1[" + ",".join(map(str, subset)) + "]"
+    elif average == "weighted":
+        def function(s):
+            f, support = per_class(s)
+            return _ratio((f * support).sum(axis=-1), support.sum(axis=-1))
+        name = "weighted_f1"
+    else:
+        j = classes.index(str(average))
+
+        def function(s):
+            return per_class(s)[0][..., j]
+        name = f"f1[{average}]"
+    return Metric(name, names, function)
+
+
+def custom_metric(name: str, statistics, function, higher_is_better: bool = True) -> Metric:
+    """Any metric of summed statistics, e.g. corpus BLEU from per-segment n-gram counts."""
+    return Metric(name, statistics, function, higher_is_better)
+
+
+def label_statistics(metric: Metric, gold, pred, *, positive=None, classes=None) -> np.ndarray:
+    """Per-item statistics (n x k) of one system's predictions for ``metric``.
+
+    accuracy: (correct, 1); recall/precision/f1 (binary, Yeh form; ``positive`` label):
+    (recalled, is_gold, spurious); classification F1 (``classes``): one-hot tp/gold/pred per
+    class; mae: (|gold - pred|, 1).
+    """
+    gold = np.asarray(gold)
+    pred = np.asarray(pred)
+    if gold.shape != pred.shape or gold.ndim != 1:
+        raise ValueError(f"gold and predictions must be 1-D of equal length, got {gold.shape} and {pred.shape}")
+    if metric.statistics == ("correct", "items"):
+        return np.stack([gold == pred, np.ones(gold.size, bool)], axis=1).astype(np.float64)
+    if metric.statistics == ("abs_error", "items"):
+        return np.stack([np.abs(gold.astype(float) - pred.astype(float)), np.ones(gold.size)], axis=1)
+    if metric.statistics == ("recalled", "gold", "spurious"):
+        if positive is None:
+            raise ValueError(f"metric {metric.name!r} on labels needs the positive label")
+        g, p = gold == positive, pred == positive
+        return np.stack([g & p, g, ~g & p], axis=1).astype(np.float64)
+    if classes is None:
+        raise ValueError(f"metric {metric.name!r} on labels needs the list of classes")
+    cols = []
+    for c in classes:
+        g, p = gold == c, pred == c
+        cols += [g & p, g, p]
+    return np.stack(cols, axis=1).astype(np.float64)

@@ -1,0 +1,57 @@
+"""Resamplers: the random weight matrices the engine multiplies with the statistics.
+
+Each function draws, from the generator passed in, a (replicates, units) matrix W; the
+engine (:mod:`simstats.stats.engine`) turns it into every system's resampled sums W @ S.
+
+* :func:`item_counts` - the bootstrap over n items: Multinomial(n; 1/n, ..., 1/n) counts.
+* :func:`row_counts` - the same bootstrap when the statistics are given as distinct rows
+  with multiplicities (``weights``): Multinomial(n; w_1/n, ..., w_r/n) over the rows, which
+  has exactly the distribution of the item bootstrap's counts summed within rows, at a cost
+  of O(rows) instead of O(n) per replicate.
+* :func:`swap_indicators` - randomization: each item's outputs swapped with probability 1/2.
+* :func:`row_swaps` - the same over distinct rows: Binomial(w_r, 1/2) swapped items per row.
+
+Clusters are handled by summing items within clusters first
+(:func:`simstats.stats.engine.aggregate_clusters`); the resamplers then act on clusters.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def item_counts(rng: np.random.Generator, n_resamples: int, n: int) -> np.ndarray:
+    """Multinomial(n; 1/n, ..., 1/n) resample counts, (n_resamples, n) float32, via one bincount."""
+    dtype = np.int32 if n_resamples * n < 2**31 else np.int64
+    draws = rng.integers(0, n, size=(n_resamples, n), dtype=dtype)
+    draws += (np.arange(n_resamples, dtype=dtype) * n)[:, None]
+    return np.bincount(draws.ravel(), minlength=n_resamples * n).reshape(n_resamples, n).astype(np.float32)
+
+
+def row_counts(rng: np.random.Generator, n_resamples: int, weights: np.ndarray) -> np.ndarray:
+    """Bootstrap counts over distinct rows with multiplicities ``weights``: (n_resamples, rows)."""
+    weights = np.asarray(weights, dtype=np.float64)
+    n = int(round(weights.sum()))
+    return rng.multinomial(n, weights / n, size=n_resamples).astype(np.float32)
+
+
+def swap_indicators(rng: np.random.Generator, n_resamples: int, n: int) -> np.ndarray:
+    """Randomization swaps: 1 where an item's two outputs are exchanged, (n_resamples, n) float32."""
+    return rng.integers(0, 2, size=(n_resamples, n), dtype=np.uint8).astype(np.float32)
+
+
+def row_swaps(rng: np.random.Generator, n_resamples: int, weights: np.ndarray) -> np.ndarray:
+    """Randomization over distinct rows: Binomial(w_r, 1/2) swapped items per row (n_resamples, rows)."""
+    weights = np.asarray(weights).astype(np.int64)
+    return rng.binomial(weights, 0.5, size=(n_resamples, weights.size)).astype(np.float32)
+
+
+def check_weights(weights, n_rows: int) -> np.ndarray:
+    """Validate item multiplicities of distinct rows: non-negative integers, one per row, not all 0."""
+    weights = np.asarray(weights, dtype=np.float64)
+    if weights.shape != (n_rows,):
+        raise ValueError(f"weights must give one multiplicity per row ({n_rows}), got shape {weights.shape}")
+    if not np.all(np.isfinite(weights)) or np.any(weights < 0) or np.any(weights != np.rint(weights)):
+        raise ValueError("weights must be non-negative integers (how many items each row stands for)")
+    if weights.sum() < 1:
+        raise ValueError("weights sum to 0: no items to test on")
+    return weights

@@ -1,0 +1,1 @@
+"""The replication studies, one package per paper plus the noise study."""

@@ -1,0 +1,291 @@
+"""Dror et al. (2019): ASO beside COS and SO on score distributions (real data part).
+
+For two approaches' score distributions (one score per training run):
+
+* COS (collection of statistics): A is better iff it has the larger mean and the smaller sd;
+* SO (stochastic order, as the paper operationalises it): Mann-Whitney U, two-sided p <= 0.05,
+  direction by the larger mean rank;
+* ASO: eps_min of "A is almost stochastically larger than B" and of the reverse, at the paper's
+  level alpha = 0.01; the approach with the smaller eps_min is declared better and its eps_min
+  is the comparison's eps.
+
+Cases as in the paper: A = COS and SO both decisive, B = COS decisive but SO not, C = neither;
+D (SO decisive but COS not) is counted too although the paper met none.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from simstats.stats.aso import aso, cos_verdict, so_verdict
+from simstats.stats.engine import as_generator
+
+CASES = ("A", "B", "C", "D")
+#: UKP hyperparameters compared (normalised values; every pair of values within a task).
+UKP_FACTORS = ("Decoder", "Optimizer", "DropoutType")
+
+
+def compare_distributions(scores_a, scores_b, *, alpha_aso: float = 0.01, alpha_so: float = 0.05,
+                          n_resamples: int = 1000, rng=None) -> dict:
+    """COS, SO and ASO verdicts (+1: A better, -1: B better, 0: undecided) and the case."""
+    a = np.asarray(scores_a, dtype=float)
+    b = np.asarray(scores_b, dtype=float)
+    rng = as_generator(rng)
+    cos = cos_verdict(a, b)
+    so, so_pvalue = so_verdict(a, b, alpha=alpha_so)
+    eps_ab = aso(a, b, confidence_level=1 - alpha_aso, n_resamples=n_resamples, rng=rng).statistic
+    eps_ba = aso(b, a, confidence_level=1 - alpha_aso, n_resamples=n_resamples, rng=rng).statistic
+    aso_verdict = 1 if eps_ab < eps_ba else (-1 if eps_ba < eps_ab else 0)
+    case = "A" if cos and so else "B" if cos else "D" if so else "C"
+    return {"n_a": a.size, "n_b": b.size, "mean_a": a.mean(), "mean_b": b.mean(), "sd_a": a.std(ddof=1),
+            "sd_b": b.std(ddof=1), "cos": cos, "so_pvalue": so_pvalue, "so": so, "eps_min_ab": eps_ab,
+            "eps_min_ba": eps_ba, "aso": aso_verdict, "eps": min(eps_ab, eps_ba),
+            "aso_decisive": bool(min(eps_ab, eps_ba) < 0.5), "case": case,
+            "aso_agrees_with_cos": bool(cos == 0 or cos == aso_verdict)}
+
+
+def _normalise(value: str) -> str:
+    return str(value).strip("[]'\" ")
+
+
+def ukp_distributions(table: pd.DataFrame, *, min_scores: int = 30) -> list[tuple]:
+    """(source, task, factor, a, b, scores_a, scores_b) for every pair of values of each factor
+    within each task: all runs with that value (over seeds and the other hyperparameters)."""
+    need = {"Dataset", "Test_F1", *UKP_FACTORS}
+    missing = need - set(table.columns)
+    if missing:
+        raise ValueError(f"UKP table lacks columns {sorted(missing)}")
+    out = []
+    for task, g in table.groupby("Dataset", sort=True):
+        task = str(task).removesuffix(".pkl")
+        for factor in UKP_FACTORS:
+            values = g[factor].map(_normalise)
+            groups = {v: s.Test_F1.dropna().to_numpy(float) for v, s in g.assign(v=values).groupby("v", sort=True)}
+            groups = {v: s for v, s in groups.items() if s.size >= min_scores and v and "LSTM" not in v}
+            names = sorted(groups)
+            for i in range(len(names)):
+                for j in range(i + 1, len(names)):
+                    out.append(("UKP BiLSTM 2017", task, factor, names[i], names[j], groups[names[i]],
+                                groups[names[j]]))
+    return out
+
+
+def ibm_distributions(frames: dict[str, pd.DataFrame]) -> list[tuple]:
+    """Pairs of base models per task from the IBM 20-seed results (accuracy; Spearman for stsb)."""
+    per_model = {}
+    for model, frame in frames.items():
+        need = {"dataset name", "accuracy", "spearmanr"}
+        if not need <= set(frame.columns):
+            raise ValueError(f"{model}: lacks columns {sorted(need - set(frame.columns))}")
+        for task, g in frame.groupby("dataset name", sort=True):
+            col = "spearmanr" if g.accuracy.isna().all() else "accuracy"
+            per_model.setdefault(task, {})[model] = g[col].dropna().to_numpy(float)
+    out = []
+    for task in sorted(per_model):
+        models = sorted(m for m, s in per_model[task].items() if s.size >= 3)
+        for i in range(len(models)):
+            for j in range(i + 1, len(models)):
+                out.append(("IBM model recycling", task, "base model", models[i], models[j],
+                            per_model[task][models[i]], per_model[task][models[j]]))
+    return out
+
+
+def read_ibm(directory) -> dict[str, pd.DataFrame]:
+    files = sorted(Path(directory).glob("models_results_*_pretrain.csv"))
+    if not files:
+        raise ValueError(f"{directory}: no models_results_*_pretrain.csv files")
+    return {f.name.removeprefix("models_results_").removesuffix("_pretrain.csv"): pd.read_csv(f, sep="\t")
+            for f in files}
+
+
+def real_data_comparisons(comparisons: list[tuple], *, rng, n_resamples: int = 1000) -> pd.DataFrame:
+    rows = []
+    for source, task, factor, a, b, sa, sb in comparisons:
+        rows.append({"source": source, "task": task, "factor": factor, "a": a, "b": b,
+                     **compare_distributions(sa, sb, n_resamples=n_resamples, rng=rng)})
+    return pd.DataFrame(rows)
+
+
+def case_summary(results: pd.DataFrame) -> pd.DataFrame:
+    """Table 4 analogue: share of comparisons per case and the mean/sd of ASO's eps per case."""
+    rows = []
+    for source, g in results.groupby("source", sort=True):
+        for case in CASES:
+            c = g[g.case == case]
+            rows.append({"source": source, "case": case, "comparisons": len(c), "share_percent": 100 * len(c) / len(g),
+                         "eps_mean": c.eps.mean() if len(c) else np.nan,
+                         "eps_sd": c.eps.std(ddof=1) if len(c) > 1 else np.nan,
+                         "aso_decisive_percent": 100 * c.aso_decisive.mean() if len(c) else np.nan})
+        rows.append({"source": source, "case": "all", "comparisons": len(g), "share_percent": 100.0,
+                     "eps_mean": g.eps.mean(), "eps_sd": g.eps.std(ddof=1),
+                     "aso_decisive_percent": 100 * g.aso_decisive.mean()})
+    return pd.DataFrame(rows)
+
+
+def parse_dror(value) -> dict:
+    """Validate the ``dror`` config section; raise ScenarioError naming the field."""
+    from simstats.sim.fields import as_mapping, check_keys, fail, integer_field, number_field
+
+    v = as_mapping(value, "dror")
+    check_keys(v, "dror", {"n_bootstrap", "alpha_aso", "alpha_so", "min_scores", "population", "size_power"})
+    pop = as_mapping(v.get("population", {}), "dror.population")
+    sp = as_mapping(v.get("size_power", {}), "dror.size_power")
+    check_keys(sp, "dror.size_power", {"scenarios", "n", "shifts", "replicates"})
+    sp_scen = sp.get("scenarios", ["conll2003_ner_en", "conll2003_ner_de", "germeval2014_ner_de", "conll2000_chunking",
+                                   "ace2005_entities", "ace2005_events", "tempeval3_events", "failure_tail"])
+    if not isinstance(sp_scen, list) or not all(isinstance(x, str) for x in sp_scen):
+        fail("dror.size_power.scenarios", "must be a list of scenario names")
+    sp_n = sp.get("n", [5, 10, 20, 50])
+    if not isinstance(sp_n, list) or not sp_n:
+        fail("dror.size_power.n", "must be a non-empty list of run counts")
+    sp_shift = sp.get("shifts", [0.0, 0.5, 1.0])
+    if not isinstance(sp_shift, list) or not sp_shift:
+        fail("dror.size_power.shifts", "must be a non-empty list of shifts in robust sds")
+    check_keys(pop, "dror.population", {"n_distributions", "tail_share", "repetitions", "chunks"})
+    return {"n_bootstrap": integer_field(v.get("n_bootstrap", 1000), "dror.n_bootstrap", minimum=10),
+            "alpha_aso": number_field(v.get("alpha_aso", 0.01), "dror.alpha_aso", exclusive_minimum=0, exclusive_maximum=1),
+            "alpha_so": number_field(v.get("alpha_so", 0.05), "dror.alpha_so", exclusive_minimum=0, exclusive_maximum=1),
+            "min_scores": integer_field(v.get("min_scores", 30), "dror.min_scores", minimum=3),
+            "population": {
+                "n_distributions": integer_field(pop.get("n_distributions", 255), "dror.population.n_distributions",
+                                            minimum=10),
+                "tail_share": number_field(pop.get("tail_share", 0.5), "dror.population.tail_share", minimum=0, maximum=1),
+                "repetitions": integer_field(pop.get("repetitions", 100), "dror.population.repetitions", minimum=1),
+                "chunks": integer_field(pop.get("chunks", 2), "dror.population.chunks", minimum=1)},
+            "size_power": {
+                "scenarios": list(sp_scen),
+                "n": [integer_field(x, f"dror.size_power.n[{i}]", minimum=3) for i, x in enumerate(sp_n)],
+                "shifts": [number_field(x, f"dror.size_power.shifts[{i}]", minimum=0) for i, x in enumerate(sp_shift)],
+                "replicates": integer_field(sp.get("replicates", 200), "dror.size_power.replicates", minimum=10)}}
+
+
+def cases_markdown(summary: pd.DataFrame, results: pd.DataFrame) -> str:
+    from simstats.studies.reference import paper_targets
+    from simstats.io import markdown_table
+
+    paper = paper_targets()
+    paper = paper[(paper.paper == "dror2019") & (paper.table == "T4_summary")]
+    ref = pd.DataFrame([{"case": r.row.removeprefix("Case "), **dict(zip(
+        ["share_percent", "eps_mean", "eps_sd"], [float(x) for x in r.value.split(";")]))} for r in paper.itertuples()])
+    return "\n".join([
+        "# ASO, COS and SO on real score distributions (Dror et al. 2019, Table 4 analogue)\n",
+        "Case A: COS and SO (Mann-Whitney U, p ≤ 0.05) both decisive; B: COS only; C: neither; D: SO only. "
+        "eps: ASO's eps_min (α = 0.01) of the approach it declares better. UKP: every pair of values of Decoder, "
+        "Optimizer and DropoutType within a task, all runs with that value (seeds and other hyperparameters "
+        "pooled); IBM: every pair of base models per task, 20 seeds each.\n",
+        markdown_table(summary),
+        "\n## The paper's Table 4 (its 510 comparisons of Reimers & Gurevych 2017; different setups)\n",
+        markdown_table(ref),
+        f"\nASO's verdict agrees with COS wherever COS decides in {100 * results.aso_agrees_with_cos.mean():.1f} % "
+        "of the comparisons.\n"])
+
+
+# --------------------------------------------------------------------------- synthetic population
+def synthetic_population(rng, *, n_distributions: int = 255, n_tasks: int = 5, min_size: int = 41,
+                         max_size: int = 3898, tail_share: float = 0.5) -> list[dict]:
+    """Score distributions shaped like the 255 of Dror et al. (2019, section 6): sizes log-uniform
+    in [min_size, max_size]; per task a level (0.75-0.95), per distribution a small shift and a
+    spread; a share of them with a failure tail (1-10 % of runs scoring far below).
+
+    Returns dicts with task, index and scores."""
+    rng = as_generator(rng)
+    levels = rng.uniform(0.75, 0.95, n_tasks)
+    out = []
+    for k in range(n_distributions):
+        task = k % n_tasks
+        size = int(round(math.exp(rng.uniform(math.log(min_size), math.log(max_size)))))
+        centre = levels[task] + rng.normal(0, 0.005)
+        spread = math.exp(rng.uniform(math.log(0.003), math.log(0.03)))
+        scores = rng.normal(centre, spread, size)
+        if rng.random() < tail_share:
+            failed = rng.random(size) < rng.uniform(0.01, 0.10)
+            scores[failed] = rng.uniform(0.05, centre - 0.1, failed.sum())
+        out.append({"task": task, "index": k, "scores": np.clip(scores, 0.0, 1.0)})
+    return out
+
+
+def population_pairs(population: list[dict], rng, per_distribution: int = 4) -> list[tuple[int, int]]:
+    """Pairs within tasks: each distribution meets ``per_distribution`` others (255 x 4 / 2 = 510)."""
+    rng = as_generator(rng)
+    pairs = set()
+    by_task = {}
+    for d in population:
+        by_task.setdefault(d["task"], []).append(d["index"])
+    for members in by_task.values():
+        members = np.array(members)
+        for shift in range(1, per_distribution // 2 + 1):
+            order = rng.permutation(members)
+            for i, j in zip(order, np.roll(order, shift)):
+                pairs.add((int(min(i, j)), int(max(i, j))))
+    return sorted(pairs)
+
+
+def noise_analyses(population: list[dict], kind: str, repetitions: int, *, rng=None, root_seed: int | None = None,
+                   n_resamples: int = 1000, method: str = "grid") -> pd.DataFrame:
+    """Section 6 of the paper, each distribution ``repetitions`` times:
+
+    false_positive: original vs original + N(0, 0.001) noise; half_split: two random halves;
+    false_negative: the noisy version (1/4 of scores minus phi^2, 3/4 plus phi^2, phi ~ N(0, 0.01))
+    vs the original (eps near 0 = the noisy, better version is found better).
+    Rows: violation ratio and eps_min of "first is better", COS verdict (+1 first better).
+    With ``root_seed`` each distribution's draws are keyed by (analysis, index), so any split of
+    the population into jobs gives the same rows; otherwise ``rng`` is used throughout."""
+    from simstats.sim.seeding import generator
+
+    shared = as_generator(rng) if root_seed is None else None
+    rows = []
+    for d in population:
+        s = d["scores"]
+        rng = shared if shared is not None else generator(root_seed, "dror", "noise", kind, int(d["index"]))
+        for r in range(repetitions):
+            if kind == "false_positive":
+                first, second = s + rng.normal(0, 0.001, s.size), s
+            elif kind == "half_split":
+                perm = rng.permutation(s.size)
+                first, second = s[perm[: s.size // 2]], s[perm[s.size // 2:]]
+            elif kind == "false_negative":
+                phi2 = rng.normal(0, 0.01, s.size) ** 2
+                minus = rng.permutation(s.size) < s.size // 4
+                first, second = s + np.where(minus, -phi2, phi2), s
+            else:
+                raise ValueError(f"unknown analysis {kind!r}")
+            res = aso(first, second, n_resamples=n_resamples, rng=rng, method=method)
+            rows.append({"analysis": kind, "index": d["index"], "repetition": r, "n": s.size,
+                         "violation_ratio": res.violation_ratio, "eps_min": res.statistic,
+                         "cos": cos_verdict(first, second)})
+    return pd.DataFrame(rows)
+
+
+def noise_summary(rows: pd.DataFrame) -> pd.DataFrame:
+    out = []
+    for kind, g in rows.groupby("analysis", sort=True):
+        for stat in ("violation_ratio", "eps_min"):
+            v = g[stat].to_numpy()
+            out.append({"analysis": kind, "statistic": stat, "comparisons": v.size, "mean": v.mean(),
+                        "sd": v.std(ddof=1), "q2.5": np.quantile(v, 0.025), "q97.5": np.quantile(v, 0.975),
+                        "share_below_0.4": np.mean(v < 0.4), "share_above_0.6": np.mean(v > 0.6),
+                        "cos_first_better": np.mean(g.cos == 1), "cos_second_better": np.mean(g.cos == -1)})
+    return pd.DataFrame(out)
+
+
+#: The paper's section 6 values (violation ratio; COS shares), beside which our analyses are shown.
+PAPER_NOISE = {"false_positive": {"mean": 0.502, "sd": 0.0472, "q2.5": 0.396, "q97.5": 0.631,
+                                  "cos_first_better": 0.262, "cos_second_better": 0.238},
+               "half_split": {"mean": 0.5},
+               "false_negative": {"mean": 0.134, "sd": 0.07, "cos_first_better": 0.874}}
+
+
+def noise_markdown(summary: pd.DataFrame) -> str:
+    from simstats.io import markdown_table
+
+    paper = pd.DataFrame([{"analysis": k, "statistic": "paper (eps)", **v} for k, v in PAPER_NOISE.items()])
+    both = pd.concat([summary, paper], ignore_index=True).sort_values(["analysis", "statistic"], kind="stable")
+    return ("# ASO's false positives and false negatives (Dror et al. 2019, section 6), synthetic population\n\n"
+            "false_positive: each distribution vs itself + N(0, 0.001) noise (first = noisy); half_split: two "
+            "random halves; false_negative: noisy version (1/4 of scores - phi^2, 3/4 + phi^2, phi ~ N(0, 0.01)) "
+            "vs the original (first = noisy, truly better). violation_ratio = eps_W2; eps_min at alpha = 0.05 "
+            "(deepsig's default); cos_* = share where COS declares first / second better.\n\n"
+            + markdown_table(both))

@@ -1,0 +1,1 @@
+"""Noise study: the noise model's scenarios against their closed forms."""

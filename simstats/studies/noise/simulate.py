@@ -1,0 +1,267 @@
+"""The noise study: what the noise model of a scenario produces, beside its closed forms.
+
+Per scenario: one row per simulated model (scores, truth, X) and a summary of the spread
+of true scores and of X, the dev-test correlation and the item-level correlation r12 of
+two models of one approach, each with a bootstrap (over models) or analytic uncertainty
+and with the exact value the model implies.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import special, stats
+
+from simstats.sim.noise import Population, make_item_set, simulate_models, theta_quadrature
+from simstats.studies.reference import paper_value
+from simstats.sim.scenario import SPLITS, Scenario
+from simstats.sim.seeding import generator
+
+SCORE_COLUMNS = ["approach", "index", "theta", "delta", "failed", "psi_true_dev", "psi_true_test",
+                 "psi_dev", "psi_test", "x_dev", "x_test"]
+PAIR_COLUMNS = ["approach", "pair", "r12", "r12_item_boot"]
+#: Bootstrap replicates over test items used for the item-sampling part of r12's uncertainty.
+R12_ITEM_BOOT = 200
+#: |z| up to which a simulated statistic "agrees" with the value the model implies.
+VERDICT_Z = 3.0
+STATISTICS = ["sd_psi_true_dev", "sd_psi_true_test", "sd_x_dev", "sd_x_test",
+              "pearson_dev_test", "spearman_dev_test", "mean_r12"]
+
+
+def phi_correlation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise Pearson (phi) correlation of two boolean matrices (NaN if a row is constant)."""
+    a = a.astype(np.float64)
+    b = b.astype(np.float64)
+    n = a.shape[1]
+    sa, sb, sab = a.sum(1), b.sum(1), (a * b).sum(1)
+    den = np.sqrt(sa * (n - sa) * sb * (n - sb))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, (n * sab - sa * sb) / den, np.nan)
+
+
+def phi_correlation_weighted(a: np.ndarray, b: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """phi of rows of a and b under item weights (resample counts): result (rows, replicates)."""
+    a32, b32, w = a.astype(np.float32), b.astype(np.float32), weights.astype(np.float32).T
+    n = weights.sum(axis=1, dtype=np.float64)[None, :]
+    sa, sb, sab = (a32 @ w).astype(np.float64), (b32 @ w).astype(np.float64), ((a32 * b32) @ w).astype(np.float64)
+    den = np.sqrt(sa * (n - sa) * sb * (n - sb))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, (n * sab - sa * sb) / den, np.nan)
+
+
+def item_resample_counts(root_seed: int, scenario: Scenario, clusters: np.ndarray, n_boot: int = R12_ITEM_BOOT,
+                         stream: str = "noise") -> np.ndarray:
+    """Bootstrap resample counts of the given test items (n_boot x items), shared by all chunks.
+
+    Items are resampled independently, or whole clusters (documents) when the scenario has
+    clusters, so that the interval reflects the dependence within documents.
+    """
+    rng = generator(root_seed, stream, scenario.name, "r12-item-bootstrap")
+    if scenario.clusters is None:
+        n = clusters.size
+        return rng.multinomial(n, np.full(n, 1.0 / n), size=n_boot).astype(np.uint16)
+    ids, members = np.unique(clusters, return_inverse=True)
+    per_cluster = rng.multinomial(ids.size, np.full(ids.size, 1.0 / ids.size), size=n_boot).astype(np.uint16)
+    return per_cluster[:, members]
+
+
+def simulate_chunk(scenario: Scenario, root_seed: int, start: int, stop: int, stream: str = "noise",
+                   progress=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Models start..stop-1 of every approach: score rows and r12 of pairs (2k, 2k+1).
+
+    ``progress``, if given, is called with a message after each approach.
+    """
+    if start % 2:
+        raise ValueError(f"chunks must start at an even model index, got {start}")
+    items = {s: make_item_set(scenario, s, root_seed, stream) for s in SPLITS}
+    gold = items["test"].is_gold
+    counts = item_resample_counts(root_seed, scenario, items["test"].cluster[gold], stream=stream)
+    score_frames, pair_frames = [], []
+    for spec in scenario.approaches:
+        batch = simulate_models(scenario, spec.name, start, stop, root_seed, stream=stream,
+                                item_sets=items, keep_outcomes=("test",))
+        a = batch.abilities
+        score_frames.append(pd.DataFrame({
+            "approach": spec.name, "index": a.index, "theta": a.theta, "delta": a.delta, "failed": a.failed,
+            "psi_true_dev": batch.psi_true["dev"], "psi_true_test": batch.psi_true["test"],
+            "psi_dev": batch.psi["dev"], "psi_test": batch.psi["test"],
+            "x_dev": batch.x("dev"), "x_test": batch.x("test")}))
+        y = batch.outcomes["test"][:, gold]
+        n_pairs = (stop - start) // 2
+        first, second = y[0:2 * n_pairs:2], y[1:2 * n_pairs:2]
+        r12 = phi_correlation(first, second)
+        r12_boot = phi_correlation_weighted(first, second, counts).astype(np.float32)
+        pair_frames.append(pd.DataFrame({"approach": spec.name, "pair": start // 2 + np.arange(n_pairs), "r12": r12,
+                                         "r12_item_boot": list(r12_boot)}))
+        if progress is not None:
+            progress(f"approach {spec.name}: {stop - start} models, {n_pairs} pairs done")
+    return (pd.concat(score_frames, ignore_index=True)[SCORE_COLUMNS],
+            pd.concat(pair_frames, ignore_index=True)[PAIR_COLUMNS])
+
+
+# --------------------------------------------------------------------------- exact values
+def _given_items(pop: Population, items, theta: np.ndarray, n_grid: int = 161) -> tuple[np.ndarray, np.ndarray]:
+    """Population.given_items on a grid of theta, interpolated (both are smooth in theta)."""
+    lo, hi = float(theta.min()), float(theta.max())
+    grid = np.linspace(lo, hi, n_grid) if hi > lo else np.array([lo])
+    parts = [pop.given_items(grid[i:i + 16], items) for i in range(0, grid.size, 16)]
+    mean = np.concatenate([p[0] for p in parts])
+    var = np.concatenate([p[1] for p in parts])
+    if grid.size == 1:
+        return np.full(theta.shape, mean[0]), np.full(theta.shape, var[0])
+    return np.interp(theta, grid, mean), np.interp(theta, grid, var)
+
+
+def implied_values(scenario: Scenario, approach: str, item_sets: dict | None = None) -> dict[str, float]:
+    """What the model implies for each summary statistic (quadrature over theta and delta).
+
+    sd of X is the within-set sd (delta method for ratio metrics).  With ``item_sets`` the
+    sd of X and the dev-test correlations are those the realised dev and test sets imply
+    (a model's expected score on a fixed set is not exactly Psi_true); without, their
+    expectation over item sets.  The correlations treat X_dev and X_test as independent
+    of each other and of theta; Spearman's value
+    is (6/pi) asin(rho/2), exact for bivariate normal scores, so it is given only for a
+    normal seed distribution.
+    """
+    pop = Population(scenario)
+    nodes, weights = theta_quadrature(scenario, approach)
+    gh_x, gh_w = np.polynomial.hermite_e.hermegauss(41)
+    gh_w = gh_w / gh_w.sum()
+    d = scenario.sigma_shift * gh_x
+    f_dev = np.asarray(pop.psi_true(nodes, "dev"))
+    f_test = np.asarray(pop.psi_true(nodes[:, None] + d[None, :], "test"))
+    w2 = weights[:, None] * gh_w[None, :]
+    m_dev, m_test = np.sum(weights * f_dev), np.sum(w2 * f_test)
+    var_dev = np.sum(weights * (f_dev - m_dev) ** 2)
+    var_test = np.sum(w2 * (f_test - m_test) ** 2)
+    cov = np.sum(w2 * (f_dev[:, None] - m_dev) * (f_test - m_test))
+    set_var_dev, set_var_test = var_dev, var_test
+    if item_sets is None:
+        vx_dev = np.sum(weights * pop.x_variance(nodes, "dev"))
+        vx_test = np.sum(w2 * pop.x_variance(nodes[:, None] + d[None, :], "test"))
+    else:  # expected scores and their variance on the realised sets, not the population's
+        e_dev, v_dev = _given_items(pop, item_sets["dev"], nodes)
+        e_test, v_test = _given_items(pop, item_sets["test"], nodes[:, None] + d[None, :])
+        vx_dev, vx_test = np.sum(weights * v_dev), np.sum(w2 * v_test)
+        m_dev, m_test = np.sum(weights * e_dev), np.sum(w2 * e_test)
+        cov = np.sum(w2 * (e_dev[:, None] - m_dev) * (e_test - m_test))
+        set_var_dev = np.sum(weights * (e_dev - m_dev) ** 2)
+        set_var_test = np.sum(w2 * (e_test - m_test) ** 2)
+    pearson = cov / math.sqrt((set_var_dev + vx_dev) * (set_var_test + vx_test))
+    normal = scenario.seed_distribution.family == "normal"
+    r12 = np.sum(w2 * pop.pair_correlation(nodes[:, None] + d[None, :], "gold"))
+    return {
+        "sd_psi_true_dev": math.sqrt(var_dev), "sd_psi_true_test": math.sqrt(var_test),
+        "sd_x_dev": math.sqrt(vx_dev), "sd_x_test": math.sqrt(vx_test),
+        "pearson_dev_test": pearson,
+        "spearman_dev_test": 6 / math.pi * math.asin(pearson / 2) if normal else float("nan"),
+        "mean_r12": float(r12),
+    }
+
+
+# --------------------------------------------------------------------------- summary
+def _rank_rows(x: np.ndarray) -> np.ndarray:
+    return stats.rankdata(x, axis=1)
+
+
+def _row_corr(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    a = a - a.mean(1, keepdims=True)
+    b = b - b.mean(1, keepdims=True)
+    return (a * b).sum(1) / np.sqrt((a * a).sum(1) * (b * b).sum(1))
+
+
+def _score_statistics(frame: dict[str, np.ndarray], idx: np.ndarray) -> dict[str, np.ndarray]:
+    """Statistics of each bootstrap replicate (rows of idx)."""
+    out = {}
+    for col in ("psi_true_dev", "psi_true_test", "x_dev", "x_test"):
+        out["sd_" + col] = frame[col][idx].std(axis=1, ddof=1)
+    dev, test = frame["psi_dev"][idx], frame["psi_test"][idx]
+    out["pearson_dev_test"] = _row_corr(dev, test)
+    out["spearman_dev_test"] = _row_corr(_rank_rows(dev), _rank_rows(test))
+    return out
+
+
+def summarise(scenario: Scenario, scores: pd.DataFrame, pairs: pd.DataFrame, root_seed: int,
+              n_boot: int = 1000, level: float = 0.95, max_block: int = 4_000_000,
+              stream: str = "noise") -> pd.DataFrame:
+    """Summary rows (approach x statistic): estimate, se, CI, implied value, z and n."""
+    rng = generator(root_seed, "noise-summary", scenario.name)
+    item_sets = {s: make_item_set(scenario, s, root_seed, stream) for s in SPLITS}
+    alpha = 1 - level
+    rows = []
+    ref_rho = paper_value("reimers2018", "T2_eval2", scenario.reference, "spearman_rho") if scenario.reference else None
+    for spec in scenario.approaches:
+        sub = scores[scores.approach == spec.name].sort_values("index")
+        n = len(sub)
+        if n < 3:
+            raise ValueError(f"scenario {scenario.name!r}, approach {spec.name!r}: need >= 3 models, got {n}")
+        frame = {c: sub[c].to_numpy(float) for c in ("psi_true_dev", "psi_true_test", "x_dev", "x_test",
+                                                     "psi_dev", "psi_test")}
+        point = {k: float(v[0]) for k, v in _score_statistics(frame, np.arange(n)[None, :]).items()}
+        block = max(1, max_block // n)
+        reps: dict[str, list] = {k: [] for k in point}
+        for lo in range(0, n_boot, block):
+            idx = rng.integers(0, n, size=(min(block, n_boot - lo), n))
+            for k, v in _score_statistics(frame, idx).items():
+                reps[k].append(v)
+        implied = implied_values(scenario, spec.name, item_sets)
+        for k in point:
+            r = np.concatenate(reps[k])
+            lo_q, hi_q = np.nanquantile(r, [alpha / 2, 1 - alpha / 2])
+            rows.append((spec.name, k, point[k], float(np.nanstd(r, ddof=1)), float(lo_q), float(hi_q),
+                         "bootstrap over models", n))
+        mine = pairs[(pairs.approach == spec.name) & pairs.r12.notna()]
+        r12 = mine.r12.to_numpy()
+        if r12.size < 2:
+            raise ValueError(f"scenario {scenario.name!r}, approach {spec.name!r}: need >= 2 model pairs for r12")
+        # Two parts: pair-to-pair Monte Carlo error, and which items the test set happens to hold
+        # (bootstrap over items, the same resamples for every pair).
+        se_pairs = r12.std(ddof=1) / math.sqrt(r12.size)
+        boot_means = np.nanmean(np.stack(mine.r12_item_boot.to_numpy()).astype(np.float64), axis=0)
+        se = float(math.sqrt(se_pairs**2 + np.nanvar(boot_means, ddof=1)))
+        zq = special.ndtri(1 - alpha / 2)
+        mean = float(r12.mean())
+        rows.append((spec.name, "mean_r12", mean, se, mean - zq * se, mean + zq * se,
+                     "pairs + bootstrap over test items", r12.size))
+        for i in range(len(rows) - len(STATISTICS), len(rows)):
+            rows[i] = rows[i] + (implied[rows[i][1]],
+                                 ref_rho if rows[i][1] == "spearman_dev_test" and ref_rho is not None else float("nan"))
+    out = pd.DataFrame(rows, columns=["approach", "statistic", "estimate", "se", "ci_low", "ci_high",
+                                      "uncertainty", "n", "implied", "paper"])
+    diff = out.estimate - out.implied
+    with np.errstate(invalid="ignore", divide="ignore"):
+        # equal up to round-off (a zero spread, say) agrees whatever the se
+        out["z_vs_implied"] = np.where(diff.abs() <= 1e-12, 0.0, diff / out.se)
+    out["verdict"] = np.where(out.z_vs_implied.isna(), "–",
+                              np.where(out.z_vs_implied.abs() <= VERDICT_Z, "agrees", "differs"))
+    out.insert(0, "scenario", scenario.name)
+    order = {s: i for i, s in enumerate(STATISTICS)}
+    out["_o"] = out.statistic.map(order)
+    return out.sort_values(["approach", "_o"], kind="stable").drop(columns="_o").reset_index(drop=True)
+
+
+def summary_markdown(summary: pd.DataFrame) -> str:
+    """The noise summary of all scenarios as a Markdown document."""
+    from simstats.io import markdown_table
+
+    t = summary.copy()
+    t["95% CI"] = [f"[{lo:.4g}, {hi:.4g}]" for lo, hi in zip(t.ci_low, t.ci_high)]
+    t = t[["scenario", "approach", "statistic", "estimate", "se", "95% CI", "implied", "z_vs_implied", "verdict",
+           "paper"]]
+    lines = [
+        "# Noise model summary",
+        "",
+        "Scores are fractions (0.01 = 1 point). sd_x_* is the sd of X = Psi - Psi_true across models on",
+        "one fixed dev/test set; mean_r12 is the item-level correlation of two runs of one approach on the",
+        "test set's gold (or plain) items. `implied` is the model's exact value (quadrature; delta method",
+        "for ratio metrics; for the realised dev/test sets where that matters), `z_vs_implied` =",
+        f"(estimate - implied) / se, `verdict` = agrees if |z| <= {VERDICT_Z:g}, `paper` the published value",
+        "(Reimers & Gurevych 2018, Table 2 Spearman rho) where the scenario models a paper task - one of",
+        "the three numbers the task's noise parameters are calibrated to (results/reimers/calibration.md).",
+        "mean_r12's implied value takes both runs at the same ability (averaged over the seed",
+        "distribution): where abilities spread widely (failure tails) the simulated r12 is lower.",
+        "",
+        markdown_table(t),
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,131 @@
+"""Figures of this study (PNG + PDF, deterministic; written with simstats.io.save_figure)."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+
+def reimers_figure4(tables: pd.DataFrame):
+    """% of best-of-n comparisons called significant against n, per task, with a 95 % MCSE band."""
+    fig, ax = plt.subplots(figsize=(8.5, 6.4), constrained_layout=True)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    f4 = tables[(tables.table == "F4_eval2_vs_n")]
+    for k, (ref, sub) in enumerate(f4.groupby("reference", sort=True)):
+        c = colours[k % len(colours)]
+        sub = sub.sort_values("n")
+        ax.plot(sub.n, sub.estimate, marker="o", ms=3, color=c, label=ref)
+        ax.fill_between(sub.n, sub.estimate - 1.96 * sub.se, sub.estimate + 1.96 * sub.se, color=c, alpha=0.15)
+        for table, n_col, marker in (("T1_eval1", 1, "s"), ("T2_eval2", None, "D")):
+            paper = tables[(tables.table == table) & (tables.reference == ref) & (tables.quantity == "pct_significant")]
+            if len(paper) and np.isfinite(paper.paper.iloc[0]):
+                ax.scatter([n_col or paper.n.iloc[0]], [paper.paper.iloc[0]], marker=marker, facecolors="none",
+                           edgecolors=c, s=45, zorder=3)
+        marked = sub[np.isfinite(sub.paper)]
+        if len(marked):
+            ax.scatter(marked.n, marked.paper, marker="*", s=160, color=c, edgecolors="black", zorder=4,
+                       label=f"paper, {ref}, n = {int(marked.n.iloc[0])}: {marked.paper.iloc[0]:.2f} %")
+    ax.scatter([], [], marker="s", facecolors="none", edgecolors="grey", label="paper, Table 1 (n = 1)")
+    ax.scatter([], [], marker="D", facecolors="none", edgecolors="grey", label="paper, Table 2 (best of 50)")
+    ax.set_xscale("log")
+    ns = sorted(f4.n.unique())
+    ax.set_xticks(ns)
+    ax.set_xticklabels([str(int(n)) for n in ns], fontsize=8)
+    ax.minorticks_off()
+    ax.set_xlabel("runs per approach the best-by-dev model is chosen from, n (log scale)")
+    ax.set_ylabel("comparisons called significant at p < 0.05 (%)")
+    ax.set_title("Identical approaches, best-by-dev model of n runs each (band: ±1.96 MCSE)")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.12))
+    ax.set_ylim(bottom=0)
+    return fig
+
+
+def reimers_dev_test_figure(scores: dict, tables: pd.DataFrame, max_points: int = 4000):
+    """Dev vs test F1 per task with the OLS fit and the paper-level prediction band f(x) ± zeta(x)."""
+    from simstats.studies.reimers2018.tables import prediction_interval_width, regression_line
+
+    names = sorted(scores)
+    cols = min(4, len(names))
+    rows = -(-len(names) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 3.3 * rows), constrained_layout=True, squeeze=False)
+    for ax, name in zip(axes.ravel(), names):
+        s = scores[name]
+        dev, test = 100 * s.psi_dev.to_numpy(), 100 * s.psi_test.to_numpy()
+        a, b = regression_line(dev, test)
+        width = prediction_interval_width(dev, test)
+        ax.scatter(dev[:max_points], test[:max_points], s=3, alpha=0.3, linewidths=0, color="tab:blue")
+        order = np.argsort(dev)
+        x = dev[order]
+        fit = a + b * x
+        ax.plot(x, fit, color="black", lw=1, label="OLS fit")
+        ax.fill_between(x, fit - width[order] / 2, fit + width[order] / 2, color="tab:orange", alpha=0.25,
+                        label=f"± ζ: mean 2ζ = {width.mean():.2f}")
+        row = tables[(tables.scenario == name) & (tables.table == "T3_prediction_interval")]
+        ref = row.reference.iloc[0] if len(row) else name
+        if len(row) and np.isfinite(row.paper.iloc[0]):
+            ax.plot([], [], " ", label=f"paper 2ζ = {row.paper.iloc[0]:.2f}")
+        ax.set_title(ref, fontsize=9)
+        ax.set_xlabel("dev F1 (%)", fontsize=8)
+        ax.set_ylabel("test F1 (%)", fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.legend(fontsize=6.5, loc="upper left")
+        ax.grid(alpha=0.3)
+    for ax in axes.ravel()[len(names):]:
+        ax.axis("off")
+    fig.suptitle(f"Dev vs test score of simulated runs (first {max_points:,} shown), OLS fit of test on dev\n"
+                 "and the prediction band f(dev) ± ζ at the paper's level (1 - α)² = 0.05", fontsize=10)
+    return fig
+
+
+def reimers_power_figure(power: pd.DataFrame, target: float):
+    """Runs per approach needed for the target power against the true difference d, per task and test."""
+    from simstats.studies.reimers2018.tables import required_runs
+
+    needed = required_runs(power, target)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6), constrained_layout=True, sharey=True)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    cap = int(power.n.max())
+    for ax, test, title in ((axes[0], "welch", "Evaluation 3: Welch's t test"),
+                            (axes[1], "mannwhitney", "Evaluation 4: Mann-Whitney U")):
+        for k, (ref, sub) in enumerate(needed[needed.test == test].groupby("reference", sort=True)):
+            y = sub.runs_needed.fillna(cap * 1.25)
+            ax.plot(sub.d, y, marker="o", ms=3, color=colours[k % len(colours)], label=ref)
+        ax.axhline(cap, color="grey", ls=":", lw=1, label=f"largest n tried ({cap}); points above: more")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("true difference d (F1 points, log scale)")
+        ax.set_title(title)
+        ax.grid(alpha=0.3, which="both")
+    axes[0].set_ylabel(f"runs per approach for {100 * target:.0f} % power (log scale)")
+    axes[1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    fig.suptitle("How many runs per approach detect a true difference (α = 0.05, two-sided)", fontsize=11)
+    return fig
+
+
+def reimers_calibration_figure(calibration: pd.DataFrame):
+    """Residuals of the three calibrated cells per task: closed-form fit and simulation vs the paper."""
+    fig, axes = plt.subplots(1, 3, figsize=(12, 4.4), constrained_layout=True)
+    labels = {"tau": ("τ: (ours − paper) / paper (%)", True, 15.0),
+              "delta95_test": ("Δ95 test: (ours − paper) / paper (%)", True, 15.0),
+              "spearman_rho": ("Spearman ρ: ours − paper", False, 0.05)}
+    for ax, (quantity, (label, relative, band)) in zip(axes, labels.items()):
+        sub = calibration[calibration.quantity == quantity].reset_index(drop=True)
+        x = np.arange(len(sub))
+        scale = 100 / sub.paper.abs() if relative else np.ones(len(sub))
+        ax.axhspan(-band, band, color="tab:green", alpha=0.12, label="tolerance of the other cells")
+        ax.axhline(0, color="black", lw=1, label="paper")
+        ax.errorbar(x, sub.simulated_residual * scale, yerr=1.96 * sub.simulated_se.fillna(0) * scale, fmt="o",
+                    color="tab:blue", ms=4, capsize=2, label="simulated ± 1.96 MCSE")
+        ax.scatter(x, sub.closed_form_residual * scale, marker="x", color="tab:orange", label="closed-form fit",
+                   zorder=3)
+        ax.set_xticks(x)
+        ax.set_xticklabels(sub.reference, rotation=55, ha="right", fontsize=7)
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Calibrated cells: residuals of the closed-form fit and of the simulation", fontsize=11)
+    return fig

@@ -1,0 +1,105 @@
+"""Seed replicates in the UKP BiLSTM runs (Reimers & Gurevych 2017) beside the simulation.
+
+The UKP table holds one row per training run with its hyperparameters, dev and test F1.
+Runs whose every hyperparameter column agrees are replicates of one configuration that
+differ only in the random seed - the situation of the paper's Evaluations 1 and 2.
+Per task we report, with a bootstrap over configurations:
+
+* Spearman rho(dev, test) within configurations (scores centred on their configuration's
+  mean; across configurations the hyperparameters, not the seed, drive both scores);
+* 2 zeta of the prediction interval of test given dev on the same centred scores;
+* Delta95 and Delta_max of |Delta test F1| over all pairs of replicate runs.
+
+Score-only data cannot give Table 1's tau or % significant: those need each run's
+per-sentence output for the paired bootstrap.  Configurations have only 2-6 replicates,
+so the spread is estimated from many small groups, and a bad configuration's seed spread
+is not a good one's: the "top quarter" rows keep configurations whose mean test F1 is in
+the task's top quarter.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from simstats.studies.reimers2018.tables import prediction_interval_width
+
+#: UKP dataset -> the simulated task it matches.
+UKP_TASKS = {"conll2003_ner": "conll2003_ner_en", "conll2000_chunking": "conll2000_chunking",
+             "ace": "ace2005_entities", "tempeval3": "tempeval3_events"}
+SCORE_COLUMNS = ("ID", "Dev_F1", "Test_F1", "Max_Test_F1", "OptimalEpoch", "Epochs")
+
+
+def read_ukp(path) -> pd.DataFrame:
+    table = pd.read_csv(path, sep="\t", dtype=str)
+    for col in ("Dev_F1", "Test_F1"):
+        if col not in table.columns:
+            raise ValueError(f"{path}: UKP table lacks the column {col!r}")
+        table[col] = pd.to_numeric(table[col], errors="coerce")
+    if "Dataset" not in table.columns:
+        raise ValueError(f"{path}: UKP table lacks the column 'Dataset'")
+    return table
+
+
+def replicate_groups(table: pd.DataFrame) -> pd.DataFrame:
+    """Runs of configurations with >= 2 replicates: task, config id, dev and test F1 (points)."""
+    hyper = [c for c in table.columns if c not in SCORE_COLUMNS]
+    t = table.dropna(subset=["Dev_F1", "Test_F1"]).copy()
+    t["task"] = t.Dataset.str.removesuffix(".pkl")
+    t = t[t.task.isin(UKP_TASKS)]
+    t["config"] = t.groupby(hyper, dropna=False, sort=True).ngroup()
+    size = t.groupby("config").config.transform("size")
+    t = t[size >= 2]
+    return pd.DataFrame({"task": t.task, "config": t.config, "dev": 100 * t.Dev_F1, "test": 100 * t.Test_F1})
+
+
+def _per_config(runs: pd.DataFrame) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(centred dev, centred test, |test differences| of all run pairs) of each configuration."""
+    out = []
+    for _, g in runs.groupby("config", sort=True):
+        dev, test = g.dev.to_numpy(), g.test.to_numpy()
+        i, j = np.triu_indices(test.size, 1)
+        out.append((dev - dev.mean(), test - test.mean(), np.abs(test[i] - test[j])))
+    return out
+
+
+def _statistics(parts) -> dict[str, float]:
+    dev = np.concatenate([p[0] for p in parts])
+    test = np.concatenate([p[1] for p in parts])
+    diffs = np.concatenate([p[2] for p in parts])
+    same = bool(np.allclose(dev, test))   # a source that reports the test score as dev score
+    return {"spearman_rho": math.nan if same else float(stats.spearmanr(dev, test).statistic),
+            "two_zeta": math.nan if same else float(prediction_interval_width(dev, test).mean()),
+            "delta95_test": float(np.quantile(diffs, 0.95)), "deltamax_test": float(diffs.max()),
+            "pairs": diffs.size, "configurations": len(parts), "runs": dev.size, "dev_equals_test": same}
+
+
+def ukp_replicates(table: pd.DataFrame, rng: np.random.Generator, n_boot: int = 1000) -> pd.DataFrame:
+    """Per task and subset (all / top quarter): the statistics with bootstrap-over-configuration CIs."""
+    runs = replicate_groups(table)
+    rows = []
+    for task, sub in runs.groupby("task", sort=True):
+        means = sub.groupby("config").test.mean()
+        top = means[means >= means.quantile(0.75)].index
+        for subset, part in (("all configurations", sub), ("top quarter", sub[sub.config.isin(top)])):
+            parts = _per_config(part)
+            point = _statistics(parts)
+            reps = {k: [] for k in ("spearman_rho", "two_zeta", "delta95_test")}
+            for _ in range(n_boot):
+                pick = rng.integers(0, len(parts), size=len(parts))
+                s = _statistics([parts[k] for k in pick])
+                for k in reps:
+                    reps[k].append(s[k])
+            for key in ("spearman_rho", "two_zeta", "delta95_test", "deltamax_test"):
+                lo = hi = math.nan
+                if key in reps and np.isfinite(point[key]):
+                    lo, hi = np.quantile(reps[key], [0.025, 0.975])
+                note = "dev F1 equals test F1 in the source" if point["dev_equals_test"] and key in (
+                    "spearman_rho", "two_zeta") else ""
+                rows.append({"task": task, "scenario": UKP_TASKS[task], "subset": subset, "quantity": key,
+                             "estimate": point[key], "ci_low": float(lo), "ci_high": float(hi),
+                             "pairs": point["pairs"], "configurations": point["configurations"],
+                             "runs": point["runs"], "note": note})
+    return pd.DataFrame(rows)

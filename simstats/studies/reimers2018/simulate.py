@@ -1,0 +1,243 @@
+"""Reimers & Gurevych (2018): Evaluations 1 and 2 on simulated models with known truth.
+
+Two approaches A and B (identical by construction) each train ``n_models`` models of one
+task scenario (the instance-level noise model, ``simstats.noise``; the same models as the
+noise study, stream "noise").  Model k of A and model k of B form Evaluation 1's pair k.
+For a group size n, group g holds models g*n .. g*n+n-1 of each approach; Evaluation 2
+(and Figure 4) compares the best-by-dev model of A's group with the best-by-dev model of
+B's group on the test set.  Evaluation 2's matrix rows are the groups of ``row_size``.
+
+Significance: paired bootstrap over test sentences (Berg-Kirkpatrick et al. 2012), shift
+convention, one-sided for the observed winner: with delta = |F1(A) - F1(B)| and delta* the
+winner's resampled lead, p = P*(delta* >= 2 delta).  A researcher who sees one model ahead
+tests exactly that ("is the better-looking model better?"), which is how each pair is
+oriented.  Under identical approaches every p < alpha is a false "significant" result.
+
+Chunking: models are processed in blocks of ``block`` models per approach (the least common
+multiple of every group size), so no group straddles two blocks.  Each block draws its own
+bootstrap resample counts from a key (task, block) and every pair in the block shares them;
+chunks are whole blocks, so results do not depend on the chunk size or on --cores.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from simstats.stats.bootstrap import paired_bootstrap
+from simstats.stats.engine import orient_by_winner
+from simstats.stats.metrics import f1
+from simstats.sim.noise import make_item_set, simulate_models
+from simstats.sim.scenario import SPLITS, Scenario, ScenarioError, chunk_bounds
+from simstats.sim.fields import as_mapping, check_keys, integer_field, number_field
+from simstats.sim.seeding import generator
+
+COMPARISON_COLUMNS = ["n", "group", "index_a", "index_b", "dev_a", "dev_b", "test_a", "test_b", "delta", "pvalue"]
+SCORE_COLUMNS = ["approach", "index", "theta", "delta_shift", "psi_true_dev", "psi_true_test", "psi_dev", "psi_test"]
+
+
+@dataclass(frozen=True)
+class ReimersSettings:
+    """The ``reimers`` section of the configuration."""
+
+    tasks: tuple[str, ...]
+    n_models: int            # per approach
+    chunk_size: int          # models per approach and job; a multiple of ``block``
+    n_resamples: int         # bootstrap replicates B
+    alpha: float
+    row_size: int            # Evaluation 2: best of each row of this many models
+    figure4_n: tuple[int, ...]
+    eval34_size: int         # Evaluations 3/4: models per approach in one comparison
+    table5_n: tuple[int, ...]
+    power_d: tuple[float, ...]      # true differences, F1 points
+    power_n: tuple[int, ...]        # runs per approach tried
+    power_replicates: int
+    power_target: float
+
+    @property
+    def group_sizes(self) -> tuple[int, ...]:
+        """Every group size whose selection happens inside a chunk (1 = Evaluation 1)."""
+        return tuple(sorted({1, self.row_size, *self.figure4_n}))
+
+    @property
+    def block(self) -> int:
+        sizes = {*self.group_sizes, self.eval34_size, *self.table5_n}
+        return math.lcm(*sizes)
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.n_models // self.chunk_size)
+
+    def chunk_range(self, chunk: int) -> tuple[int, int]:
+        return chunk_bounds(self.n_models, self.chunk_size, chunk)
+
+
+def _int_list(value, path: str, minimum: int) -> tuple[int, ...]:
+    if not isinstance(value, list) or not value:
+        raise ScenarioError(f"{path}: must be a non-empty list of integers")
+    out = tuple(integer_field(v, f"{path}[{i}]", minimum=minimum) for i, v in enumerate(value))
+    if len(set(out)) != len(out):
+        raise ScenarioError(f"{path}: values must be distinct, got {list(out)}")
+    return tuple(sorted(out))
+
+
+def parse_reimers(value, scenarios: dict[str, Scenario]) -> ReimersSettings:
+    """Validate the ``reimers`` section (one-line ScenarioError naming the field)."""
+    path = "reimers"
+    value = as_mapping(value, path)
+    keys = {"tasks", "n_models", "chunk_size", "n_resamples", "alpha", "row_size", "figure4_n", "eval34_size",
+            "table5_n", "power"}
+    check_keys(value, path, keys, {"n_models", "chunk_size"})
+    tasks = value.get("tasks", "all")
+    if tasks == "all":
+        tasks = [name for name, sc in scenarios.items() if sc.reference and sc.metric == "f1"]
+    if not isinstance(tasks, list) or not tasks:
+        raise ScenarioError(f"{path}.tasks: must be 'all' or a non-empty list of scenario names")
+    for name in tasks:
+        if name not in scenarios:
+            raise ScenarioError(f"{path}.tasks: unknown scenario {name!r}")
+        if scenarios[name].metric != "f1" or scenarios[name].test.sentences is None:
+            raise ScenarioError(f"{path}.tasks: scenario {name!r} must use metric f1 with test sentences "
+                                "(the bootstrap resamples sentences)")
+        if len(scenarios[name].approaches) != 2:
+            raise ScenarioError(f"{path}.tasks: scenario {name!r} must have exactly two approaches")
+    power = as_mapping(value.get("power", {}), f"{path}.power")
+    check_keys(power, f"{path}.power", {"d", "n", "replicates", "target"})
+    d = power.get("d", [0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0])
+    if not isinstance(d, list) or not d:
+        raise ScenarioError(f"{path}.power.d: must be a non-empty list of differences in F1 points")
+    d = tuple(sorted(number_field(v, f"{path}.power.d[{i}]", exclusive_minimum=0) for i, v in enumerate(d)))
+    settings = ReimersSettings(
+        tasks=tuple(tasks),
+        n_models=integer_field(value["n_models"], f"{path}.n_models", minimum=2),
+        chunk_size=integer_field(value["chunk_size"], f"{path}.chunk_size", minimum=1),
+        n_resamples=integer_field(value.get("n_resamples", 10_000), f"{path}.n_resamples", minimum=100),
+        alpha=number_field(value.get("alpha", 0.05), f"{path}.alpha", exclusive_minimum=0, maximum=0.5),
+        row_size=integer_field(value.get("row_size", 50), f"{path}.row_size", minimum=2),
+        figure4_n=_int_list(value.get("figure4_n", [1, 2, 3, 5, 10, 20, 30, 40, 50, 75, 100]), f"{path}.figure4_n", 1),
+        eval34_size=integer_field(value.get("eval34_size", 25), f"{path}.eval34_size", minimum=3),
+        table5_n=_int_list(value.get("table5_n", [1, 3, 5, 10, 20]), f"{path}.table5_n", 1),
+        power_d=d,
+        power_n=_int_list(power.get("n", [3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100]),
+                          f"{path}.power.n", 3),
+        power_replicates=integer_field(power.get("replicates", 2000), f"{path}.power.replicates", minimum=100),
+        power_target=number_field(power.get("target", 0.8), f"{path}.power.target", exclusive_minimum=0, maximum=0.99),
+    )
+    if settings.chunk_size % settings.block:
+        raise ScenarioError(f"{path}.chunk_size: must be a multiple of {settings.block} (the least common multiple "
+                            f"of every group size), got {settings.chunk_size}")
+    largest = max(settings.group_sizes[-1], settings.eval34_size, settings.table5_n[-1])
+    if settings.n_models < 2 * largest:
+        raise ScenarioError(f"{path}.n_models: need at least {2 * largest} models per approach (two groups of the "
+                            f"largest group size {largest}), got {settings.n_models}")
+    return settings
+
+
+# --------------------------------------------------------------------------- selection
+def best_by_dev(dev: np.ndarray, start: int, stop: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(group ids, model indices) of the best-by-dev model of every whole group of n.
+
+    dev holds the dev scores of models start..stop-1; group g is models g*n .. g*n+n-1,
+    used only if it lies inside [start, stop).  Ties go to the lowest index.
+    """
+    first = -(-start // n)
+    last = stop // n
+    groups = np.arange(first, last)
+    if groups.size == 0:
+        return groups, groups
+    block = dev[first * n - start:last * n - start].reshape(groups.size, n)
+    return groups, groups * n + np.argmax(block, axis=1)
+
+
+def bootstrap_pvalues(stats_a: np.ndarray, stats_b: np.ndarray, gold: np.ndarray, pairs: np.ndarray,
+                      n_resamples: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Winner-oriented paired bootstrap p-values of F1 for many pairs on one set of resamples.
+
+    stats_a, stats_b: (models, units, 2) recalled and spurious counts per sentence;
+    gold: (units,) gold items per sentence; pairs: (P, 2) row indices into stats_a and
+    stats_b.  Returns (delta, p): delta = F1(a) - F1(b); p = P*(winner's lead* >= 2 |delta|),
+    the engine's paired bootstrap over sentences (shift convention, ``alternative="greater"``)
+    on each pair oriented by its observed winner.
+    """
+    ma = stats_a.shape[0]
+    gold = np.broadcast_to(np.asarray(gold, dtype=np.float64)[None, :, None], (ma + stats_b.shape[0], gold.size, 1))
+    both = np.concatenate([stats_a, stats_b]).astype(np.float64)
+    stats = np.concatenate([both[:, :, :1], gold, both[:, :, 1:]], axis=2)       # (recalled, gold, spurious)
+    pairs = np.stack([pairs[:, 0], ma + pairs[:, 1]], axis=1)
+    oriented, flipped = orient_by_winner(stats, f1, pairs)
+    res = paired_bootstrap(stats, f1, oriented, alternative="greater", n_resamples=n_resamples, confidence_level=None,
+                           rng=rng)
+    return np.where(flipped, -res.statistic, res.statistic), res.pvalue
+
+
+def simulate_chunk(scenario: Scenario, settings: ReimersSettings, root_seed: int, start: int, stop: int,
+                   progress=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Models start..stop-1 of both approaches: score rows, and every comparison of the chunk.
+
+    Comparisons: Evaluation 1 (n = 1: model k of A vs model k of B) and, for every group
+    size n, the best-by-dev models of each whole group.
+    """
+    block = settings.block
+    if start % block:
+        raise ValueError(f"chunks must start at a multiple of the block size {block}, got {start}")
+    approach_a, approach_b = (a.name for a in scenario.approaches)
+    items = {s: make_item_set(scenario, s, root_seed, "noise") for s in SPLITS}
+    test = items["test"]
+    gold_per_unit = test.per_unit(test.is_gold).astype(np.float32)
+    score_frames, comparison_frames = [], []
+    for lo in range(start, stop, block):
+        hi = min(lo + block, stop)
+        batches = [simulate_models(scenario, name, lo, hi, root_seed, item_sets=items, keep_unit_stats=("test",))
+                   for name in (approach_a, approach_b)]
+        for batch in batches:
+            a = batch.abilities
+            score_frames.append(pd.DataFrame({
+                "approach": batch.approach, "index": a.index, "theta": a.theta, "delta_shift": a.delta,
+                "psi_true_dev": batch.psi_true["dev"], "psi_true_test": batch.psi_true["test"],
+                "psi_dev": batch.psi["dev"], "psi_test": batch.psi["test"]}))
+        pairs, meta = [], []
+        for n in settings.group_sizes:
+            groups, best_a = best_by_dev(batches[0].psi["dev"], lo, hi, n)
+            _, best_b = best_by_dev(batches[1].psi["dev"], lo, hi, n)
+            pairs.append(np.stack([best_a - lo, best_b - lo], axis=1))
+            meta.append(pd.DataFrame({"n": n, "group": groups, "index_a": best_a, "index_b": best_b}))
+        pairs = np.concatenate(pairs)
+        stats = [np.stack([b.unit_stats["test"]["recalled"], b.unit_stats["test"]["spurious"]], axis=-1)
+                 for b in batches]
+        rng = generator(root_seed, "reimers", scenario.name, "bootstrap", lo // block)
+        delta, pvalue = bootstrap_pvalues(stats[0], stats[1], gold_per_unit, pairs, settings.n_resamples, rng)
+        frame = pd.concat(meta, ignore_index=True)
+        frame["dev_a"] = batches[0].psi["dev"][pairs[:, 0]]
+        frame["dev_b"] = batches[1].psi["dev"][pairs[:, 1]]
+        frame["test_a"] = batches[0].psi["test"][pairs[:, 0]]
+        frame["test_b"] = batches[1].psi["test"][pairs[:, 1]]
+        frame["delta"] = delta
+        frame["pvalue"] = pvalue
+        comparison_frames.append(frame[COMPARISON_COLUMNS])
+        if progress is not None:
+            progress(f"models {lo}..{hi - 1}: {len(frame)} comparisons done")
+    return (pd.concat(score_frames, ignore_index=True)[SCORE_COLUMNS],
+            pd.concat(comparison_frames, ignore_index=True))
+
+
+def task_from_params(text: str) -> tuple[Scenario, ReimersSettings]:
+    """(scenario, settings) from a rule's canonical JSON params {"settings": ..., "scenario": ...}."""
+    import json
+
+    from simstats.sim.scenario import parse_scenario
+
+    value = json.loads(text)
+    settings = value["settings"]
+    name = settings["tasks"][0]
+    scenario = parse_scenario(name, value["scenario"], f"scenarios.{name}")
+    return scenario, parse_reimers(settings, {name: scenario})
+
+
+def read_chunks(paths) -> pd.DataFrame:
+    """Concatenate chunk tables in the given (chunk) order."""
+    frames = [pd.read_parquet(p) for p in paths]
+    if not frames:
+        raise ValueError("no chunk files")
+    return pd.concat(frames, ignore_index=True)

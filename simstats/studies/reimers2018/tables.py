@@ -1,0 +1,331 @@
+"""Reimers & Gurevych (2018) Tables 1-5, Figure 4 and power from one task's simulated models.
+
+Definitions (differences in F1 points, i.e. 100 x F1):
+
+* tau: mean |Delta| over the pairs whose one-sided p is in (0.04, 0.05) - the smallest
+  difference the paired bootstrap calls significant;
+* % significant: share of pairs with p < alpha (all pairs are of identical approaches);
+* Delta95, Delta_max: 95th percentile and maximum of |Delta| over the pairs;
+* 2 zeta (Table 3): mean over the models' dev scores of twice the half-width of the OLS
+  prediction interval of test given dev.  The paper's interval has confidence alpha with
+  (1 - alpha)^2 = 0.05: a two-sided interval of coverage 1 - sqrt(0.05) = 0.776, i.e. a
+  tail of sqrt(0.05) / 2 = 0.112 on each side;
+* Evaluations 3/4 (Table 4): groups of ``eval34_size`` consecutive models of A against B
+  (Welch's t test, Wilcoxon signed-rank on the k-th models as pairs, Mann-Whitney U);
+* Table 5: Delta95 of the difference of means of n test scores per approach.
+
+Uncertainties: binomial Monte Carlo standard errors for rates; a distribution-free
+order-statistic 95 % interval for Delta95 (its se is the interval's width / 3.92); the
+standard error of a mean for tau; Bonett-Wright for Spearman rho; a normal-theory se for
+2 zeta.  Delta_max has none: it grows with the number of pairs, so it is compared with
+the paper only when the number of pairs equals the paper's.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from simstats.stats.montecarlo import proportion_with_se
+from simstats.studies.reference import paper_value
+from simstats.studies.reimers2018.simulate import ReimersSettings
+from simstats.sim.seeding import generator
+
+#: Tail on each side of the paper's prediction interval: coverage alpha with (1 - alpha)^2 = 0.05.
+ZETA_TAIL = math.sqrt(0.05) / 2
+#: The paper's numbers of compared pairs (Table 1: 50 x 1,000; Table 2: 1,000 rows).
+PAPER_PAIRS = {"T1_eval1": 50_000, "T2_eval2": 1_000}
+#: The paper's comparisons per task behind Table 4 (50,000 models per approach in groups of 25).
+PAPER_EVAL34_COMPARISONS = 2_000
+SUMMARY_COLUMNS = ["scenario", "reference", "table", "quantity", "n", "estimate", "se", "ci_low", "ci_high",
+                   "count"]
+
+
+def quantile_interval(values: np.ndarray, q: float = 0.95, level: float = 0.95) -> tuple[float, float, float]:
+    """(estimate, low, high): the q-quantile and its distribution-free order-statistic interval."""
+    x = np.sort(np.asarray(values, dtype=float))
+    n = x.size
+    if n == 0:
+        return (math.nan,) * 3
+    est = float(np.quantile(x, q))
+    a = (1 - level) / 2
+    lo = int(stats.binom.ppf(a, n, q))
+    hi = int(stats.binom.ppf(1 - a, n, q))
+    return est, float(x[max(lo - 1, 0)]), float(x[min(hi, n - 1)])
+
+
+def tau(delta: np.ndarray, pvalue: np.ndarray, band=(0.04, 0.05)) -> tuple[float, float, int]:
+    """(tau, its se, number of pairs in the band): mean |delta| of pairs with band[0] < p < band[1]."""
+    inside = (pvalue > band[0]) & (pvalue < band[1])
+    d = np.abs(np.asarray(delta, dtype=float)[inside])
+    if d.size == 0:
+        return math.nan, math.nan, 0
+    se = float(d.std(ddof=1) / math.sqrt(d.size)) if d.size > 1 else math.nan
+    return float(d.mean()), se, int(d.size)
+
+
+def rate(hits: np.ndarray) -> tuple[float, float, int]:
+    """(percentage, its binomial MCSE in points, count)."""
+    p, se, n = proportion_with_se(hits)
+    return 100 * p, 100 * se, n
+
+
+def prediction_interval_width(dev: np.ndarray, test: np.ndarray, tail: float = ZETA_TAIL) -> np.ndarray:
+    """2 zeta(x) at every dev score x: twice the OLS prediction half-width of test given dev.
+
+    zeta(x) = t_{N-2}(1 - tail) * s * sqrt(1 + 1/N + (x - mean)^2 / ((N - 1) s_x^2)), s the
+    residual standard error (the textbook interval, e.g. Faraway 2002).
+    """
+    x, y = np.asarray(dev, float), np.asarray(test, float)
+    n = x.size
+    if n < 3:
+        raise ValueError(f"need >= 3 models for a prediction interval, got {n}")
+    xm = x.mean()
+    sxx = np.sum((x - xm) ** 2)
+    if sxx == 0:
+        raise ValueError("dev scores are all equal: no regression of test on dev")
+    slope = np.sum((x - xm) * (y - y.mean())) / sxx
+    resid = y - y.mean() - slope * (x - xm)
+    s = math.sqrt(np.sum(resid**2) / (n - 2))
+    t = stats.t.ppf(1 - tail, n - 2)
+    return 2 * t * s * np.sqrt(1 + 1 / n + (x - xm) ** 2 / sxx)
+
+
+def regression_line(dev: np.ndarray, test: np.ndarray) -> tuple[float, float]:
+    """(intercept, slope) of the OLS fit of test on dev."""
+    res = stats.linregress(dev, test)
+    return float(res.intercept), float(res.slope)
+
+
+def spearman_se(rho: float, n: int) -> float:
+    """Bonett & Wright (2000) standard error of Spearman's rho (through Fisher's z)."""
+    return (1 - rho**2) * math.sqrt((1 + rho**2 / 2) / (n - 3))
+
+
+def grouped(values: np.ndarray, size: int) -> np.ndarray:
+    """Whole groups of ``size`` consecutive values, (groups, size)."""
+    k = values.size // size
+    return values[:k * size].reshape(k, size)
+
+
+def _row(sc, table, quantity, n, est, se=math.nan, lo=math.nan, hi=math.nan, count=0):
+    return {"scenario": sc.name, "reference": sc.reference, "table": table, "quantity": quantity, "n": n,
+            "estimate": est, "se": se, "ci_low": lo, "ci_high": hi, "count": count}
+
+
+def _delta_rows(sc, table, key, values, n, count_label=None):
+    est, lo, hi = quantile_interval(np.abs(values))
+    rows = [_row(sc, table, key, n, est, (hi - lo) / 3.92, lo, hi, values.size)]
+    return rows
+
+
+def task_summary(scenario, settings: ReimersSettings, scores: pd.DataFrame, comparisons: pd.DataFrame) -> pd.DataFrame:
+    """Every simulated cell of Tables 1-5 and Figure 4 for one task (F1 points)."""
+    sc = scenario
+    alpha = settings.alpha
+    rows = []
+    cmp = comparisons.copy()
+    cmp["abs_delta"] = 100 * cmp.delta.abs()
+    e1 = cmp[cmp.n == 1]
+    t, t_se, t_k = tau(e1.abs_delta.to_numpy(), e1.pvalue.to_numpy())
+    rows.append(_row(sc, "T1_eval1", "tau", 1, t, t_se, count=t_k))
+    p, p_se, k = rate(e1.pvalue.to_numpy() < alpha)
+    rows.append(_row(sc, "T1_eval1", "pct_significant", 1, p, p_se, p - 1.96 * p_se, p + 1.96 * p_se, k))
+    rows += _delta_rows(sc, "T1_eval1", "delta95_test", e1.abs_delta.to_numpy(), 1)
+    rows.append(_row(sc, "T1_eval1", "deltamax_test", 1, float(e1.abs_delta.max()), count=len(e1)))
+    # Evaluation 2: best of each row, and the dev-test relation over all models
+    e2 = cmp[cmp.n == settings.row_size]
+    dev_all, test_all = 100 * scores.psi_dev.to_numpy(), 100 * scores.psi_test.to_numpy()
+    rho = float(stats.spearmanr(dev_all, test_all).statistic)
+    se = spearman_se(rho, dev_all.size)
+    rows.append(_row(sc, "T2_eval2", "spearman_rho", settings.row_size, rho, se, rho - 1.96 * se, rho + 1.96 * se,
+                     dev_all.size))
+    t, t_se, t_k = tau(e2.abs_delta.to_numpy(), e2.pvalue.to_numpy())
+    rows.append(_row(sc, "T2_eval2", "tau", settings.row_size, t, t_se, count=t_k))
+    p, p_se, k = rate(e2.pvalue.to_numpy() < alpha)
+    rows.append(_row(sc, "T2_eval2", "pct_significant", settings.row_size, p, p_se, p - 1.96 * p_se,
+                     p + 1.96 * p_se, k))
+    rows += _delta_rows(sc, "T2_eval2", "delta95_dev", 100 * (e2.dev_a - e2.dev_b).to_numpy(), settings.row_size)
+    rows += _delta_rows(sc, "T2_eval2", "delta95_test", e2.abs_delta.to_numpy(), settings.row_size)
+    rows.append(_row(sc, "T2_eval2", "deltamax_test", settings.row_size, float(e2.abs_delta.max()), count=len(e2)))
+    # Figure 4: % significant against the number of models the best is chosen from
+    for n in settings.figure4_n:
+        sub = cmp[cmp.n == n]
+        p, p_se, k = rate(sub.pvalue.to_numpy() < alpha)
+        rows.append(_row(sc, "F4_eval2_vs_n", "pct_significant", n, p, p_se, p - 1.96 * p_se, p + 1.96 * p_se, k))
+    # Table 3: prediction interval of test given dev over all models
+    width = prediction_interval_width(dev_all, test_all)
+    z = float(width.mean())
+    se = z / math.sqrt(2 * (dev_all.size - 2))
+    rows.append(_row(sc, "T3_prediction_interval", "two_zeta", 0, z, se, z - 1.96 * se, z + 1.96 * se, dev_all.size))
+    # Evaluations 3 and 4, Table 5: groups of consecutive models' test scores
+    a_name, b_name = (ap.name for ap in sc.approaches)
+    test_a = 100 * scores[scores.approach == a_name].sort_values("index").psi_test.to_numpy()
+    test_b = 100 * scores[scores.approach == b_name].sort_values("index").psi_test.to_numpy()
+    ga, gb = grouped(test_a, settings.eval34_size), grouped(test_b, settings.eval34_size)
+    tests = {
+        "eval3_welch_pct": stats.ttest_ind(ga, gb, axis=1, equal_var=False).pvalue,
+        "eval4_wilcoxon_pct": stats.wilcoxon(ga, gb, axis=1).pvalue,
+        "eval4_mannwhitney_pct": stats.mannwhitneyu(ga, gb, axis=1, alternative="two-sided").pvalue,
+    }
+    for key, pv in tests.items():
+        p, p_se, k = rate(pv < alpha)
+        rows.append(_row(sc, "T4_eval3_eval4", key, settings.eval34_size, p, p_se, p - 1.96 * p_se,
+                         p + 1.96 * p_se, k))
+    for n in settings.table5_n:
+        diff = grouped(test_a, n).mean(axis=1) - grouped(test_b, n).mean(axis=1)
+        rows += _delta_rows(sc, "T5_delta95_means", f"n{n}", diff, n)
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+
+
+# --------------------------------------------------------------------------- side by side
+def _paper(table: str, reference: str, quantity: str, n: int) -> float:
+    if table == "F4_eval2_vs_n":
+        value = paper_value("reimers2018", table, reference, f"pct_significant_n{n}")
+    else:
+        value = paper_value("reimers2018", table, reference, quantity)
+    return math.nan if value is None else value
+
+
+CALIBRATED = {("T1_eval1", "tau"), ("T1_eval1", "delta95_test"), ("T2_eval2", "spearman_rho")}
+
+
+def side_by_side(summary: pd.DataFrame) -> pd.DataFrame:
+    """Each simulated cell beside the paper's value, with the difference and a computed verdict.
+
+    Tolerances (issue #4): % significant +-3 points; Delta95, Delta_max, tau of Table 2 and
+    2 zeta +-15 % relative; Table 4 within 3 standard errors, counting the paper's own Monte
+    Carlo error (2,000 comparisons per task) and ours; Table 5 +-10 %.  Calibrated cells are
+    marked as such and judged like the others.
+    """
+    out = summary.copy()
+    out["paper"] = [_paper(t, r, q, n) for t, r, q, n in zip(out.table, out.reference, out.quantity, out.n)]
+    out["difference"] = out.estimate - out.paper
+    out["role"] = ["calibrated" if (t, q) in CALIBRATED else "prediction" for t, q in zip(out.table, out.quantity)]
+    tolerance, verdict = [], []
+    for row in out.itertuples(index=False):
+        tol, ok, why = _judge(row)
+        tolerance.append(tol)
+        verdict.append(why if ok is None else ("agrees" if ok else "misses"))
+    out["tolerance"] = tolerance
+    out["verdict"] = verdict
+    return out
+
+
+def _judge(row) -> tuple[str, bool | None, str]:
+    """(tolerance text, verdict or None, reason when None).
+
+    A fixed tolerance is judged on the point estimate; a cell outside it whose 95 % Monte
+    Carlo interval still reaches the tolerance band is "undetermined", not a miss.
+    """
+    if math.isnan(row.paper):
+        return "", None, "no published value"
+    if math.isnan(row.estimate):
+        return "", None, "not estimable (too few pairs)"
+    diff = abs(row.estimate - row.paper)
+    if row.table == "T4_eval3_eval4":
+        # two independent Monte Carlo estimates of one rate: se of each at the paper's value
+        p = row.paper / 100
+        se = 100 * math.sqrt(p * (1 - p) * (1 / PAPER_EVAL34_COMPARISONS + 1 / max(row.count, 1)))
+        return f"±{3 * se:.2f} points (3 se)", diff <= 3 * se, ""
+    if row.quantity == "deltamax_test":
+        wanted = PAPER_PAIRS[row.table]
+        if row.count != wanted:
+            return "±15 %", None, f"not comparable: maximum of {row.count:,} pairs, the paper's of {wanted:,}"
+    if row.quantity == "pct_significant":
+        text, tol = "±3 points", 3.0
+    elif row.table == "T5_delta95_means":
+        text, tol = "±10 %", 0.10 * abs(row.paper)
+    elif row.quantity == "spearman_rho":
+        text, tol = "±0.05", 0.05
+    else:
+        text, tol = "±15 %", 0.15 * abs(row.paper)
+    if diff <= tol:
+        return text, True, ""
+    if np.isfinite(row.se) and diff - 1.96 * row.se <= tol:
+        return text, None, "undetermined (Monte Carlo error too large)"
+    return text, False, ""
+
+
+# --------------------------------------------------------------------------- power
+def power_study(scenario, settings: ReimersSettings, scores: pd.DataFrame, root_seed: int) -> pd.DataFrame:
+    """Power of Welch's t test and Mann-Whitney U to detect a true difference of d F1 points.
+
+    The simulated test scores of both (identical) approaches are the population of one
+    approach's runs; the other approach's runs are the same population shifted up by d.
+    For each n runs per approach, ``power_replicates`` comparisons draw n scores per side
+    (with replacement); rows give the rejection rate at alpha with its MCSE, and Welch's
+    normal-theory power (statsmodels, effect size d / sd) beside it.
+    """
+    from statsmodels.stats.power import TTestIndPower
+
+    pool = 100 * scores.psi_test.to_numpy(float)
+    sd = float(pool.std(ddof=1))
+    rng = generator(root_seed, "reimers-power", scenario.name)
+    analysis = TTestIndPower()
+    rows = []
+    r = settings.power_replicates
+    for n in settings.power_n:
+        a = pool[rng.integers(0, pool.size, size=(r, n))]
+        b = pool[rng.integers(0, pool.size, size=(r, n))]
+        for d in (0.0, *settings.power_d):
+            welch = stats.ttest_ind(b + d, a, axis=1, equal_var=False).pvalue < settings.alpha
+            mwu = stats.mannwhitneyu(b + d, a, axis=1, alternative="two-sided").pvalue < settings.alpha
+            theory = analysis.power(effect_size=d / sd, nobs1=n, alpha=settings.alpha, ratio=1.0) if d else \
+                settings.alpha
+            for test, hits in (("welch", welch), ("mannwhitney", mwu)):
+                p = float(hits.mean())
+                rows.append({"scenario": scenario.name, "reference": scenario.reference, "test": test, "d": d,
+                             "n": n, "power": p, "mcse": math.sqrt(p * (1 - p) / r), "replicates": r,
+                             "welch_theory": float(theory), "sd_scores": sd})
+    return pd.DataFrame(rows)
+
+
+def _welch_runs(effect_size: float, target: float, alpha: float, largest: int = 20_000) -> float:
+    """Smallest n per approach (>= 2) whose two-sample t-test power (statsmodels) reaches ``target``.
+
+    statsmodels' noncentral-t power comes out NaN where it is within round-off of 1, so NaN
+    counts as reached; NaN is returned if even ``largest`` runs are not enough.
+    """
+    import warnings
+
+    from statsmodels.stats.power import TTestIndPower
+
+    analysis = TTestIndPower()
+
+    def reached(n: int) -> bool:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            p = float(analysis.power(effect_size=effect_size, nobs1=n, alpha=alpha, ratio=1.0))
+        return math.isnan(p) or p >= target
+
+    if reached(2):
+        return 2.0
+    if not reached(largest):
+        return math.nan
+    lo, hi = 2, largest           # reached(lo) is False, reached(hi) True; monotone in n
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if reached(mid) else (mid, hi)
+    return float(hi)
+
+
+def required_runs(power: pd.DataFrame, target: float, alpha: float = 0.05) -> pd.DataFrame:
+    """Smallest n of the grid whose simulated power reaches ``target``, per task, test and d."""
+    rows = []
+    for (name, ref, test, d), sub in power[power.d > 0].groupby(["scenario", "reference", "test", "d"], sort=False):
+        sub = sub.sort_values("n")
+        reached = sub[sub.power >= target]
+        n = int(reached.n.iloc[0]) if len(reached) else None
+        theory = math.nan
+        if test == "welch":
+            es = d / float(sub.sd_scores.iloc[0])
+            theory = _welch_runs(es, target, alpha)
+        rows.append({"scenario": name, "reference": ref, "test": test, "d": d,
+                     "runs_needed": n if n is not None else math.nan,
+                     "note": "" if n is not None else f"more than {int(sub.n.max())}",
+                     "power_at_runs": float(reached.power.iloc[0]) if len(reached) else float(sub.power.iloc[-1]),
+                     "welch_normal_theory": theory})
+    return pd.DataFrame(rows)

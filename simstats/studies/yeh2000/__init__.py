@@ -1,0 +1,1 @@
+"""Yeh (2000): correlated systems, paired and randomization tests."""

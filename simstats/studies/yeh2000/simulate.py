@@ -1,0 +1,494 @@
+"""Yeh (2000) study: two correlated systems on one test set; paired vs independence tests.
+
+Population.  A test set is n units drawn i.i.d.: a *gold* item (relation of interest) with
+probability ``gold_share`` (1 for recall/accuracy), otherwise a *spurious candidate*.  System
+k recalls a gold item with probability p_k and produces a spurious candidate with probability
+s_k; on each unit the two systems' indicators have item-level (phi) correlation r12:
+
+    P(both) = p1 p2 + r12 sqrt(p1 (1 - p1) p2 (1 - p2))       (likewise for s).
+
+So a unit is one of 8 kinds (gold 11/10/01/00, spurious 11/10/01/00), the data of a test set
+are the kind counts, Multinomial(n, pi), and the population values of recall, precision and F1
+are the metrics of the expected sums (equal for the two systems under the null).
+
+Tests (two-sided, level alpha).  Independence-assuming: two-sample t and two-proportion z on
+recall/accuracy, chi-square 2x2 on precision.  Paired: matched-pair t, sign test (= exact
+McNemar), Wilcoxon signed-rank, paired bootstrap, approximate randomization and exact
+stratified randomization.  Because units of one kind are interchangeable, a bootstrap
+resample of a test set is Multinomial(n, counts / n) over kinds and a shuffle swaps
+Binomial(count, 1/2) units of each discordant kind: the same distributions as resampling and
+shuffling the n units, drawn for all replicates of a design cell at once.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import optimize
+
+from simstats.stats import classical
+from simstats.stats.bootstrap import paired_bootstrap
+from simstats.stats.metrics import get_metric
+from simstats.stats.montecarlo import rejection_rate, size_verdict
+from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
+from simstats.sim.seeding import generator
+
+METRICS = ("recall", "precision", "f1")
+#: Per-kind statistics (recalled, gold, spurious) of systems 1 and 2: gold 11, 10, 01, 00, spurious 11, 10, 01, 00.
+KIND_STATS = np.array([
+    [[1, 1, 0], [1, 1, 0], [0, 1, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1], [0, 0, 0], [0, 0, 0]],
+    [[1, 1, 0], [0, 1, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0], [0, 0, 1], [0, 0, 0]],
+], dtype=np.float64)
+DISCORDANT = np.array([1, 2, 5, 6])
+TESTS = {
+    "recall": ("two_sample_t", "two_proportion_z", "paired_t", "sign_mcnemar", "wilcoxon", "paired_bootstrap",
+               "approximate_randomization", "exact_stratified_randomization"),
+    "precision": ("chi2_2x2", "paired_bootstrap", "approximate_randomization", "exact_stratified_randomization"),
+    "f1": ("paired_bootstrap", "approximate_randomization", "exact_stratified_randomization"),
+}
+INDEPENDENCE_TESTS = ("two_sample_t", "two_proportion_z", "chi2_2x2")
+
+
+def joint_probabilities(p1: float, p2: float, r12: float) -> np.ndarray:
+    """P(11), P(10), P(01), P(00) of two Bernoulli indicators with phi correlation r12."""
+    both = p1 * p2 + r12 * math.sqrt(p1 * (1 - p1) * p2 * (1 - p2))
+    probs = np.array([both, p1 - both, p2 - both, 1 - p1 - p2 + both])
+    if probs.min() < -1e-12:
+        raise ValueError(f"r12 = {r12} is not attainable for rates {p1:.4f} and {p2:.4f}")
+    return np.clip(probs, 0, 1)
+
+
+def max_r12(p1: float, p2: float) -> float:
+    lo, hi = sorted((p1, p2))
+    return math.sqrt(lo * (1 - hi) / (hi * (1 - lo)))
+
+
+@dataclass(frozen=True)
+class PairPopulation:
+    """Two systems' rates; ``kind_probs`` over the 8 unit kinds."""
+
+    metric: str
+    recall: tuple[float, float]
+    spurious: tuple[float, float]
+    gold_share: float
+    r12: float
+
+    @property
+    def kind_probs(self) -> np.ndarray:
+        g = self.gold_share
+        gold = joint_probabilities(*self.recall, self.r12) * g
+        spur = joint_probabilities(*self.spurious, self.r12) * (1 - g) if g < 1 else np.zeros(4)
+        return np.concatenate([gold, spur])
+
+    def true_values(self) -> np.ndarray:
+        """Population metric of each system (metric of the expected sums)."""
+        sums = np.einsum("k,skj->sj", self.kind_probs, KIND_STATS)
+        return get_metric(self.metric)(sums)
+
+
+def make_population(metric: str, r12: float, difference: float, *, recall: float, spurious: float,
+                    gold_share: float) -> PairPopulation:
+    """System 1 better than system 2 by ``difference`` in ``metric`` (population values).
+
+    recall/accuracy and F1: the recall rates move apart symmetrically; precision: the spurious
+    rates do.  r12 is capped at the largest phi the rates allow."""
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
+    g = 1.0 if metric == "recall" else gold_share
+
+    def pop(h: float, r: float) -> PairPopulation:
+        if metric == "precision":
+            return PairPopulation(metric, (recall, recall), (spurious - h, spurious + h), g, r)
+        return PairPopulation(metric, (recall + h, recall - h), (spurious, spurious), g, r)
+
+    h = 0.0
+    if difference:
+        span = (spurious if metric == "precision" else min(recall, 1 - recall)) * 0.999
+        h = optimize.brentq(lambda x: float(np.diff(pop(x, 0.0).true_values()[::-1])[0]) - difference, 0, span)
+    p = pop(h, 0.0)
+    cap = max_r12(*p.recall) if g == 1 else min(max_r12(*p.recall), max_r12(*p.spurious))
+    return pop(h, min(r12, cap - 1e-9))
+
+
+# --------------------------------------------------------------------------- one design cell
+def _stats_of(counts: np.ndarray) -> np.ndarray:
+    """(systems, units, 3) statistics of one test set from its 8 kind counts."""
+    return np.repeat(KIND_STATS, counts.astype(np.int64), axis=1)
+
+
+def _classical(test: str, counts: np.ndarray) -> float:
+    g11, g10, g01, g00, s11, s10, s01, _ = counts.astype(int)
+    if test == "two_proportion_z":
+        n = g11 + g10 + g01 + g00
+        return classical.two_proportion_z_test(g11 + g10, n, g11 + g01, n, alternative="two-sided").pvalue
+    if test == "chi2_2x2":
+        table = (g11 + g10, s11 + s10, g11 + g01, s11 + s01)
+        if min(table[0] + table[1], table[2] + table[3], table[0] + table[2], table[1] + table[3]) == 0:
+            return 1.0
+        return classical.precision_chi2_test(*table).pvalue
+    gold = np.repeat(KIND_STATS[:, :4, 0], counts[:4].astype(np.int64), axis=1)      # per-item recall 0/1
+    a, b = gold
+    if test == "two_sample_t":
+        if a.std() == 0 and b.std() == 0:
+            return 1.0 if a.mean() == b.mean() else 0.0
+        return classical.two_sample_t_test(a, b, alternative="two-sided").pvalue
+    if test == "paired_t":
+        p = classical.paired_t_test(a, b, alternative="two-sided").pvalue
+        return 1.0 if not np.isfinite(p) else p
+    if test == "sign_mcnemar":
+        return classical.sign_test(a, b, alternative="two-sided").pvalue
+    if test == "wilcoxon":
+        return classical.wilcoxon_test(a, b, alternative="two-sided").pvalue
+    raise ValueError(f"unknown test {test!r}")
+
+
+def simulate_cell(population: PairPopulation, n: int, replicates, *, root_seed: int, key: tuple,
+                  n_resamples: int = 1000, alpha: float = 0.05, max_exact_cells: int = 250_000) -> pd.DataFrame:
+    """One row per replicate: each test's p-value on a fresh test set of n units.
+
+    Replicate r's test set and resamples are keyed by (key, r): chunk-invariant."""
+    probs = population.kind_probs
+    rows = []
+    for r in replicates:
+        rng = generator(root_seed, "yeh", *(str(k) for k in key), int(r))
+        counts = rng.multinomial(n, probs).astype(np.float64)
+        rows.append({"replicate": int(r), **kind_pvalues(counts, population.metric, rng, n_resamples=n_resamples,
+                                                          max_exact_cells=max_exact_cells)})
+    return pd.DataFrame(rows)
+
+
+def kind_pvalues(counts, metric_name: str, rng: np.random.Generator, *, n_resamples: int = 1000,
+                 max_exact_cells: int = 250_000) -> dict:
+    """Scores and every test's two-sided p-value for one test set given by its 8 kind counts."""
+    counts = np.asarray(counts, dtype=np.float64)
+    metric = get_metric(metric_name)
+    sums = counts @ KIND_STATS                                                  # (2, 3)
+    observed = metric(sums)
+    delta = float(observed[0] - observed[1])
+    row = {"score_1": float(observed[0]), "score_2": float(observed[1]), "delta": delta}
+    # paired bootstrap and approximate randomization over the 8 kinds with their counts as
+    # multiplicities (the engine's distinct-row resamplers: Multinomial(n, counts / n) over
+    # kinds, Binomial(count, 1/2) swaps per discordant kind), two-sided
+    boot = paired_bootstrap(KIND_STATS, metric, weights=counts, alternative="two-sided", n_resamples=n_resamples,
+                            confidence_level=None, rng=rng)
+    row["paired_bootstrap"] = float(boot.pvalue[0])
+    ar = approximate_randomization(KIND_STATS, metric, weights=counts, alternative="two-sided",
+                                   n_resamples=n_resamples, rng=rng)
+    row["approximate_randomization"] = float(ar.pvalue[0])
+    # exact: one kind of discordant gold item and one of discordant spurious ones (canonical orientation)
+    cells = float(counts[[1, 2]].sum() + 1) * float(counts[[5, 6]].sum() + 1)
+    row["exact_stratified_randomization"] = (float(exact_stratified_randomization(
+        _stats_of(counts), metric, alternative="two-sided").pvalue[0]) if cells <= max_exact_cells else np.nan)
+    for test in TESTS[metric_name]:
+        if test not in row:
+            row[test] = float(_classical(test, counts))
+    return row
+
+
+def rejection_rates(rows: pd.DataFrame, tests, alpha: float) -> list[dict]:
+    """Share of replicates with p < alpha per test, with its Monte Carlo standard error."""
+    out = []
+    for test in tests:
+        rate, mcse, n = rejection_rate(rows[test], alpha)
+        out.append({"test": test, "rate": rate, "mcse": mcse, "replicates": n})
+    return out
+
+
+# --------------------------------------------------------------------------- sd table
+def sd_ratio(r12: float, *, n: int = 748, recall: float = 0.5, replicates: int = 20_000, root_seed: int = 0):
+    """Simulated sd_ind / sd of the recall difference: sqrt(var X1 + var X2) / sd(X1 - X2) over
+    test sets, beside the analytic 1 / sqrt(1 - r12) (equal rates)."""
+    pop = PairPopulation("recall", (recall, recall), (0.0, 0.0), 1.0, r12)
+    counts = generator(root_seed, "yeh", "sd_ratio", n, repr(float(r12))).multinomial(n, pop.kind_probs,
+                                                                                size=replicates)
+    x = counts @ KIND_STATS[:, :, 0].T / n                                   # (replicates, 2) recalls
+    sim = math.sqrt(x[:, 0].var(ddof=1) + x[:, 1].var(ddof=1)) / (x[:, 0] - x[:, 1]).std(ddof=1)
+    # standard error from the spread of the ratio over 20 batches of the replicates
+    batches = np.array_split(np.arange(replicates), 20)
+    parts = [math.sqrt(x[b, 0].var(ddof=1) + x[b, 1].var(ddof=1)) / (x[b, 0] - x[b, 1]).std(ddof=1)
+             for b in batches]
+    se = float(np.std(parts, ddof=1) / math.sqrt(len(parts)))
+    return {"r12": r12, "analytic": 1 / math.sqrt(1 - r12), "simulated": sim, "se": se}
+
+
+# --------------------------------------------------------------------------- real data: SQuAD 2.0
+def leaderboard_pairs(models: pd.DataFrame, pairs: pd.DataFrame, n_questions: int, *,
+                      alpha: float = 0.05) -> pd.DataFrame:
+    """Paired (McNemar) vs unpaired (two-proportion z) tests on leaderboard pairs.
+
+    models: index, dev_em (percent); pairs: i, j, dev_delta = #correct(j) - #correct(i),
+    dev_disagree = #questions exactly one of the two got right.  Returns one row per pair with
+    both p-values, the implied item-level correlation r12 (phi of the 2x2 table) and whether
+    the verdicts at ``alpha`` differ."""
+    need = {"i", "j", "dev_delta", "dev_disagree"}
+    if not need <= set(pairs.columns) or not {"index", "dev_em"} <= set(models.columns):
+        raise ValueError("pairs need columns i, j, dev_delta, dev_disagree; models need index, dev_em")
+    correct = (models.set_index("index").dev_em * n_questions / 100).round().astype(int)
+    missing = set(pairs.i) | set(pairs.j)
+    missing -= set(correct.index)
+    if missing:
+        raise ValueError(f"pairs refer to unknown models {sorted(missing)[:5]}")
+    a_i = correct.loc[pairs.i].to_numpy()
+    a_j = correct.loc[pairs.j].to_numpy()
+    delta = pairs.dev_delta.to_numpy()
+    disagree = pairs.dev_disagree.to_numpy()
+    only_j = (disagree + delta) / 2
+    only_i = (disagree - delta) / 2
+    if np.any(only_i % 1) or np.any(only_i < 0) or np.any(only_j < 0):
+        raise ValueError("dev_delta and dev_disagree are inconsistent (b + c and c - b must have equal parity)")
+    rows = []
+    for k in range(len(pairs)):
+        p_mc = classical.mcnemar_counts(int(only_i[k]), int(only_j[k])).pvalue
+        p_z = classical.two_proportion_z_test(int(a_i[k]), n_questions, int(a_j[k]), n_questions,
+                                              alternative="two-sided").pvalue
+        both = a_i[k] - only_i[k]
+        neither = n_questions - a_i[k] - only_j[k]
+        den = math.sqrt(a_i[k] * (n_questions - a_i[k]) * a_j[k] * (n_questions - a_j[k]))
+        rows.append({"i": int(pairs.i.iloc[k]), "j": int(pairs.j.iloc[k]), "correct_i": int(a_i[k]),
+                     "correct_j": int(a_j[k]), "only_i": int(only_i[k]), "only_j": int(only_j[k]),
+                     "delta_mismatch": int(a_j[k] - a_i[k] - delta[k]),
+                     "r12": (both * neither - only_i[k] * only_j[k]) / den if den else np.nan,
+                     "pvalue_mcnemar": p_mc, "pvalue_z": p_z})
+    out = pd.DataFrame(rows)
+    out["significant_mcnemar"] = out.pvalue_mcnemar < alpha
+    out["significant_z"] = out.pvalue_z < alpha
+    return out
+
+
+def leaderboard_summary(table: pd.DataFrame) -> pd.DataFrame:
+    n = len(table)
+    sig_p, sig_z = table.significant_mcnemar, table.significant_z
+    r = table.r12.dropna()
+    rows = [("pairs", n), ("significant, McNemar (paired)", sig_p.mean()), ("significant, two-proportion z (unpaired)",
+                                                                           sig_z.mean()),
+            ("significant only when paired", (sig_p & ~sig_z).mean()),
+            ("significant only when unpaired", (~sig_p & sig_z).mean()),
+            ("implied r12: median", r.median()), ("implied r12: 5th percentile", r.quantile(0.05)),
+            ("implied r12: 95th percentile", r.quantile(0.95)), ("implied r12 < 0", (r < 0).mean()),
+            ("pairs whose EM-count difference equals dev_delta", (table.delta_mismatch == 0).mean()),
+            ("largest |EM-count difference - dev_delta| (questions)", table.delta_mismatch.abs().max())]
+    return pd.DataFrame(rows, columns=["quantity", "value"])
+
+
+# --------------------------------------------------------------------------- dependent test items
+@dataclass(frozen=True)
+class ClusteredPair:
+    """Two equally good systems on test items grouped in documents of ``doc_size`` items.
+
+    Latents: system 1: theta + b_i + u_d + e_1i, system 2: theta + b_i - u_d + e_2i (right iff > 0),
+    b ~ N(0, sigma_item^2) per item, u ~ N(0, tau^2) per document, e ~ N(0, 1).  Some documents
+    suit one system, some the other: the per-item differences are correlated within documents,
+    with design effect 1 + (doc_size - 1) * ICC of the differences."""
+
+    accuracy: float
+    sigma_item: float
+    tau: float
+    doc_size: int
+
+    @property
+    def scale(self) -> float:
+        return math.sqrt(self.sigma_item ** 2 + self.tau ** 2 + 1)
+
+    @property
+    def theta(self) -> float:
+        from scipy.special import ndtri
+        return float(ndtri(self.accuracy)) * self.scale
+
+    def _moments(self) -> tuple[float, float]:
+        """(var of one item's difference y1 - y2, covariance of two items' differences in a document)."""
+        from simstats.sim.noise import bivariate_normal_equal_cdf
+        s2 = self.scale ** 2
+        h = self.theta / self.scale           # P(right) = Phi(h)
+        both = float(bivariate_normal_equal_cdf(h, (self.sigma_item ** 2 - self.tau ** 2) / s2))
+        rho = self.tau ** 2 / s2
+        cov = 2 * (float(bivariate_normal_equal_cdf(h, rho)) - float(bivariate_normal_equal_cdf(h, -rho)))
+        return 2 * (self.accuracy - both), cov
+
+    def design_effect(self) -> float:
+        var_d, cov = self._moments()
+        return 1 + (self.doc_size - 1) * cov / var_d
+
+    def delta_variance(self, n_docs: int) -> float:
+        """Exact variance of the accuracy difference over test sets of n_docs documents."""
+        var_d, _ = self._moments()
+        return var_d * self.design_effect() / (n_docs * self.doc_size)
+
+
+def clustered_pair(design_effect: float, *, accuracy: float = 0.7, sigma_item: float = 0.5,
+                   doc_size: int = 10) -> ClusteredPair:
+    """The document effect tau that gives ``design_effect`` (1 = independent items)."""
+    if design_effect < 1:
+        raise ValueError(f"design effect must be >= 1, got {design_effect}")
+    if design_effect == 1:
+        return ClusteredPair(accuracy, sigma_item, 0.0, doc_size)
+    top = ClusteredPair(accuracy, sigma_item, 20.0, doc_size).design_effect()
+    if design_effect >= top:
+        raise ValueError(f"design effect {design_effect} not reachable with documents of {doc_size} items "
+                         f"(max {top:.2f})")
+    tau = optimize.brentq(lambda t: ClusteredPair(accuracy, sigma_item, t, doc_size).design_effect()
+                          - design_effect, 0.0, 20.0, xtol=1e-10)
+    return ClusteredPair(accuracy, sigma_item, float(tau), doc_size)
+
+
+def draw_clustered(pair: ClusteredPair, n_docs: int, rng: np.random.Generator):
+    """Both systems' correctness (bool arrays) on n_docs documents of pair.doc_size items."""
+    n = n_docs * pair.doc_size
+    base = pair.theta + rng.normal(0, pair.sigma_item, n)
+    u = np.repeat(rng.normal(0, pair.tau, n_docs), pair.doc_size) if pair.tau > 0 else 0.0
+    return base + u + rng.normal(0, 1, n) > 0, base - u + rng.normal(0, 1, n) > 0
+
+
+CLUSTER_TESTS = ("item_bootstrap", "item_randomization", "sign_mcnemar", "cluster_bootstrap",
+                 "cluster_randomization")
+
+
+def simulate_cluster_cell(pair: ClusteredPair, n_docs: int, replicates, *, root_seed: int, key: tuple,
+                          n_resamples: int = 1000) -> pd.DataFrame:
+    """One row per replicate: p-values (two-sided) of item- and cluster-level tests."""
+    from simstats.stats.metrics import accuracy
+
+    metric = accuracy
+    n = n_docs * pair.doc_size
+    docs = np.repeat(np.arange(n_docs), pair.doc_size)
+    rows = []
+    for r in replicates:
+        rng = generator(root_seed, "yeh", "clusters", *(str(k) for k in key), int(r))
+        y1, y2 = draw_clustered(pair, n_docs, rng)
+        stats = np.stack([np.stack([y1, np.ones(n, bool)], 1), np.stack([y2, np.ones(n, bool)], 1)])
+        kw = {"alternative": "two-sided", "n_resamples": n_resamples, "rng": rng}
+        rows.append({
+            "replicate": int(r), "delta": float(y1.mean() - y2.mean()),
+            "item_bootstrap": float(paired_bootstrap(stats, metric, confidence_level=None, **kw).pvalue[0]),
+            "item_randomization": float(approximate_randomization(stats, metric, **kw).pvalue[0]),
+            "sign_mcnemar": float(classical.sign_test(y1, y2, alternative="two-sided").pvalue),
+            "cluster_bootstrap": float(paired_bootstrap(stats, metric, confidence_level=None, clusters=docs,
+                                                        **kw).pvalue[0]),
+            "cluster_randomization": float(approximate_randomization(stats, metric, clusters=docs, **kw).pvalue[0]),
+        })
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- configuration and summaries
+def parse_yeh(value) -> dict:
+    """Validate the ``yeh`` config section; raise ScenarioError naming the field."""
+    from simstats.sim.fields import as_mapping, check_keys, fail, integer_field, number_field
+
+    path = "yeh"
+    v = as_mapping(value, path)
+    check_keys(v, path, {"alpha", "replicates", "n_resamples", "r12", "sizes", "differences", "recall", "spurious",
+                          "gold_share", "max_exact_cells", "sd_ratio", "clusters", "squad"},
+                {"replicates", "r12", "sizes", "differences"})
+    out = {"alpha": number_field(v.get("alpha", 0.05), f"{path}.alpha", exclusive_minimum=0, exclusive_maximum=1),
+           "replicates": integer_field(v["replicates"], f"{path}.replicates", minimum=20),
+           "n_resamples": integer_field(v.get("n_resamples", 1000), f"{path}.n_resamples", minimum=100),
+           "recall": number_field(v.get("recall", 0.5), f"{path}.recall", exclusive_minimum=0, exclusive_maximum=1),
+           "spurious": number_field(v.get("spurious", 0.4), f"{path}.spurious", exclusive_minimum=0,
+                               exclusive_maximum=1),
+           "gold_share": number_field(v.get("gold_share", 0.65), f"{path}.gold_share", exclusive_minimum=0,
+                                 exclusive_maximum=1),
+           "max_exact_cells": integer_field(v.get("max_exact_cells", 250_000), f"{path}.max_exact_cells", minimum=1)}
+    r12 = v["r12"]
+    if not isinstance(r12, list) or len(r12) < 2:
+        fail(f"{path}.r12", "must be a list of at least two correlations")
+    out["r12"] = [number_field(r, f"{path}.r12", minimum=0, exclusive_maximum=1) for r in r12]
+    sizes = v["sizes"]
+    if not isinstance(sizes, list) or not sizes:
+        fail(f"{path}.sizes", "must be a non-empty list of test sizes")
+    out["sizes"] = [integer_field(n, f"{path}.sizes", minimum=10) for n in sizes]
+    diffs = as_mapping(v["differences"], f"{path}.differences")
+    check_keys(diffs, f"{path}.differences", set(METRICS), set(METRICS))
+    out["differences"] = {}
+    for m in METRICS:
+        d = diffs[m]
+        if not isinstance(d, list) or not d or d[0] != 0:
+            fail(f"{path}.differences.{m}", "must be a list starting with 0 (the null)")
+        out["differences"][m] = [number_field(x, f"{path}.differences.{m}", minimum=0, exclusive_maximum=0.5) for x in d]
+        for x in out["differences"][m][1:]:
+            try:
+                make_population(m, 0.0, x, recall=out["recall"], spurious=out["spurious"],
+                                gold_share=out["gold_share"])
+            except ValueError as err:
+                fail(f"{path}.differences.{m}", f"{x} is not attainable ({err})")
+    sd = as_mapping(v.get("sd_ratio", {}), f"{path}.sd_ratio")
+    check_keys(sd, f"{path}.sd_ratio", {"n", "replicates"})
+    out["sd_ratio"] = {"n": integer_field(sd.get("n", 748), f"{path}.sd_ratio.n", minimum=10),
+                       "replicates": integer_field(sd.get("replicates", 20_000), f"{path}.sd_ratio.replicates",
+                                              minimum=100)}
+    cl = as_mapping(v.get("clusters", {}), f"{path}.clusters")
+    check_keys(cl, f"{path}.clusters", {"n_docs", "doc_size", "accuracy", "sigma_item", "design_effects",
+                                         "replicates"})
+    des = cl.get("design_effects", [1, 2, 3, 4])
+    if not isinstance(des, list) or not des:
+        fail(f"{path}.clusters.design_effects", "must be a non-empty list")
+    out["clusters"] = {"n_docs": integer_field(cl.get("n_docs", 75), f"{path}.clusters.n_docs", minimum=4),
+                       "doc_size": integer_field(cl.get("doc_size", 10), f"{path}.clusters.doc_size", minimum=2),
+                       "accuracy": number_field(cl.get("accuracy", 0.7), f"{path}.clusters.accuracy",
+                                           exclusive_minimum=0, exclusive_maximum=1),
+                       "sigma_item": number_field(cl.get("sigma_item", 0.5), f"{path}.clusters.sigma_item", minimum=0),
+                       "design_effects": [number_field(d, f"{path}.clusters.design_effects", minimum=1) for d in des],
+                       "replicates": integer_field(cl.get("replicates", out["replicates"]), f"{path}.clusters.replicates",
+                                              minimum=20)}
+    for d in out["clusters"]["design_effects"]:
+        try:
+            clustered_pair(d, accuracy=out["clusters"]["accuracy"], sigma_item=out["clusters"]["sigma_item"],
+                           doc_size=out["clusters"]["doc_size"])
+        except ValueError as err:
+            fail(f"{path}.clusters.design_effects", str(err))
+    sq = as_mapping(v.get("squad", {}), f"{path}.squad")
+    check_keys(sq, f"{path}.squad", {"n_questions"})
+    out["squad"] = {"n_questions": integer_field(sq.get("n_questions", 11873), f"{path}.squad.n_questions", minimum=1)}
+    return out
+
+
+def summarise_cells(rows: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    """Rejection rates per (metric, n, r12, difference, test) with MCSE; size verdicts at difference 0."""
+    out = []
+    keys = ["metric", "n", "r12", "r12_population", "difference"]
+    for key, g in rows.groupby(keys, sort=True):
+        metric = key[0]
+        for res in rejection_rates(g, TESTS[metric], alpha):
+            row = dict(zip(keys, key)) | res
+            row["kind"] = "independence" if res["test"] in INDEPENDENCE_TESTS else "paired"
+            row["verdict"] = size_verdict(res["rate"], alpha, res["replicates"]) if key[4] == 0 and res["replicates"] \
+                else ""
+            out.append(row)
+    return pd.DataFrame(out)
+
+
+def summarise_clusters(rows: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    out = []
+    for (de, tau), g in rows.groupby(["design_effect", "tau"], sort=True):
+        for res in rejection_rates(g, CLUSTER_TESTS, alpha):
+            out.append({"design_effect": de, "tau": tau, **res,
+                        "level": "cluster" if res["test"].startswith("cluster") else "item",
+                        "verdict": size_verdict(res["rate"], alpha, res["replicates"])})
+    return pd.DataFrame(out)
+
+
+def size_power_markdown(summary: pd.DataFrame, alpha: float) -> str:
+    """Size and power tables (rate ± MCSE per test; size verdicts marked)."""
+    from simstats.io import markdown_table
+
+    mark = {"liberal": " ↑", "conservative": " ↓", "holds alpha": "", "": ""}
+    parts = [f"# Correlated systems: size and power of tests (Yeh 2000), two-sided, α = {alpha}\n",
+             "Each cell: share of simulated test sets with p < α ± Monte Carlo SE. Size verdicts: ↑ liberal / "
+             "↓ conservative (outside α ± 3 MCSE); unmarked = holds α. `r12` is the item-level correlation "
+             "of the two systems; `–` = not computed (exact stratified randomization above its cell limit).\n"]
+    null = summary[summary.difference == 0].assign(verdict=lambda f: f.verdict.replace("", "not computed"))
+    verdicts = null.groupby(["kind", "test", "verdict"]).size().unstack(fill_value=0)
+    parts += ["## Size verdicts over all null cells (metric × n × r12)\n", markdown_table(verdicts.reset_index())]
+    for metric in METRICS:
+        sub = summary[summary.metric == metric]
+        if sub.empty:
+            continue
+        for diff in sorted(sub.difference.unique()):
+            d = sub[sub.difference == diff].copy()
+            d["cell"] = [("–" if np.isnan(r) else f"{r:.3f} ± {s:.3f}{mark[v]}")
+                         for r, s, v in zip(d.rate, d.mcse, d.verdict)]
+            wide = d.pivot_table(index=["n", "r12"], columns="test", values="cell", aggfunc="first")
+            wide = wide[[t for t in TESTS[metric] if t in wide.columns]].reset_index()
+            title = "size (no true difference)" if diff == 0 else f"power at a true difference of {diff}"
+            parts += [f"\n## {metric}: {title}\n", markdown_table(wide)]
+    return "\n".join(parts)

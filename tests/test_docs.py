@@ -1,0 +1,139 @@
+"""The documentation: every Python example in README.md and docs/ runs, and the MkDocs site builds.
+
+Fenced ```python blocks are executed; the blocks of one page share one namespace and run in
+order, so an example may use names from earlier blocks of the same page. A block whose info
+string is ``python notest`` is not run. ```bash blocks are not run.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>[^`\n]*)$")
+
+#: Modules whose API reference is generated from docstrings (docs/reference/).
+REFERENCE_MODULES = [
+    "simstats.stats.bootstrap", "simstats.stats.randomization", "simstats.stats.classical",
+    "simstats.stats.aso", "simstats.stats.metrics", "simstats.stats.multitest",
+    "simstats.stats.competition", "simstats.stats.results", "simstats.stats.resample",
+    "simstats.stats.engine", "simstats.sim.scenario", "simstats.sim.noise",
+    "simstats.sim.score_level", "simstats.sim.seeding", "simstats.io",
+]
+
+PIPELINE_COMMAND = ("python3 -m venv .venv && . .venv/bin/activate && pip install -e . && "
+                    "snakemake --cores 8")
+TEST_COMMAND = ('python3 -m venv .venv && . .venv/bin/activate && pip install -e ".[test]" && '
+                "pytest")
+
+
+def fenced_blocks(text: str):
+    """(info string, first line number, code) of every fenced code block of a Markdown text."""
+    blocks, lines, i = [], text.splitlines(), 0
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        fence, info, start, body = m["fence"], m["info"].strip(), i + 1, []
+        i += 1
+        while i < len(lines) and not (lines[i].strip().startswith(fence)
+                                      and set(lines[i].strip()) == {fence[0]}):
+            body.append(lines[i][len(m["indent"]):] if lines[i].startswith(m["indent"]) else lines[i])
+            i += 1
+        if i == len(lines):
+            raise AssertionError(f"unclosed code fence opened on line {start}")
+        blocks.append((info, start + 1, "\n".join(body) + "\n"))
+        i += 1
+    return blocks
+
+
+def python_blocks(path: Path):
+    """The executable Python blocks of one page: (line, code); ``python notest`` blocks left out."""
+    out = []
+    for info, line, code in fenced_blocks(path.read_text(encoding="utf-8")):
+        words = info.split()
+        if words and words[0] == "python" and "notest" not in words[1:]:
+            out.append((line, code))
+    return out
+
+
+def markdown_pages():
+    return [ROOT / "README.md"] + sorted(DOCS.rglob("*.md"))
+
+
+PAGES_WITH_PYTHON = [p for p in markdown_pages() if python_blocks(p)]
+
+
+def test_fence_parser():
+    text = "a\n```python\nx = 1\n```\n\n```python notest\nboom()\n```\n````bash\n```\n````\n"
+    assert fenced_blocks(text) == [("python", 3, "x = 1\n"), ("python notest", 7, "boom()\n"),
+                                   ("bash", 10, "```\n")]
+    assert [code for _, _, code in fenced_blocks("```python\n```\n")] == ["\n"]
+
+
+def test_docs_have_python_examples():
+    """Guard against the example collector silently finding nothing."""
+    names = {p.relative_to(ROOT).as_posix() for p in PAGES_WITH_PYTHON}
+    assert {"README.md", "docs/api.md"} <= names, names
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_PYTHON, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_python_examples_run(page, monkeypatch, tmp_path):
+    """Run a page's Python blocks in order in one namespace, from the repository root."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    monkeypatch.chdir(ROOT)
+    namespace = {"__name__": f"docs_example_{page.stem}"}
+    for line, code in python_blocks(page):
+        where = f"{page.relative_to(ROOT)}:{line}"
+        try:
+            compiled = compile(code, where, "exec")
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compiled, namespace)
+        except Exception as err:  # noqa: BLE001 - report which example failed
+            raise AssertionError(f"the example at {where} failed: {type(err).__name__}: {err}") from err
+
+
+def test_readme_is_short_and_keeps_the_two_commands():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    assert PIPELINE_COMMAND in text  # .ci/run and users copy these two lines verbatim
+    assert TEST_COMMAND in text
+
+
+def test_reference_covers_the_modules():
+    directives = set()
+    for page in (DOCS / "reference").glob("*.md"):
+        directives |= set(re.findall(r"^::: *([\w.]+)", page.read_text(encoding="utf-8"), re.M))
+    assert set(REFERENCE_MODULES) <= directives, set(REFERENCE_MODULES) - directives
+
+
+def test_every_cli_command_has_a_page(capsys):
+    from simstats import cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    usage = capsys.readouterr().out
+    commands = re.search(r"\{([\w,-]+)\}", usage).group(1).split(",")
+    assert commands
+    pages = {p.stem for p in (DOCS / "cli").glob("*.md")} - {"index"}
+    assert set(commands) == pages, (commands, pages)
+
+
+def test_mkdocs_build_strict(tmp_path):
+    """The site builds with --strict: no broken links, no docstring warnings."""
+    site = tmp_path / "site"
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (site / "index.html").is_file()
+    assert (site / "reference" / "stats-bootstrap" / "index.html").is_file()
