@@ -22,6 +22,19 @@ functions coincide), with two differences, both documented in the README:
   matters when the lowest scores differ a lot); ``method="deepsig"`` reproduces that;
 * a minimum-sample-size guard: fewer than MIN_SCORES scores per algorithm is an error,
   fewer than WARN_SCORES a warning (the bootstrap sd behind eps_min is unreliable there).
+
+``method="dror2019"`` computes ASO as Dror et al. (2019) did, following the computation of
+their released script (facts of it, not its code): the grid t = 0, dt, 2 dt, ... < 1 (the
+first point included in both integrals; eps = 0 when the two quantile functions coincide);
+each of ``n_resamples`` bootstrap replicates draws N = M = ``dror_draws`` (1,000) scores from
+each empirical distribution, whatever the sample sizes; sigma is the plain sd of the
+replicates' eps*, and
+
+    eps_min = eps + Phi^-1(1 - alpha) * sigma / sqrt(N M / (N + M)),
+
+a margin of about 0.1 sigma at alpha = 0.01 (against Phi^-1(1 - alpha) sd(eps*) at the data's
+own n and m in the deepsig convention).  The paper's rule declares A better when
+eps_min <= 0.5.
 """
 from __future__ import annotations
 
@@ -40,6 +53,9 @@ from simstats.stats.results import check_confidence_level
 
 MIN_SCORES = 3
 WARN_SCORES = 10
+#: Scores drawn from each empirical distribution per bootstrap replicate (method="dror2019").
+DROR_DRAWS = 1000
+METHODS = ("exact", "grid", "deepsig", "dror2019")
 
 
 class SmallSampleWarning(UserWarning):
@@ -78,8 +94,8 @@ def _exact_layout(n: int, m: int):
     return ia, ib, widths, widths
 
 
-def _grid_layout(n: int, m: int, dt: float, skip_first: bool = False):
-    t = np.arange(dt, 1, dt)
+def _grid_layout(n: int, m: int, dt: float, skip_first: bool = False, start: float | None = None):
+    t = np.arange(dt if start is None else start, 1, dt)
     ia = np.clip(np.ceil(n * t).astype(np.int64) - 1, 0, n - 1)
     ib = np.clip(np.ceil(m * t).astype(np.int64) - 1, 0, m - 1)
     w_total = np.full(t.size, dt)
@@ -89,21 +105,23 @@ def _grid_layout(n: int, m: int, dt: float, skip_first: bool = False):
     return _collapse(ia, ib, w_total, w_violation)
 
 
-def _ratio(fa: np.ndarray, gb: np.ndarray, layout) -> np.ndarray:
-    """Violation ratio from the quantile values at the layout's points, shape (..., points)."""
+def _ratio(fa: np.ndarray, gb: np.ndarray, layout, coincide: float = 0.5) -> np.ndarray:
+    """Violation ratio from the quantile values at the layout's points, shape (..., points);
+    ``coincide`` where the quantile functions are equal at every point."""
     _, _, w_total, w_violation = layout
     diff = gb - fa                      # G^-1 - F^-1 > 0 where A is below B: a violation
     sq = diff * diff
     total = sq @ w_total
     violation = np.where(diff > 0, sq, 0.0) @ w_violation
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, violation / total, 0.5)
+        return np.where(total > 0, violation / total, coincide)
 
 
-def _sorted_resample_indices(n: int, n_rep: int, rng: np.random.Generator) -> np.ndarray:
-    """Indices of bootstrap resamples, each sorted (n_rep, n): for a sorted sample x,
-    x[indices] are the sorted resamples (a radix sort for 16-bit indices)."""
-    idx = rng.integers(0, n, size=(n_rep, n), dtype=np.int16 if n <= np.iinfo(np.int16).max else np.int64)
+def _sorted_resample_indices(n: int, n_rep: int, rng: np.random.Generator, draws: int | None = None) -> np.ndarray:
+    """Indices of bootstrap resamples of ``draws`` (default n) scores, each sorted (n_rep, draws):
+    for a sorted sample x, x[indices] are the sorted resamples (a radix sort for 16-bit indices)."""
+    idx = rng.integers(0, n, size=(n_rep, n if draws is None else draws),
+                       dtype=np.int16 if n <= np.iinfo(np.int16).max else np.int64)
     idx.sort(axis=1, kind="stable")
     return idx
 
@@ -113,17 +131,17 @@ def violation_ratio(scores_a, scores_b, *, method: str = "exact", dt: float = 0.
     a = np.sort(np.asarray(scores_a, dtype=np.float64))
     b = np.sort(np.asarray(scores_b, dtype=np.float64))
     layout = _layout(a.size, b.size, method, dt)
-    return float(_ratio(a[layout[0]], b[layout[1]], layout))
+    return float(_ratio(a[layout[0]], b[layout[1]], layout, 0.0 if method == "dror2019" else 0.5))
 
 
 def _layout(n, m, method, dt):
     if method == "exact":
         return _exact_layout(n, m)
-    if method in ("grid", "deepsig"):
+    if method in ("grid", "deepsig", "dror2019"):
         if not 0 < dt < 1:
             raise ValueError(f"dt must be in (0, 1), got {dt}")
-        return _grid_layout(n, m, dt, skip_first=method == "deepsig")
-    raise ValueError(f"method must be 'exact', 'grid' or 'deepsig', got {method!r}")
+        return _grid_layout(n, m, dt, skip_first=method == "deepsig", start=0.0 if method == "dror2019" else None)
+    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
 
 
 @dataclass(frozen=True)
@@ -134,7 +152,8 @@ class ASOResult:
     dominance of A, 0.5 = no order, 1 = B dominates); ``statistic_reverse``: eps_min of the
     reverse claim from the same bootstrap (eps_W2(G, F) = 1 - eps_W2(F, G), same sigma);
     ``violation_ratio``: eps_W2(F_n, G_m) of the samples; ``sigma``: the bootstrap sd of
-    sqrt(nm/(n+m)) (eps* - eps); ``confidence_level``: after the Bonferroni division.
+    sqrt(nm/(n+m)) (eps* - eps); ``confidence_level``: after the Bonferroni division.  With ``method="dror2019"``,
+    ``sigma`` is the plain sd of the replicates' eps* (the released computation's sigma).
     ASO gives no p-value: A is declared better when ``statistic < threshold``
     (:attr:`a_better` uses 0.5; Dror et al. 2019 recommend 0.2 for a strict claim).
     """
@@ -155,12 +174,14 @@ class ASOResult:
 
 
 def aso(scores_a, scores_b, *, confidence_level: float = 0.95, num_comparisons: int = 1, n_resamples: int = 1000,
-        method: str = "exact", dt: float = 0.005, rng) -> ASOResult:
+        method: str = "exact", dt: float = 0.005, dror_draws: int = DROR_DRAWS, rng) -> ASOResult:
     """ASO test that A (``scores_a``) is almost stochastically larger than B (module docstring).
 
     ``confidence_level``: 1 - alpha of the eps_min bound, divided by ``num_comparisons``
     (Bonferroni) as deepsig does; ``n_resamples``: bootstrap replicates of both samples;
-    ``method``: "exact", "grid" or "deepsig" integration; ``rng``: seeded Generator or int.
+    ``method``: "exact", "grid" or "deepsig" integration with deepsig's margin, or
+    "dror2019" for the computation of Dror et al. (2019) (module docstring); ``dror_draws``:
+    scores drawn per sample and replicate by "dror2019"; ``rng``: seeded Generator or int.
     """
     a = np.sort(_check_scores(scores_a, "scores_a"))
     b = np.sort(_check_scores(scores_b, "scores_b"))
@@ -173,15 +194,26 @@ def aso(scores_a, scores_b, *, confidence_level: float = 0.95, num_comparisons: 
     n, m = a.size, b.size
     layout = _layout(n, m, method, dt)
     ia, ib = layout[0], layout[1]
-    eps = float(_ratio(a[ia], b[ib], layout))
-    idx_a = _sorted_resample_indices(n, n_resamples, rng)
-    idx_b = _sorted_resample_indices(m, n_resamples, rng)
-    eps_star = _ratio(a[idx_a[:, ia]], b[idx_b[:, ib]], layout)
-    const = math.sqrt(n * m / (n + m))
-    sigma = float(np.std(const * (eps_star - eps)))
     # alpha to 12 decimals, so that confidence_level = 1 - alpha gives back alpha exactly
     level = round(1 - confidence_level, 12) / num_comparisons
-    margin = special.ndtri(1 - level) * sigma / const
+    if method == "dror2019":
+        if dror_draws < 2:
+            raise ValueError(f"dror_draws must be >= 2, got {dror_draws}")
+        eps = float(_ratio(a[ia], b[ib], layout, 0.0))
+        draws = _layout(dror_draws, dror_draws, method, dt)
+        idx_a = _sorted_resample_indices(n, n_resamples, rng, dror_draws)
+        idx_b = _sorted_resample_indices(m, n_resamples, rng, dror_draws)
+        eps_star = _ratio(a[idx_a[:, draws[0]]], b[idx_b[:, draws[1]]], draws, 0.0)
+        sigma = float(np.std(eps_star))
+        margin = special.ndtri(1 - level) * sigma / math.sqrt(dror_draws / 2)
+    else:
+        eps = float(_ratio(a[ia], b[ib], layout))
+        idx_a = _sorted_resample_indices(n, n_resamples, rng)
+        idx_b = _sorted_resample_indices(m, n_resamples, rng)
+        eps_star = _ratio(a[idx_a[:, ia]], b[idx_b[:, ib]], layout)
+        const = math.sqrt(n * m / (n + m))
+        sigma = float(np.std(const * (eps_star - eps)))
+        margin = special.ndtri(1 - level) * sigma / const
     eps_min = float(np.clip(eps + margin, 0.0, 1.0))
     reverse = float(np.clip(1 - eps + margin, 0.0, 1.0))
     return ASOResult(eps_min, reverse, eps, sigma, 1 - level, n, m, method)
@@ -223,3 +255,13 @@ def so_verdict(scores_a, scores_b, *, alpha: float = 0.05) -> tuple[int, float]:
     a, b = np.asarray(scores_a, float), np.asarray(scores_b, float)
     u = mannwhitneyu(a, b, alternative="two-sided")
     return (int(np.sign(u.statistic - a.size * b.size / 2)) if u.pvalue < alpha else 0), float(u.pvalue)
+
+
+def dror2019_u_test(scores_a, scores_b) -> float:
+    """The stochastic-order p-value as Dror et al. (2019) computed it: scipy's Mann-Whitney U
+    with ``alternative="less"`` for (A, B), and p = 1 when either sample has fewer than 20
+    scores (their released script's rule)."""
+    a, b = np.asarray(scores_a, float), np.asarray(scores_b, float)
+    if a.size < 20 or b.size < 20:
+        return 1.0
+    return float(mannwhitneyu(a, b, alternative="less").pvalue)
