@@ -7,6 +7,7 @@ Layers: :mod:`simstats.stats` (paper-agnostic tests), :mod:`simstats.sim` (simul
 :mod:`simstats.studies` (the paper replications), :mod:`simstats.report`.
 """
 from simstats.sim.scenario import Scenario, ScenarioError, parse_scenario, parse_scenarios
+from simstats.stats.approaches import ApproachComparisonResult, compare_approaches
 from simstats.stats.aso import ASOResult, SmallSampleWarning, aso, cos_verdict, multi_aso, violation_ratio
 from simstats.stats.bootstrap import bootstrap_score_matrix, bootstrap_scores, paired_bootstrap
 from simstats.stats.classical import (mann_whitney_test, mcnemar_counts, mcnemar_test, paired_t_test,
@@ -26,6 +27,8 @@ __all__ = [
     # resampling tests
     "paired_bootstrap", "bootstrap_scores", "bootstrap_score_matrix",
     "approximate_randomization", "exact_randomization", "exact_stratified_randomization",
+    # approaches over seeds x items
+    "compare_approaches", "ApproachComparisonResult",
     # classical tests (scipy / statsmodels underneath)
     "mcnemar_test", "mcnemar_counts", "sign_test", "wilcoxon_test", "paired_t_test", "two_sample_t_test",
     "welch_t_test", "mann_whitney_test", "two_proportion_z_test", "precision_chi2_test",

@@ -1,0 +1,234 @@
+"""Compare training approaches, not single runs: one bootstrap over seeds and test items.
+
+Each approach (A, B) is trained with several seeds; every run (one seed of one approach) is
+scored on the same test items.  The statistic is the difference of the approaches' mean
+metric over their runs,
+
+    delta = mean_{r in A} metric(sum_i S_{r,i}) - mean_{r in B} metric(sum_i S_{r,i}),
+
+and the question decides what is resampled (the multi-bootstrap of Sellam et al. 2022 when
+both are):
+
+* ``resample=("seeds", "items")``: would A beat B on new seeds *and* new test items from the
+  same populations?  Each replicate resamples the items once (shared by every run: one new
+  test set) and, independently, the seeds of each approach (with replacement);
+* ``("items",)``: with these trained models, would A's runs beat B's runs on new items?
+  (ignores seed variance: the claim is about these models);
+* ``("seeds",)``: on this test set, would new seeds of A beat new seeds of B?
+  (ignores item variance: the claim is about this test set).
+
+Paired seeds: when both approaches were run with the same seed ids (one run per approach and
+seed), ``paired_seeds=True`` (the default where the ids match) resamples seed ids once for
+both approaches, which removes what a shared seed does to both (data order, initialisation
+of shared parts).  p-values use the same conventions as :func:`paired_bootstrap`
+("shift" by default), the interval is the percentile interval of delta*.
+
+``variance`` of the result splits the bootstrap variance of delta: ``seeds`` (seeds only),
+``items`` (items only), ``both``, and ``residual`` = both - seeds - items: what neither source
+explains alone (a run x item interaction: runs err on different items, so a run drawn twice
+does not average its item noise away).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simstats.stats.bootstrap import CONVENTIONS, extreme_counts
+from simstats.stats.engine import ColumnPack, aggregate_clusters, as_generator, improvement, replicate_block
+from simstats.stats.metrics import Metric
+from simstats.stats.resample import item_counts
+from simstats.stats.results import ConfidenceInterval, TestResult, check_alternative, check_confidence_level
+
+TARGETS = {("items", "seeds"): "new seeds and new test items",
+           ("items",): "these trained runs on new test items",
+           ("seeds",): "new seeds on this test set"}
+
+
+@dataclass(frozen=True)
+class ApproachComparisonResult(TestResult):
+    """Result of :func:`compare_approaches` (scalars).
+
+    ``statistic``: difference of mean metric, A minus B (improvement of A for a
+    lower-is-better metric); ``scores``: (mean A, mean B); ``runs``: runs per approach;
+    ``variance``: bootstrap variance of delta by source (module docstring); ``target``: the
+    population the claim is about; ``effect_size``: delta over the sd of the run scores pooled
+    within approaches (NaN with one run per approach).
+    """
+
+    confidence_interval: ConfidenceInterval | None = None
+    scores: tuple = ()
+    runs: tuple = ()
+    variance: dict | None = None
+    target: str = ""
+    paired_seeds: bool = False
+    n_resamples: int = 0
+    convention: str = "shift"
+    effect_size: float = float("nan")
+
+
+def _labels(approach, approaches):
+    approach = np.asarray(approach)
+    if approaches is None:
+        approaches = list(dict.fromkeys(approach.tolist()))
+    approaches = list(approaches)
+    if len(approaches) != 2 or approaches[0] == approaches[1]:
+        raise ValueError(f"need exactly two approaches to compare, got {approaches}")
+    for name in approaches:
+        if not np.any(approach == name):
+            raise ValueError(f"approach {name!r} has no runs")
+    extra = sorted(set(approach.tolist()) - set(approaches), key=str)
+    if extra:
+        raise ValueError(f"runs of approaches {extra} that are not compared (give approaches=[...] or drop them)")
+    return approaches, [np.flatnonzero(approach == name) for name in approaches]
+
+
+def _pairing(seed, runs, paired_seeds):
+    """Run indices of A and B ordered by shared seed id, or None when seeds are not paired."""
+    if seed is None:
+        if paired_seeds:
+            raise ValueError("paired_seeds=True needs the seed id of every run")
+        return None
+    seed = np.asarray(seed)
+    ids = [seed[r] for r in runs]
+    for name, s in zip("AB", ids):
+        if len(set(s.tolist())) != s.size:
+            raise ValueError(f"approach {name} has several runs with the same seed id")
+    same = set(ids[0].tolist()) == set(ids[1].tolist())
+    if paired_seeds is None:
+        paired_seeds = same
+    if not paired_seeds:
+        return None
+    if not same:
+        missing = sorted(set(ids[0].tolist()) ^ set(ids[1].tolist()), key=str)
+        raise ValueError(f"paired seeds need the same seed ids in both approaches; unmatched: {missing[:5]}")
+    order_b = {s: k for k, s in enumerate(ids[1].tolist())}
+    return runs[0], runs[1][[order_b[s] for s in ids[0].tolist()]]
+
+
+def _by_seed(runs, seed):
+    """Each approach's runs in seed-id order, so that the answer does not depend on row order."""
+    if seed is None:
+        return runs
+    seed = np.asarray(seed)
+    return [r[np.argsort(seed[r], kind="stable")] for r in runs]
+
+
+def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches=None,
+                       resample=("seeds", "items"), alternative: str = "two-sided", n_resamples: int = 10_000,
+                       confidence_level: float | None = 0.95, convention: str = "shift", paired_seeds=None,
+                       clusters=None, rng) -> ApproachComparisonResult:
+    """Test whether approach A is better than approach B over seeds and test items.
+
+    Parameters
+    ----------
+    stats : array (runs, items, k)
+        Per-item statistics of every run (one trained model per seed and approach).
+    metric : Metric
+        Metric of summed statistics; each run is scored by it, approaches by their mean score.
+    approach : array (runs,)
+        Approach label of every run.
+    seed : array (runs,), optional
+        Seed id of every run (for paired seeds).
+    approaches : (A, B), optional
+        Which labels are A and B (default: in order of first appearance).
+    resample : tuple of {"seeds", "items"}
+        What is resampled (module docstring): the population the claim is about.
+    alternative, n_resamples, confidence_level, convention
+        As in :func:`simstats.paired_bootstrap`.
+    paired_seeds : bool, optional
+        Resample shared seed ids jointly (default: when both approaches have the same ids).
+    clusters : array (items,), optional
+        Cluster id per item: whole clusters are resampled.
+    rng : numpy.random.Generator or int
+        Seeded generator (required).
+    """
+    check_alternative(alternative)
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
+    if n_resamples < 1:
+        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
+    if confidence_level is not None:
+        check_confidence_level(confidence_level)
+    resample = tuple(sorted(set(resample)))
+    if resample not in TARGETS:
+        raise ValueError(f"resample must name 'seeds', 'items' or both, got {resample}")
+    stats = np.asarray(stats)
+    if stats.dtype.kind not in "iufb":
+        stats = stats.astype(np.float64)
+    if stats.ndim != 3 or stats.shape[1] < 1:
+        raise ValueError(f"statistics must have shape (runs, items, k), got {stats.shape}")
+    if stats.shape[2] != len(metric.statistics):
+        raise ValueError(f"metric {metric.name!r} needs {len(metric.statistics)} statistics per item, "
+                         f"got {stats.shape[2]}")
+    if stats.dtype.kind == "f" and not np.isfinite(stats).all():
+        raise ValueError("statistics contain NaN or infinite values")
+    if np.asarray(approach).shape != (stats.shape[0],):
+        raise ValueError(f"approach must give one label per run ({stats.shape[0]})")
+    if seed is not None and np.asarray(seed).shape != (stats.shape[0],):
+        raise ValueError(f"seed must give one id per run ({stats.shape[0]})")
+    names, runs = _labels(approach, approaches)
+    runs = _by_seed(runs, seed)
+    pairing = _pairing(seed, runs, paired_seeds)
+    if pairing is not None:
+        runs = list(pairing)
+    if "seeds" in resample and min(r.size for r in runs) < 2:
+        raise ValueError("resampling seeds needs at least 2 runs per approach "
+                         f"(got {[r.size for r in runs]}); use resample=('items',)")
+    rng = as_generator(rng)
+    if clusters is not None:
+        stats = aggregate_clusters(stats, clusters)
+    stats = stats.astype(np.float64, copy=False) if stats.dtype.kind == "b" else stats
+    order = np.concatenate(runs)
+    ka, kb = runs[0].size, runs[1].size
+    observed = metric(stats[order].sum(axis=1, dtype=np.float64))              # (runs,) in A-then-B order
+    mean_a, mean_b = observed[:ka].mean(), observed[ka:].mean()
+    delta = float(improvement(metric, mean_a, mean_b))
+    pack = ColumnPack(stats, order)
+    n = stats.shape[1]
+    block = replicate_block(n, pack.matrix.shape[1])
+    keep = {key: np.empty(n_resamples) for key in ("both", "seeds", "items")}
+    # items are drawn from rng exactly as paired_bootstrap draws them (so one run per approach
+    # with resample=("items",) is the paired bootstrap); seeds from a child stream of rng
+    seed_rng = rng.spawn(1)[0]
+    done = 0
+    while done < n_resamples:
+        b = min(block, n_resamples - done)
+        values = metric(pack.sums(item_counts(rng, b, n)))                     # (b, runs): new test sets
+        if pairing is not None:
+            ca = seed_rng.multinomial(ka, np.full(ka, 1 / ka), size=b).astype(np.float64)
+            cb = ca
+        else:
+            ca = seed_rng.multinomial(ka, np.full(ka, 1 / ka), size=b).astype(np.float64)
+            cb = seed_rng.multinomial(kb, np.full(kb, 1 / kb), size=b).astype(np.float64)
+
+        def diff(v_a, v_b, w_a, w_b):
+            return improvement(metric, (v_a * w_a).sum(axis=-1) / ka, (v_b * w_b).sum(axis=-1) / kb)
+        keep["both"][done:done + b] = diff(values[:, :ka], values[:, ka:], ca, cb)
+        keep["items"][done:done + b] = diff(values[:, :ka], values[:, ka:], 1.0, 1.0)
+        keep["seeds"][done:done + b] = diff(observed[:ka], observed[ka:], ca, cb)
+        done += b
+    key = "both" if resample == ("items", "seeds") else resample[0]
+    star = keep[key][:, None]
+    counts = extreme_counts(star, np.array([delta]), alternative, convention)
+    if convention == "shift":
+        pvalue = float(counts[0] / n_resamples)
+    else:
+        low, high = counts[:, 0] / n_resamples
+        pvalue = float({"greater": low, "less": high, "two-sided": min(1.0, 2 * min(low, high))}[alternative])
+    ci = None
+    if confidence_level is not None:
+        a = (1 - confidence_level) / 2
+        lo, hi = np.quantile(keep[key], [a, 1 - a])
+        ci = ConfidenceInterval(float(lo), float(hi))
+    var = {k: float(v.var(ddof=1)) if n_resamples > 1 else float("nan") for k, v in keep.items()}
+    var["residual"] = var["both"] - var["seeds"] - var["items"]
+    pooled = np.sqrt(((ka - 1) * observed[:ka].var(ddof=1) + (kb - 1) * observed[ka:].var(ddof=1)) / (ka + kb - 2)) \
+        if ka + kb > 2 and min(ka, kb) > 1 else float("nan")
+    effect = delta / pooled if pooled and np.isfinite(pooled) and pooled > 0 else float("nan")
+    method = (f"approach bootstrap over {' and '.join(resample)} ({convention} convention"
+              f"{', paired seeds' if pairing is not None else ''})")
+    return ApproachComparisonResult(delta, pvalue, alternative, method, confidence_interval=ci,
+                                    scores=(float(mean_a), float(mean_b)), runs=(ka, kb), variance=var,
+                                    target=TARGETS[resample], paired_seeds=pairing is not None,
+                                    n_resamples=n_resamples, convention=convention, effect_size=float(effect))
