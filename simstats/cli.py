@@ -107,7 +107,8 @@ def _compare_scores(args) -> int:
 
     out = compare_score_distributions(read_table(args.table), reference=args.reference, tests=args.tests,
                                       correction=args.correction, alternative=args.alternative,
-                                      min_scores=args.min_scores, aso_alpha=args.aso_alpha, seed=args.seed)
+                                      min_scores=args.min_scores, aso_alpha=args.aso_alpha, seed=args.seed,
+                                      confidence_level=args.confidence)
     _emit(out, args.format, f"score distributions: {', '.join(args.tests)}; H1: reference {args.alternative}\n")
     return 0
 
@@ -182,9 +183,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--format", default="table", choices=["table", "csv", "json"])
     p.set_defaults(func=_compare)
     p = sub.add_parser("compare-scores", help="compare score distributions (one score per run/seed)")
-    p.add_argument("table", help="CSV/TSV/parquet: columns system, score; or one column of scores per system")
+    p.add_argument("table", help="CSV/TSV/parquet: long (columns system, score and optionally seed) or wide "
+                                 "(one column of scores per system, one row per seed, optional seed column)")
     p.add_argument("--tests", nargs="+", default=["welch", "mwu"], choices=["welch", "mwu", "wilcoxon", "aso"],
-                   help="welch, mwu (independent runs), wilcoxon (i-th scores matched by seed), aso (eps_min)")
+                   help="welch, mwu (independent runs), wilcoxon (scores paired by seed id), aso (eps_min)")
+    p.add_argument("--confidence", type=float, default=0.95,
+                   help="level of the Welch interval of the difference of means (default 0.95)")
     p.add_argument("--aso-alpha", type=float, default=0.05, help="ASO level (default 0.05)")
     p.add_argument("--seed", type=int, default=0, help="seed of ASO's bootstrap")
     p.add_argument("--reference", default="best")

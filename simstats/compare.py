@@ -6,10 +6,12 @@ input raises :class:`InputError` with a one-line message naming it.
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
 from simstats.stats import classical
@@ -193,20 +195,59 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
     return out
 
 
+def _score_groups(table: pd.DataFrame) -> tuple[dict[str, pd.Series], bool]:
+    """Scores per system as Series indexed by seed id, and whether seed ids were given.
+
+    Long tables (columns system, score[, seed]): a ``seed`` column names each run's seed;
+    without one, runs are numbered in order and cannot be paired.  Wide tables (one column of
+    scores per system): a row is one seed (``seed`` column if present, else the row number)."""
+    if {"system", "score"} <= set(table.columns):
+        has_seed = "seed" in table.columns
+        groups = {}
+        for s, g in table.groupby("system", sort=False):
+            scores = pd.to_numeric(g.score, errors="coerce")
+            bad = g.score[scores.isna()]
+            if len(bad):
+                raise InputError(f"system {s!r}: score {bad.iloc[0]!r} (row {bad.index[0] + 2}) is not a number")
+            index = g.seed.to_numpy() if has_seed else np.arange(len(g))
+            if has_seed and pd.Index(index).has_duplicates:
+                dup = pd.Index(index)[pd.Index(index).duplicated()][0]
+                raise InputError(f"system {s!r} has several scores for seed {dup!r}")
+            groups[str(s)] = pd.Series(scores.to_numpy(float), index=index)
+        return groups, has_seed
+    seeds = table["seed"].to_numpy() if "seed" in table.columns else np.arange(len(table))
+    groups = {}
+    for c in table.columns:
+        if c == "seed":
+            continue
+        col = pd.to_numeric(table[c], errors="coerce")
+        bad = table[c][col.isna() & table[c].notna()]
+        if len(bad):
+            raise InputError(f"system {c!r}: score {bad.iloc[0]!r} (row {bad.index[0] + 2}) is not a number")
+        if col.isna().any():
+            raise InputError(f"system {c!r}: missing score in row {int(np.flatnonzero(col.isna())[0]) + 2} "
+                             "(a wide table needs one score per system and seed; use a long table for unequal runs)")
+        groups[str(c)] = pd.Series(col.to_numpy(float), index=seeds)
+    return groups, True
+
+
 def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best", tests=("welch", "mwu"),
                                 correction: str = "none", alternative: str = "greater", min_scores: int = 2,
-                                aso_alpha: float = 0.05, seed: int = 0) -> pd.DataFrame:
+                                aso_alpha: float = 0.05, seed: int = 0, confidence_level: float = 0.95
+                                ) -> pd.DataFrame:
     """Score distributions (e.g. one score per training seed) of each approach vs a reference.
 
-    ``aso`` reports eps_min of "the reference is almost stochastically larger" (< 0.5: it is),
-    at level aso_alpha, divided by the number of comparisons unless correction is "none".
+    ``wilcoxon`` pairs scores by seed id (a ``seed`` column, or the row of a wide table) and is
+    an error when a system's seeds differ from the reference's.  ``aso`` reports eps_min of
+    "the reference is almost stochastically larger" (< 0.5: it is), at level aso_alpha, divided
+    by the number of comparisons unless correction is "none".  Every row gives the difference
+    of means (reference minus system) with its Welch confidence interval and Cohen's d
+    (difference over the pooled sd); ``attrs`` records the settings.
     """
-    if {"system", "score"} <= set(table.columns):
-        groups = {s: g.score.to_numpy(float) for s, g in table.groupby("system", sort=False)}
-    else:
-        groups = {c: table[c].dropna().to_numpy(float) for c in table.columns}
-    if any(np.isnan(v).any() for v in groups.values()):
-        raise InputError("scores contain NaN values")
+    groups, has_seed = _score_groups(table)
+    if any(not np.isfinite(v.to_numpy()).all() for v in groups.values()):
+        bad = next(s for s, v in groups.items() if not np.isfinite(v.to_numpy()).all())
+        raise InputError(f"system {bad!r}: scores must be finite numbers (found NaN or inf)")
     if len(groups) < 2:
         raise InputError(f"need at least two systems to compare, got {len(groups)}")
     small = [s for s, v in groups.items() if v.size < min_scores]
@@ -215,6 +256,8 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     unknown = [t for t in tests if t not in SCORE_TESTS]
     if unknown:
         raise InputError(f"unknown score test(s) {unknown} (choose from {', '.join(SCORE_TESTS)})")
+    if not 0 < confidence_level < 1:
+        raise InputError(f"confidence level must be in (0, 1), got {confidence_level}")
     names = list(groups)
     means = {s: float(v.mean()) for s, v in groups.items()}
     ref = max(means, key=means.get) if reference == "best" else reference
@@ -222,26 +265,43 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
         raise InputError(f"reference system {ref!r} not found")
     if correction not in CORRECTIONS:
         raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
+    if "wilcoxon" in tests and not has_seed:
+        raise InputError("wilcoxon pairs scores by seed: give a 'seed' column (or a wide table, one row per seed)")
     method = CORRECTIONS[correction]
     rows = []
     aso_comparisons = max(1, len(names) - 1) if method else 1
+    r = groups[ref].to_numpy()
     for s in names:
-        v = groups[s]
+        v = groups[s].to_numpy()
         row = {"system": s, "n": v.size, "mean": v.mean(), "sd": v.std(ddof=1), "median": np.median(v),
                "min": v.min(), "max": v.max(), "reference": ref, "difference_mean": means[ref] - v.mean()}
+        if s == ref:
+            row.update({"difference_ci_low": np.nan, "difference_ci_high": np.nan, "cohens_d": np.nan})
+        else:
+            welch = sps.ttest_ind(r, v, equal_var=False)
+            ci = welch.confidence_interval(confidence_level)
+            pooled = math.sqrt(((r.size - 1) * r.var(ddof=1) + (v.size - 1) * v.var(ddof=1)) / (r.size + v.size - 2))
+            row.update({"difference_ci_low": float(ci.low), "difference_ci_high": float(ci.high),
+                        "cohens_d": (means[ref] - v.mean()) / pooled if pooled > 0 else np.nan})
         for t in tests:
             if s == ref:
                 row["eps_min_aso" if t == "aso" else f"pvalue_{t}"] = np.nan
                 continue
             if t == "aso":
-                res = aso(groups[ref], v, confidence_level=1 - aso_alpha, num_comparisons=aso_comparisons,
+                res = aso(r, v, confidence_level=1 - aso_alpha, num_comparisons=aso_comparisons,
                           rng=np.random.default_rng(seed))
                 row["eps_min_aso"] = res.statistic
                 continue
-            if t == "wilcoxon" and v.size != groups[ref].size:
-                raise InputError(f"wilcoxon pairs scores by seed: {s!r} has {v.size} scores, "
-                                 f"{ref!r} has {groups[ref].size}")
-            row[f"pvalue_{t}"] = SCORE_TESTS[t](groups[ref], v, alternative=alternative).pvalue
+            if t == "wilcoxon":
+                a_seeds, b_seeds = groups[ref].index, groups[s].index
+                if set(a_seeds) != set(b_seeds):
+                    only = sorted(set(a_seeds) ^ set(b_seeds), key=str)
+                    raise InputError(f"wilcoxon pairs scores by seed: {s!r} and {ref!r} have different seeds "
+                                     f"(unmatched: {', '.join(map(str, only[:5]))})")
+                paired = groups[s].reindex(a_seeds).to_numpy()
+                row[f"pvalue_{t}"] = SCORE_TESTS[t](r, paired, alternative=alternative).pvalue
+                continue
+            row[f"pvalue_{t}"] = SCORE_TESTS[t](r, v, alternative=alternative).pvalue
         rows.append(row)
     out = pd.DataFrame(rows)
     for t in tests:
@@ -253,4 +313,9 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
             out.loc[mask, f"pvalue_{t}_adjusted"] = multipletests(out.loc[mask, f"pvalue_{t}"], method=method)[1]
         else:
             out.loc[mask, f"pvalue_{t}_adjusted"] = out.loc[mask, f"pvalue_{t}"]
+    from simstats import __version__
+    out.attrs.update({"tests": list(tests), "reference": ref, "alternative": alternative, "correction": correction,
+                      "confidence_level": confidence_level, "difference_ci": "Welch t interval, two-sided",
+                      "effect_size": "Cohen's d (pooled sd)", "pairing": "by seed id" if has_seed else "none",
+                      "aso_alpha": aso_alpha, "seed": seed, "version": __version__})
     return out

@@ -71,7 +71,7 @@ def test_statistics_input_and_item_mismatch(tmp_path, capsys):
 
 def test_compare_scores(tmp_path, capsys):
     rng = np.random.default_rng(3)
-    t = pd.DataFrame({"system": ["a"] * 20 + ["b"] * 20,
+    t = pd.DataFrame({"system": ["a"] * 20 + ["b"] * 20, "seed": np.r_[np.arange(20), np.arange(20)],
                       "score": np.r_[rng.normal(0.90, 0.01, 20), rng.normal(0.88, 0.01, 20)]})
     path = tmp_path / "scores.tsv"
     t.to_csv(path, sep="\t", index=False)
