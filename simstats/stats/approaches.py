@@ -34,11 +34,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simstats.stats.bootstrap import CONVENTIONS, extreme_counts
+from simstats.stats.bootstrap import check_bootstrap_options, extreme_counts, pvalues_from_counts
 from simstats.stats.engine import ColumnPack, aggregate_clusters, as_generator, improvement, replicate_block
 from simstats.stats.metrics import Metric
 from simstats.stats.resample import item_counts
-from simstats.stats.results import ConfidenceInterval, TestResult, check_alternative, check_confidence_level
+from simstats.stats.results import ConfidenceInterval, TestResult
 
 TARGETS = {("items", "seeds"): "new seeds and new test items",
            ("items",): "these trained runs on new test items",
@@ -143,13 +143,7 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     rng : numpy.random.Generator or int
         Seeded generator (required).
     """
-    check_alternative(alternative)
-    if convention not in CONVENTIONS:
-        raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
-    if confidence_level is not None:
-        check_confidence_level(confidence_level)
+    check_bootstrap_options(alternative, convention, n_resamples, confidence_level)
     resample = tuple(sorted(set(resample)))
     if resample not in TARGETS:
         raise ValueError(f"resample must name 'seeds', 'items' or both, got {resample}")
@@ -211,11 +205,7 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     key = "both" if resample == ("items", "seeds") else resample[0]
     star = keep[key][:, None]
     counts = extreme_counts(star, np.array([delta]), alternative, convention)
-    if convention == "shift":
-        pvalue = float(counts[0] / n_resamples)
-    else:
-        low, high = counts[:, 0] / n_resamples
-        pvalue = float({"greater": low, "less": high, "two-sided": min(1.0, 2 * min(low, high))}[alternative])
+    pvalue = float(np.ravel(pvalues_from_counts(counts, n_resamples, alternative, convention))[0])
     ci = None
     if confidence_level is not None:
         a = (1 - confidence_level) / 2

@@ -47,6 +47,25 @@ def extreme_counts(delta_star: np.ndarray, delta: np.ndarray, alternative: str, 
     return np.stack([low, high])
 
 
+def check_bootstrap_options(alternative: str, convention: str, n_resamples: int, confidence_level) -> None:
+    """ValueError naming the first bad option of a bootstrap test."""
+    check_alternative(alternative)
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
+    if n_resamples < 1:
+        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
+    if confidence_level is not None:
+        check_confidence_level(confidence_level)
+
+
+def pvalues_from_counts(counts: np.ndarray, n_resamples: int, alternative: str, convention: str) -> np.ndarray:
+    """p-values per pair from :func:`extreme_counts` summed over all replicates."""
+    if convention == "shift":
+        return counts / n_resamples
+    low, high = counts / n_resamples
+    return {"greater": low, "less": high, "two-sided": np.minimum(1.0, 2 * np.minimum(low, high))}[alternative]
+
+
 def _shared_ratio(stats: np.ndarray, metric: Metric, systems: np.ndarray):
     """(num, den) if metric is a plain ratio whose denominator column all systems share."""
     if metric.ratio_of is None:
@@ -93,13 +112,7 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
     BootstrapResult
         Arrays over pairs: statistic (observed improvement), pvalue, confidence_interval.
     """
-    check_alternative(alternative)
-    if convention not in CONVENTIONS:
-        raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
-    if confidence_level is not None:
-        check_confidence_level(confidence_level)
+    check_bootstrap_options(alternative, convention, n_resamples, confidence_level)
     stats, pairs = check_stats(stats, metric, pairs)
     rng = as_generator(rng)
     if clusters is not None and weights is not None:
@@ -163,11 +176,7 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
         if keep is not None:
             keep[done:done + b] = delta_star
         done += b
-    if convention == "shift":
-        pvalue = counts / n_resamples
-    else:
-        low, high = counts / n_resamples
-        pvalue = {"greater": low, "less": high, "two-sided": np.minimum(1.0, 2 * np.minimum(low, high))}[alternative]
+    pvalue = pvalues_from_counts(counts, n_resamples, alternative, convention)
     ci = None
     if keep is not None:
         a = (1 - confidence_level) / 2
