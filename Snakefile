@@ -1,18 +1,22 @@
 # simstats: simulation studies of significance testing for ML/NLP system comparisons.
 from snakemake.utils import min_version, validate
 
+from simstats.config import SCHEMA_PATH
+
 min_version("9.0")
 
 
 configfile: "config/config.yaml"
 
 
-# common.smk checks the configuration first (one-line errors naming the field), then the
-# JSON schema validates it again and fills in defaults.
+# common.smk checks the configuration first: simstats.config.validate_config applies the JSON
+# schema (simstats/data/config.schema.yaml, the single source of types, ranges and defaults)
+# plus the cross-field checks, with one-line errors naming the field.  Snakemake's validate
+# then fills the schema's defaults into `config` as well; the rules use the parsed settings.
 include: "workflow/rules/common.smk"
 
 
-validate(config, "workflow/schemas/config.schema.yaml")
+validate(config, str(SCHEMA_PATH))
 
 
 include: "workflow/rules/noise.smk"

@@ -1,17 +1,23 @@
-"""Validation of a whole workflow configuration (one-line errors naming the field)."""
+"""Validation of a whole workflow configuration (one-line errors naming the field).
+
+The JSON schema (``simstats/data/config.schema.yaml``, see :mod:`simstats.sim.schema`) is the
+single source of the fields' types, ranges and defaults; this module applies it, keeps only
+the checks the schema cannot express (cross-field checks) and returns typed settings.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from simstats.studies.navamunoz2024.population import parse_competition
-from simstats.studies.dror2019.simulate import parse_dror
-from simstats.studies.reimers2018.simulate import ReimersSettings, parse_reimers
-from simstats.studies.yeh2000.simulate import parse_yeh
+from simstats.sim.schema import SCHEMA_PATH, apply_schema
+from simstats.sim.fields import as_mapping
 from simstats.sim.scenario import Scenario, ScenarioError, chunk_bounds, parse_scenarios
-from simstats.sim.fields import as_mapping, check_keys, integer_field
+from simstats.studies.dror2019.simulate import DrorSettings, parse_dror
+from simstats.studies.navamunoz2024.population import CompetitionSettings, parse_competition
+from simstats.studies.reimers2018.simulate import ReimersSettings, parse_reimers
+from simstats.studies.yeh2000.simulate import YehSettings, parse_yeh
 
-TOP_LEVEL = {"root_seed", "results_dir", "figures_dir", "noise", "scenarios", "competition", "yeh", "dror", "reimers"}
+__all__ = ["SCHEMA_PATH", "NoiseStudySettings", "Parsed", "Settings", "validate_config"]
 
 
 @dataclass(frozen=True)
@@ -37,38 +43,50 @@ class Settings:
     noise: NoiseStudySettings
     scenarios: dict[str, Scenario]
     #: parsed ``competition`` section (None: the competition study is not run)
-    competition: dict | None = None
+    competition: CompetitionSettings | None = None
     #: parsed ``yeh`` section (None: the Yeh study is not run)
-    yeh: dict | None = None
+    yeh: YehSettings | None = None
     #: parsed ``dror`` section (None: the Dror study is not run)
-    dror: dict | None = None
+    dror: DrorSettings | None = None
     #: parsed ``reimers`` section (None: the Reimers & Gurevych study is not run)
     reimers: ReimersSettings | None = None
 
 
+class Parsed(tuple):
+    """A parsed settings object (e.g. a :class:`Scenario`) as a Snakemake rule parameter.
+
+    Snakemake notices a changed parameter only for built-in types (it compares their repr), so
+    the object travels as a one-element tuple whose repr is the object's; the script reads
+    ``snakemake.params.<name>.value``.
+    """
+
+    def __new__(cls, value):
+        return super().__new__(cls, (value,))
+
+    def __getnewargs__(self):
+        return (self[0],)
+
+    @property
+    def value(self):
+        return self[0]
+
+    def __repr__(self) -> str:
+        return f"Parsed({self[0]!r})"
+
+
 def validate_config(config: Mapping[str, Any]) -> Settings:
-    """Check a configuration mapping; raise :class:`ScenarioError` naming the first bad field."""
+    """Check a configuration mapping; raise :class:`ScenarioError` naming the first bad field.
+
+    The scenarios are parsed first (their parser names the field in its own words), then the
+    whole configuration is checked against the schema, whose defaults fill in what is omitted.
+    """
     config = as_mapping(config, "config")
-    check_keys(config, "config", TOP_LEVEL, {"root_seed", "noise", "scenarios"})
-    root_seed = integer_field(config["root_seed"], "root_seed", minimum=0)
-    dirs = {}
-    for key, default in (("results_dir", "results"), ("figures_dir", "figures")):
-        dirs[key] = config.get(key, default)
-        if not isinstance(dirs[key], str) or not dirs[key].strip():
-            raise ScenarioError(f"{key}: must be a non-empty path")
-    scenarios = parse_scenarios(config["scenarios"])
-    noise = as_mapping(config["noise"], "noise")
-    check_keys(noise, "noise", {"n_models", "chunk_size", "n_boot", "scenarios"}, {"n_models", "chunk_size"})
-    n_models = integer_field(noise["n_models"], "noise.n_models", minimum=4)
-    chunk_size = integer_field(noise["chunk_size"], "noise.chunk_size", minimum=2)
-    if chunk_size % 2:
-        raise ScenarioError(f"noise.chunk_size: must be even (models are paired 2k, 2k+1), got {chunk_size}")
-    n_boot = integer_field(noise.get("n_boot", 1000), "noise.n_boot", minimum=100)
-    chosen = noise.get("scenarios", "all")
+    scenarios = parse_scenarios(config["scenarios"]) if "scenarios" in config else None
+    config = apply_schema(config)
+    noise = config["noise"]
+    chosen = noise["scenarios"]
     if chosen == "all":
         chosen = list(scenarios)
-    if not isinstance(chosen, list) or not chosen:
-        raise ScenarioError("noise.scenarios: must be 'all' or a non-empty list of scenario names")
     for name in chosen:
         if name not in scenarios:
             raise ScenarioError(f"noise.scenarios: unknown scenario {name!r}")
@@ -76,11 +94,11 @@ def validate_config(config: Mapping[str, Any]) -> Settings:
     yeh = parse_yeh(config["yeh"]) if "yeh" in config else None
     dror = parse_dror(config["dror"]) if "dror" in config else None
     if dror is not None:
-        for name in dror["size_power"]["scenarios"]:
+        for name in dror.size_power.scenarios:
             if name not in chosen:
                 raise ScenarioError(f"dror.size_power.scenarios: {name!r} is not a scenario of the noise study "
                                     "(noise.scenarios), whose scores it uses")
     reimers = parse_reimers(config["reimers"], scenarios) if "reimers" in config else None
-    return Settings(root_seed, dirs["results_dir"], dirs["figures_dir"],
-                    NoiseStudySettings(n_models, chunk_size, n_boot, tuple(chosen)), scenarios, competition, yeh,
-                    dror, reimers)
+    return Settings(config["root_seed"], config["results_dir"], config["figures_dir"],
+                    NoiseStudySettings(noise["n_models"], noise["chunk_size"], noise["n_boot"], tuple(chosen)),
+                    scenarios, competition, yeh, dror, reimers)

@@ -85,8 +85,10 @@ def test_section6_numbers_are_read_from_the_shipped_targets():
 def test_scale_summary_names_every_study_size():
     import yaml
 
+    from simstats.config import validate_config
+
     config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
-    line = scale_summary(config)
+    line = scale_summary(validate_config(config))
     assert f"noise study {config['noise']['n_models']:,} models" in line
     assert f"B = {config['reimers']['n_resamples']:,}" in line and "Yeh" in line and "Dror" in line
 

@@ -15,7 +15,7 @@ def default_config():
 
 
 def schema():
-    return yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    return yaml.safe_load((ROOT / "simstats" / "data" / "config.schema.yaml").read_text())
 
 
 def test_default_config_is_valid_for_both_validators():

@@ -460,21 +460,19 @@ def _dror_noise_targets(targets: pd.DataFrame) -> dict:
 
 
 # --------------------------------------------------------------------------- the whole report
-def scale_summary(config: dict) -> str:
-    """The run's scale in a line, from the workflow configuration."""
-    parts = [f"results in `{config.get('results_dir', 'results')}`",
-             f"noise study {config['noise']['n_models']:,} models per approach and scenario"]
-    if config.get("reimers"):
-        r = config["reimers"]
-        parts.append(f"Reimers & Gurevych {r['n_models']:,} models per approach and task, B = "
-                     f"{r.get('n_resamples', 10000):,}")
-    if config.get("yeh"):
-        parts.append(f"Yeh {config['yeh']['replicates']:,} test sets per cell")
-    if config.get("competition"):
-        parts.append(f"competitions {config['competition']['study']['replicates']:,} per design cell")
-    if config.get("dror"):
-        parts.append(f"Dror section 6 {config['dror']['population'].get('repetitions', 100)} repetitions per "
-                     "distribution")
+def scale_summary(settings) -> str:
+    """The run's scale in a line, from the validated settings (:func:`simstats.config.validate_config`)."""
+    parts = [f"results in `{settings.results_dir}`",
+             f"noise study {settings.noise.n_models:,} models per approach and scenario"]
+    if settings.reimers:
+        parts.append(f"Reimers & Gurevych {settings.reimers.n_models:,} models per approach and task, B = "
+                     f"{settings.reimers.n_resamples:,}")
+    if settings.yeh:
+        parts.append(f"Yeh {settings.yeh.replicates:,} test sets per cell")
+    if settings.competition:
+        parts.append(f"competitions {settings.competition.replicates:,} per design cell")
+    if settings.dror:
+        parts.append(f"Dror section 6 {settings.dror.population.repetitions} repetitions per distribution")
     return "; ".join(parts)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simstats.sim.fields import ScenarioError  # noqa: F401  (re-exported: simstats.sim.scenario.ScenarioError)
-from simstats.sim.fields import as_mapping, check_keys, fail, integer_field, number_field
+from simstats.sim.fields import as_mapping, check_keys, fail
 
 METRICS = ("accuracy", "recall", "precision", "f1")
 SEED_FAMILIES = ("normal", "skew_normal", "failure_mixture")
@@ -125,109 +125,74 @@ def chunk_bounds(total: int, chunk_size: int, chunk: int) -> tuple[int, int]:
 
 
 def _parse_split(value: Any, path: str, metric: str) -> SplitSpec:
-    value = as_mapping(value, path)
+    """A split (already checked by the schema): which sizes it gives depends on the metric."""
     if metric == "accuracy":
         check_keys(value, path, {"items", "sentences"}, {"items"})
-        items = integer_field(value["items"], f"{path}.items", minimum=1)
-        gold = spurious = 0
+        items, gold, spurious = value["items"], 0, 0
     else:
         check_keys(value, path, {"gold", "spurious", "sentences"}, {"gold"})
-        items = 0
-        gold = integer_field(value["gold"], f"{path}.gold", minimum=1)
-        spurious = integer_field(value.get("spurious", gold), f"{path}.spurious", minimum=0)
-    sentences = value.get("sentences")
-    if sentences is not None:
-        sentences = integer_field(sentences, f"{path}.sentences", minimum=1)
-    return SplitSpec(items=items, gold=gold, spurious=spurious, sentences=sentences)
+        items, gold = 0, value["gold"]
+        spurious = value.get("spurious", gold)   # the candidate pool defaults to the gold count
+    return SplitSpec(items=items, gold=gold, spurious=spurious, sentences=value.get("sentences"))
 
 
 def _parse_seed_distribution(value: Any, path: str) -> SeedDistribution:
-    value = as_mapping(value, path)
-    check_keys(value, path, {"family", "shape", "failure_prob", "failure_shift", "failure_sd"}, {"family"})
+    """A seed distribution (already checked by the schema): the parameters its family takes."""
     family = value["family"]
-    if family not in SEED_FAMILIES:
-        fail(f"{path}.family", f"unknown seed distribution {family!r} (allowed: {', '.join(SEED_FAMILIES)})")
-    extra = set(value) - {"family"}
     allowed = {"normal": set(), "skew_normal": {"shape"},
                "failure_mixture": {"failure_prob", "failure_shift", "failure_sd"}}[family]
-    for key in sorted(extra - allowed):
+    for key in sorted(set(value) - {"family"} - allowed):
         fail(f"{path}.{key}", f"not a parameter of the {family} seed distribution")
     if family == "skew_normal":
         check_keys(value, path, {"family", "shape"}, {"shape"})
-        return SeedDistribution(family, shape=number_field(value["shape"], f"{path}.shape"))
+        return SeedDistribution(family, shape=float(value["shape"]))
     if family == "failure_mixture":
         check_keys(value, path, {"family", "failure_prob", "failure_shift", "failure_sd"},
                     {"failure_prob", "failure_shift"})
-        return SeedDistribution(
-            family,
-            failure_prob=number_field(value["failure_prob"], f"{path}.failure_prob", exclusive_minimum=0, exclusive_maximum=1),
-            failure_shift=number_field(value["failure_shift"], f"{path}.failure_shift"),
-            failure_sd=number_field(value.get("failure_sd", 0.0), f"{path}.failure_sd", minimum=0),
-        )
+        return SeedDistribution(family, failure_prob=float(value["failure_prob"]),
+                                failure_shift=float(value["failure_shift"]),
+                                failure_sd=float(value.get("failure_sd", 0.0)))   # failure_mixture only
     return SeedDistribution(family)
 
 
-SCENARIO_FIELDS = {
-    "description", "metric", "target", "dev", "test", "sigma_item", "sigma_seed", "sigma_shift",
-    "sigma_e", "spurious_offset", "seed_distribution", "clusters", "approaches", "reference",
-}
-
-
 def parse_scenario(name: str, value: Any, path: str | None = None) -> Scenario:
-    """Validate one scenario mapping (as read from YAML) and build a :class:`Scenario`."""
+    """Validate one scenario mapping (as read from YAML) and build a :class:`Scenario`.
+
+    Types, ranges and defaults come from the configuration schema (``$defs/scenario``); the
+    checks here are the ones it cannot express (fields that depend on the metric or family).
+    """
+    from simstats.sim.schema import apply_schema
+
     path = path or f"scenarios.{name}"
     if not isinstance(name, str) or not name or not all(c.isalnum() or c in "_-" for c in name):
         fail(path, "scenario names use letters, digits, '_' and '-' only")
-    value = as_mapping(value, path)
-    check_keys(value, path, SCENARIO_FIELDS, {"metric", "target", "dev", "test"})
+    value = apply_schema(as_mapping(value, path), "/$defs/scenario", path)
     metric = value["metric"]
-    if metric not in METRICS:
-        fail(f"{path}.metric", f"unknown metric {metric!r} (allowed: {', '.join(METRICS)})")
-    target = number_field(value["target"], f"{path}.target", exclusive_minimum=0, exclusive_maximum=1)
+    target = float(value["target"])
     dev = _parse_split(value["dev"], f"{path}.dev", metric)
     test = _parse_split(value["test"], f"{path}.test", metric)
     if metric == "precision":
         for split_name, split in (("dev", dev), ("test", test)):
             if split.spurious == 0:
                 fail(f"{path}.{split_name}.spurious", "precision needs a spurious-candidate pool > 0")
-    sigmas = {}
-    for key, default in (("sigma_item", 1.0), ("sigma_seed", 0.0), ("sigma_shift", 0.0), ("sigma_e", 1.0)):
-        sigmas[key] = number_field(value.get(key, default), f"{path}.{key}", minimum=0)
+    sigmas = {key: float(value[key]) for key in ("sigma_item", "sigma_seed", "sigma_shift", "sigma_e")}
     if sigmas["sigma_e"] == 0 and sigmas["sigma_item"] == 0:
         fail(f"{path}.sigma_e", "sigma_e and sigma_item cannot both be 0 (outcomes would be deterministic)")
-    spurious_offset = number_field(value.get("spurious_offset", 0.0), f"{path}.spurious_offset")
-    seed_distribution = _parse_seed_distribution(
-        value.get("seed_distribution", {"family": "normal"}), f"{path}.seed_distribution")
+    seed_distribution = _parse_seed_distribution(value["seed_distribution"], f"{path}.seed_distribution")
     clusters = None
     if value.get("clusters") is not None:
-        cpath = f"{path}.clusters"
-        cval = as_mapping(value["clusters"], cpath)
-        check_keys(cval, cpath, {"size", "sigma_c"}, {"size", "sigma_c"})
-        clusters = ClusterSpec(size=integer_field(cval["size"], f"{cpath}.size", minimum=1),
-                               sigma_c=number_field(cval["sigma_c"], f"{cpath}.sigma_c", minimum=0))
-    approaches_value = value.get("approaches", {"A": {}, "B": {}})
+        clusters = ClusterSpec(size=value["clusters"]["size"], sigma_c=float(value["clusters"]["sigma_c"]))
     apath = f"{path}.approaches"
-    approaches_value = as_mapping(approaches_value, apath)
-    if len(approaches_value) < 1:
-        fail(apath, "at least one approach is required")
     approaches = []
-    for aname, aval in approaches_value.items():
-        if not isinstance(aname, str) or not aname or not all(c.isalnum() or c in "_-" for c in aname):
-            fail(f"{apath}.{aname}", "approach names use letters, digits, '_' and '-' only")
-        aval = as_mapping(aval if aval is not None else {}, f"{apath}.{aname}")
-        check_keys(aval, f"{apath}.{aname}", {"difference"})
-        diff = number_field(aval.get("difference", 0.0), f"{apath}.{aname}.difference")
+    for aname, aval in value["approaches"].items():
+        diff = 0.0 if aval is None else float(aval["difference"])   # null: an approach at the target
         if not 0 < target + diff < 1:
             fail(f"{apath}.{aname}.difference", f"target + difference must lie in (0, 1), got {target + diff!r}")
         approaches.append(ApproachSpec(aname, diff))
-    texts = {}
-    for key in ("description", "reference"):
-        texts[key] = value.get(key, "")
-        if not isinstance(texts[key], str):
-            fail(f"{path}.{key}", "must be a string")
     return Scenario(name=name, metric=metric, target=target, dev=dev, test=test,
-                    spurious_offset=spurious_offset, seed_distribution=seed_distribution,
-                    clusters=clusters, approaches=tuple(approaches), **texts, **sigmas)
+                    spurious_offset=float(value["spurious_offset"]), seed_distribution=seed_distribution,
+                    clusters=clusters, approaches=tuple(approaches), description=value["description"],
+                    reference=value["reference"], **sigmas)
 
 
 def parse_scenarios(value: Any, path: str = "scenarios") -> dict[str, Scenario]:

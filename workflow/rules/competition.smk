@@ -1,6 +1,50 @@
 # Competition study (Nava-Muñoz et al. 2024): one simulated competition shaped like
 # VaxxStance Basque, the CompStats real data, the Table 5 check, and competitions with
 # known truth (winner, FWER/FDR of corrections, CI coverage).
+COMPETITION = SETTINGS.competition
+COMPETITION_CASES = ["example", "compstats"]
+COMPETITION_TABLES = ["scores", "differences", "pairs", "matrix", "summary"]
+COMPETITION_CATEGORY = "Competitions (Nava-Muñoz 2024)"
+COMPETITION_STUDY_FIGURES = ["fwer", "fdr", "power", "truth"]
+
+
+# Study helpers (lambdas: `snakemake --lint` wants functions in common.smk, helpers of one
+# study stay with its rules).  Each job gets only its own parsed settings: editing another
+# design (or the example) does not rerun it.
+competition_example = lambda wildcards: parsed(COMPETITION.example) if wildcards.case == "example" else None
+competition_example_population = lambda wildcards: (
+    parsed(COMPETITION.populations[COMPETITION.example.population]) if wildcards.case == "example" else None
+)
+competition_design = lambda wildcards: parsed(COMPETITION.designs[wildcards.design])
+competition_design_population = lambda wildcards: parsed(
+    COMPETITION.populations[COMPETITION.designs[wildcards.design].population]
+)
+# The designs and the populations they use, in name order (reordering the YAML is no change).
+competition_study_designs = lambda: dict(sorted(COMPETITION.designs.items()))
+competition_study_populations = lambda: {
+    k: v
+    for k, v in sorted(COMPETITION.populations.items())
+    if k in {d.population for d in COMPETITION.designs.values()}
+}
+competition_case_input = lambda wildcards: (
+    "resources/realdata/compstats_competition_data.csv" if wildcards.case == "compstats" else []
+)
+competition_outputs = lambda: (
+    []
+    if COMPETITION is None
+    else [
+        f"{RESULTS}/competition/table5_check.csv",
+        f"{RESULTS}/competition/study/summary.csv",
+        *expand(f"{RESULTS}/competition/{{case}}/report.md", case=COMPETITION_CASES),
+        *expand(
+            f"{FIGURES}/competition/{{case}}_{{fig}}.{{ext}}",
+            case=COMPETITION_CASES,
+            fig=["intervals", "differences", "bootstrap"],
+            ext=["png", "pdf"],
+        ),
+        *expand(f"{FIGURES}/competition/study_{{fig}}.{{ext}}", fig=COMPETITION_STUDY_FIGURES, ext=["png", "pdf"]),
+    ]
+)
 
 
 rule competition_case:
@@ -13,17 +57,18 @@ rule competition_case:
         md=report(
             f"{RESULTS}/competition/{{case}}/report.md",
             caption="../report/competition_case.rst",
-            category="Competitions (Nava-Muñoz 2024)",
+            category=COMPETITION_CATEGORY,
             subcategory="{case}",
         ),
     params:
-        settings=competition_case_params,
-        root_seed=SETTINGS.root_seed,
+        example=competition_example,
+        population=competition_example_population,
+        n_resamples=COMPETITION.n_resamples if COMPETITION else None,
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/competition/{{case}}.log",
+        log_path("competition/{case}"),
     benchmark:
-        f"{RESULTS}/benchmarks/competition/{{case}}.tsv"
-    threads: 1
+        benchmark_path("competition/{case}")
     conda:
         "../envs/simstats.yaml"
     resources:
@@ -38,35 +83,16 @@ rule plot_competition_case:
         replicates=rules.competition_case.output.replicates,
         tables=rules.competition_case.output.tables,
     output:
-        intervals=report(
-            f"{FIGURES}/competition/{{case}}_intervals.png",
-            caption="../report/competition_intervals.rst",
-            category="Competitions (Nava-Muñoz 2024)",
-            subcategory="{case}",
+        **figures(
+            {fig: f"competition/{{case}}_{fig}" for fig in ["intervals", "differences", "bootstrap"]},
+            lambda fig: f"competition_{fig}",
+            COMPETITION_CATEGORY,
+            "{case}",
         ),
-        intervals_pdf=f"{FIGURES}/competition/{{case}}_intervals.pdf",
-        differences=report(
-            f"{FIGURES}/competition/{{case}}_differences.png",
-            caption="../report/competition_differences.rst",
-            category="Competitions (Nava-Muñoz 2024)",
-            subcategory="{case}",
-        ),
-        differences_pdf=f"{FIGURES}/competition/{{case}}_differences.pdf",
-        bootstrap=report(
-            f"{FIGURES}/competition/{{case}}_bootstrap.png",
-            caption="../report/competition_bootstrap.rst",
-            category="Competitions (Nava-Muñoz 2024)",
-            subcategory="{case}",
-        ),
-        bootstrap_pdf=f"{FIGURES}/competition/{{case}}_bootstrap.pdf",
     log:
-        f"{RESULTS}/logs/competition/{{case}}_plot.log",
-    threads: 1
+        log_path("competition/{case}_plot"),
     conda:
         "../envs/simstats.yaml"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     script:
         "../scripts/plot_competition_case.py"
 
@@ -76,12 +102,11 @@ rule competition_table5_check:
         csv=report(
             f"{RESULTS}/competition/table5_check.csv",
             caption="../report/competition_table5.rst",
-            category="Competitions (Nava-Muñoz 2024)",
+            category=COMPETITION_CATEGORY,
         ),
         md=f"{RESULTS}/competition/table5_check.md",
     log:
-        f"{RESULTS}/logs/competition/table5_check.log",
-    threads: 1
+        log_path("competition/table5_check"),
     conda:
         "../envs/simstats.yaml"
     resources:
@@ -95,13 +120,16 @@ rule simulate_competition_design:
     output:
         f"{RESULTS}/competition/study/designs/{{design}}.parquet",
     params:
-        settings=competition_design_params,
-        root_seed=SETTINGS.root_seed,
+        design=competition_design,
+        population=competition_design_population,
+        replicates=COMPETITION.replicates if COMPETITION else None,
+        n_resamples=COMPETITION.study_resamples if COMPETITION else None,
+        alpha=COMPETITION.alpha if COMPETITION else None,
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/competition/study_{{design}}.log",
+        log_path("competition/study_{design}"),
     benchmark:
-        f"{RESULTS}/benchmarks/competition/study_{{design}}.tsv"
-    threads: 1
+        benchmark_path("competition/study_{design}")
     conda:
         "../envs/simstats.yaml"
     resources:
@@ -115,27 +143,25 @@ rule summarise_competition_study:
     input:
         expand(
             f"{RESULTS}/competition/study/designs/{{design}}.parquet",
-            design=list(COMPETITION["designs"]) if COMPETITION else [],
+            design=list(COMPETITION.designs) if COMPETITION else [],
         ),
     output:
         parquet=f"{RESULTS}/competition/study/summary.parquet",
         csv=report(
             f"{RESULTS}/competition/study/summary.csv",
             caption="../report/competition_study.rst",
-            category="Competitions (Nava-Muñoz 2024)",
+            category=COMPETITION_CATEGORY,
             subcategory="known truth",
         ),
         md=f"{RESULTS}/competition/study/summary.md",
     params:
-        study=competition_study_params,
+        designs=competition_study_designs() if COMPETITION else None,
+        populations=competition_study_populations() if COMPETITION else None,
+        alpha=COMPETITION.alpha if COMPETITION else None,
     log:
-        f"{RESULTS}/logs/competition/study_summary.log",
-    threads: 1
+        log_path("competition/study_summary"),
     conda:
         "../envs/simstats.yaml"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     script:
         "../scripts/summarise_competition_study.py"
 
@@ -144,25 +170,17 @@ rule plot_competition_study:
     input:
         rules.summarise_competition_study.output.parquet,
     output:
-        **{
-            fig: report(
-                f"{FIGURES}/competition/study_{fig}.png",
-                caption=f"../report/competition_study_{fig}.rst",
-                category="Competitions (Nava-Muñoz 2024)",
-                subcategory="known truth",
-            )
-            for fig in ["fwer", "fdr", "power", "truth"]
-        },
-        **{f"{fig}_pdf": f"{FIGURES}/competition/study_{fig}.pdf" for fig in ["fwer", "fdr", "power", "truth"]},
+        **figures(
+            {fig: f"competition/study_{fig}" for fig in COMPETITION_STUDY_FIGURES},
+            lambda fig: f"competition_study_{fig}",
+            COMPETITION_CATEGORY,
+            "known truth",
+        ),
     params:
-        alpha=lambda wc: competition_config().get("alpha", 0.05),
+        alpha=COMPETITION.alpha if COMPETITION else None,
     log:
-        f"{RESULTS}/logs/competition/study_plot.log",
-    threads: 1
+        log_path("competition/study_plot"),
     conda:
         "../envs/simstats.yaml"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     script:
         "../scripts/plot_competition_study.py"

@@ -1,4 +1,27 @@
 # Dror et al. (2019): ASO, COS and SO on real score distributions.
+DROR = SETTINGS.dror
+DROR_NOISE = ["false_positive", "half_split", "false_negative"]
+DROR_SIZE_POWER = DROR.size_power.scenarios if DROR else []
+DROR_CATEGORY = "Almost stochastic order (Dror 2019)"
+
+
+# Study helper (a lambda: `snakemake --lint` wants functions in common.smk).
+dror_outputs = lambda: (
+    []
+    if DROR is None
+    else [
+        f"{RESULTS}/dror/real_data_cases.md",
+        f"{RESULTS}/dror/synthetic_cases.md",
+        f"{RESULTS}/dror/noise_analyses.md",
+        f"{RESULTS}/dror/size_power.md",
+        f"{RESULTS}/dror/paper_cases.md",
+        *expand(
+            f"{FIGURES}/dror/{{fig}}.{{ext}}",
+            fig=["real_data_eps", "synthetic_eps", "noise_eps", "size_power"],
+            ext=["png", "pdf"],
+        ),
+    ]
+)
 
 
 rule dror_real_data:
@@ -21,17 +44,17 @@ rule dror_real_data:
         cases=report(
             f"{RESULTS}/dror/real_data_cases.csv",
             caption="../report/dror_real_data.rst",
-            category="Almost stochastic order (Dror 2019)",
+            category=DROR_CATEGORY,
         ),
         md=f"{RESULTS}/dror/real_data_cases.md",
     params:
-        settings=lambda wc: canonical(config["dror"]),
-        root_seed=SETTINGS.root_seed,
+        n_resamples=DROR.n_bootstrap if DROR else None,
+        min_scores=DROR.min_scores if DROR else None,
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/dror/real_data.log",
+        log_path("dror/real_data"),
     benchmark:
-        f"{RESULTS}/benchmarks/dror/real_data.tsv"
-    threads: 1
+        benchmark_path("dror/real_data")
     conda:
         "../envs/simstats.yaml"
     resources:
@@ -45,20 +68,11 @@ rule plot_dror_real_data:
     input:
         rules.dror_real_data.output.parquet,
     output:
-        png=report(
-            f"{FIGURES}/dror/real_data_eps.png",
-            caption="../report/dror_real_data_eps.rst",
-            category="Almost stochastic order (Dror 2019)",
-        ),
-        pdf=f"{FIGURES}/dror/real_data_eps.pdf",
+        **figure("dror/real_data_eps", "dror_real_data_eps", DROR_CATEGORY),
     log:
-        f"{RESULTS}/logs/dror/plot_real_data.log",
-    threads: 1
+        log_path("dror/plot_real_data"),
     conda:
         "../envs/simstats.yaml"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     script:
         "../scripts/plot_dror_real_data.py"
 
@@ -69,19 +83,20 @@ rule dror_population:
         cases=report(
             f"{RESULTS}/dror/synthetic_cases.csv",
             caption="../report/dror_synthetic.rst",
-            category="Almost stochastic order (Dror 2019)",
+            category=DROR_CATEGORY,
         ),
         md=f"{RESULTS}/dror/synthetic_cases.md",
         png=f"{FIGURES}/dror/synthetic_eps.png",
         pdf=f"{FIGURES}/dror/synthetic_eps.pdf",
     params:
-        settings=lambda wc: canonical(config["dror"]),
-        root_seed=SETTINGS.root_seed,
+        n_distributions=DROR.population.n_distributions if DROR else None,
+        tail_share=DROR.population.tail_share if DROR else None,
+        n_resamples=DROR.n_bootstrap if DROR else None,
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/dror/population.log",
+        log_path("dror/population"),
     benchmark:
-        f"{RESULTS}/benchmarks/dror/population.tsv"
-    threads: 1
+        benchmark_path("dror/population")
     conda:
         "../envs/simstats.yaml"
     resources:
@@ -95,13 +110,13 @@ rule dror_noise:
     output:
         f"{RESULTS}/dror/noise/{{analysis}}_{{chunk}}.parquet",
     params:
-        settings=lambda wc: canonical(config["dror"]),
-        root_seed=SETTINGS.root_seed,
+        population=parsed(DROR.population) if DROR else None,
+        n_resamples=DROR.n_bootstrap if DROR else None,
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/dror/noise_{{analysis}}_{{chunk}}.log",
+        log_path("dror/noise_{analysis}_{chunk}"),
     benchmark:
-        f"{RESULTS}/benchmarks/dror/noise_{{analysis}}_{{chunk}}.tsv"
-    threads: 1
+        benchmark_path("dror/noise_{analysis}_{chunk}")
     conda:
         "../envs/simstats.yaml"
     resources:
@@ -116,29 +131,20 @@ rule dror_noise_summary:
         expand(
             f"{RESULTS}/dror/noise/{{analysis}}_{{chunk}}.parquet",
             analysis=DROR_NOISE,
-            chunk=range(DROR["population"]["chunks"] if DROR else 0),
+            chunk=range(DROR.population.chunks if DROR else 0),
         ),
     output:
         csv=report(
             f"{RESULTS}/dror/noise_analyses.csv",
             caption="../report/dror_noise.rst",
-            category="Almost stochastic order (Dror 2019)",
+            category=DROR_CATEGORY,
         ),
         md=f"{RESULTS}/dror/noise_analyses.md",
-        png=report(
-            f"{FIGURES}/dror/noise_eps.png",
-            caption="../report/dror_noise_eps.rst",
-            category="Almost stochastic order (Dror 2019)",
-        ),
-        pdf=f"{FIGURES}/dror/noise_eps.pdf",
+        **figure("dror/noise_eps", "dror_noise_eps", DROR_CATEGORY),
     log:
-        f"{RESULTS}/logs/dror/noise_summary.log",
-    threads: 1
+        log_path("dror/noise_summary"),
     conda:
         "../envs/simstats.yaml"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     script:
         "../scripts/dror_noise_summary.py"
 
@@ -150,17 +156,20 @@ rule dror_size_power:
     output:
         f"{RESULTS}/dror/size_power/{{scenario}}.parquet",
     params:
-        settings=lambda wc: canonical(config["dror"]),
-        root_seed=SETTINGS.root_seed,
+        n_runs=DROR.size_power.n if DROR else None,
+        shifts=DROR.size_power.shifts if DROR else None,
+        replicates=DROR.size_power.replicates if DROR else None,
+        alpha_so=DROR.alpha_so if DROR else None,
+        alpha_aso=DROR.alpha_aso if DROR else None,
+        n_resamples=DROR.n_bootstrap if DROR else None,
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/dror/size_power_{{scenario}}.log",
+        log_path("dror/size_power_{scenario}"),
     benchmark:
-        f"{RESULTS}/benchmarks/dror/size_power_{{scenario}}.tsv"
-    threads: 1
+        benchmark_path("dror/size_power_{scenario}")
     conda:
         "../envs/simstats.yaml"
     resources:
-        mem_mb=1000,
         runtime=30,
     script:
         "../scripts/dror_size_power.py"
@@ -173,25 +182,17 @@ rule dror_size_power_table:
         csv=report(
             f"{RESULTS}/dror/size_power.csv",
             caption="../report/dror_size_power.rst",
-            category="Almost stochastic order (Dror 2019)",
+            category=DROR_CATEGORY,
         ),
         md=f"{RESULTS}/dror/size_power.md",
-        png=report(
-            f"{FIGURES}/dror/size_power.png",
-            caption="../report/dror_size_power_fig.rst",
-            category="Almost stochastic order (Dror 2019)",
-        ),
-        pdf=f"{FIGURES}/dror/size_power.pdf",
+        **figure("dror/size_power", "dror_size_power_fig", DROR_CATEGORY),
     params:
-        settings=lambda wc: canonical(config["dror"]),
+        alpha_so=DROR.alpha_so if DROR else None,
+        alpha_aso=DROR.alpha_aso if DROR else None,
     log:
-        f"{RESULTS}/logs/dror/size_power_table.log",
-    threads: 1
+        log_path("dror/size_power_table"),
     conda:
         "../envs/simstats.yaml"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     script:
         "../scripts/dror_size_power_table.py"
 
@@ -202,19 +203,16 @@ rule dror_paper_cases:
         csv=report(
             f"{RESULTS}/dror/paper_cases.csv",
             caption="../report/dror_paper_cases.rst",
-            category="Almost stochastic order (Dror 2019)",
+            category=DROR_CATEGORY,
         ),
         md=f"{RESULTS}/dror/paper_cases.md",
     params:
-        settings=lambda wc: canonical(config["dror"]),
-        root_seed=SETTINGS.root_seed,
+        n_resamples=DROR.n_bootstrap if DROR else None,
+        alpha_aso=DROR.alpha_aso if DROR else None,
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/dror/paper_cases.log",
-    threads: 1
+        log_path("dror/paper_cases"),
     conda:
         "../envs/simstats.yaml"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     script:
         "../scripts/dror_paper_cases.py"

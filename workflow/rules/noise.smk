@@ -1,4 +1,23 @@
 # Noise study: what each scenario's noise model produces, beside its closed forms.
+NOISE = SETTINGS.noise
+NOISE_CATEGORY = "Noise model"
+
+
+# Study helpers (lambdas: `snakemake --lint` wants functions in common.smk, helpers of one
+# study stay with its rules).
+# Only this scenario's parsed settings (editing another scenario does not rerun its jobs).
+noise_scenario = lambda wildcards: parsed(SETTINGS.scenarios[wildcards.scenario])
+# Input function: every chunk file of a scenario (suffix "" for scores, ".pairs" for r12).
+noise_chunk_files = lambda suffix: lambda wildcards: expand(
+    f"{RESULTS}/noise/{wildcards.scenario}/chunks/{{chunk}}{suffix}.parquet",
+    chunk=range(NOISE.n_chunks),
+)
+noise_outputs = lambda: [
+    f"{RESULTS}/noise/summary.csv",
+    f"{RESULTS}/noise/summary.md",
+    *expand(f"{RESULTS}/noise/{{scenario}}/scores.parquet", scenario=NOISE.scenarios),
+    *expand(f"{FIGURES}/noise/{{scenario}}_dev_vs_test.{{ext}}", scenario=NOISE.scenarios, ext=["png", "pdf"]),
+]
 
 
 rule simulate_noise_chunk:
@@ -6,15 +25,14 @@ rule simulate_noise_chunk:
         scores=f"{RESULTS}/noise/{{scenario}}/chunks/{{chunk}}.parquet",
         pairs=f"{RESULTS}/noise/{{scenario}}/chunks/{{chunk}}.pairs.parquet",
     params:
-        scenario=lambda wc: scenario_config(wc.scenario),
-        root_seed=SETTINGS.root_seed,
+        scenario=noise_scenario,
+        root_seed=ROOT_SEED,
         n_models=NOISE.n_models,
         chunk_size=NOISE.chunk_size,
     log:
-        f"{RESULTS}/logs/noise/{{scenario}}/simulate_{{chunk}}.log",
+        log_path("noise/{scenario}/simulate_{chunk}"),
     benchmark:
-        f"{RESULTS}/benchmarks/noise/{{scenario}}/simulate_{{chunk}}.tsv"
-    threads: 1
+        benchmark_path("noise/{scenario}/simulate_{chunk}")
     conda:
         "../envs/simstats.yaml"
     resources:
@@ -34,14 +52,13 @@ rule summarise_noise:
         summary=f"{RESULTS}/noise/{{scenario}}/summary.parquet",
         csv=f"{RESULTS}/noise/{{scenario}}/summary.csv",
     params:
-        scenario=lambda wc: scenario_config(wc.scenario),
-        root_seed=SETTINGS.root_seed,
+        scenario=noise_scenario,
+        root_seed=ROOT_SEED,
         n_boot=NOISE.n_boot,
     log:
-        f"{RESULTS}/logs/noise/{{scenario}}/summarise.log",
+        log_path("noise/{scenario}/summarise"),
     benchmark:
-        f"{RESULTS}/benchmarks/noise/{{scenario}}/summarise.tsv"
-    threads: 1
+        benchmark_path("noise/{scenario}/summarise")
     conda:
         "../envs/simstats.yaml"
     resources:
@@ -56,23 +73,13 @@ rule plot_noise:
         scores=rules.summarise_noise.output.scores,
         summary=rules.summarise_noise.output.summary,
     output:
-        png=report(
-            f"{FIGURES}/noise/{{scenario}}_dev_vs_test.png",
-            caption="../report/noise_dev_vs_test.rst",
-            category="Noise model",
-            subcategory="{scenario}",
-        ),
-        pdf=f"{FIGURES}/noise/{{scenario}}_dev_vs_test.pdf",
+        **figure("noise/{scenario}_dev_vs_test", "noise_dev_vs_test", NOISE_CATEGORY, "{scenario}"),
     params:
-        scenario=lambda wc: scenario_config(wc.scenario),
+        scenario=noise_scenario,
     log:
-        f"{RESULTS}/logs/noise/{{scenario}}/plot.log",
-    threads: 1
+        log_path("noise/{scenario}/plot"),
     conda:
         "../envs/simstats.yaml"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     script:
         "../scripts/plot_noise.py"
 
@@ -84,16 +91,12 @@ rule noise_table:
         csv=report(
             f"{RESULTS}/noise/summary.csv",
             caption="../report/noise_summary.rst",
-            category="Noise model",
+            category=NOISE_CATEGORY,
         ),
         md=f"{RESULTS}/noise/summary.md",
     log:
-        f"{RESULTS}/logs/noise/table.log",
-    threads: 1
+        log_path("noise/table"),
     conda:
         "../envs/simstats.yaml"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     script:
         "../scripts/noise_table.py"

@@ -1,4 +1,36 @@
 # Reimers & Gurevych (2018): Evaluations 1-4, Tables 1-5, Figure 4, calibration, power, UKP data.
+import dataclasses
+
+REIMERS = SETTINGS.reimers
+REIMERS_CATEGORY = "Single scores vs distributions (Reimers 2018)"
+REIMERS_FIGURES = ["figure4", "dev_vs_test", "power", "calibration"]
+
+
+# Study helpers (lambdas: `snakemake --lint` wants functions in common.smk, helpers of one
+# study stay with its rules).
+# This task's scenario and the settings restricted to it: editing another task's scenario or
+# the task list does not rerun its jobs.
+reimers_task = lambda wildcards: parsed(SETTINGS.scenarios[wildcards.scenario])
+reimers_task_settings = lambda wildcards: parsed(dataclasses.replace(REIMERS, tasks=(wildcards.scenario,)))
+# in name order (reordering the task list is no change)
+reimers_task_scenarios = lambda: {name: SETTINGS.scenarios[name] for name in sorted(REIMERS.tasks)} if REIMERS else None
+reimers_chunk_files = lambda suffix: lambda wildcards: expand(
+    f"{RESULTS}/reimers/{wildcards.scenario}/chunks/{{chunk}}{suffix}.parquet",
+    chunk=range(REIMERS.n_chunks),
+)
+reimers_task_files = lambda name: expand(
+    f"{RESULTS}/reimers/{{scenario}}/{name}.parquet", scenario=REIMERS.tasks if REIMERS else []
+)
+reimers_outputs = lambda: (
+    []
+    if REIMERS is None
+    else [
+        f"{RESULTS}/reimers/tables.md",
+        f"{RESULTS}/reimers/calibration.md",
+        f"{RESULTS}/reimers/realdata.md",
+        *expand(f"{FIGURES}/reimers/{{fig}}.{{ext}}", fig=REIMERS_FIGURES, ext=["png", "pdf"]),
+    ]
+)
 
 
 rule reimers:
@@ -12,17 +44,13 @@ rule reimers_calibration:
     output:
         csv=f"{RESULTS}/reimers/calibration_fit.csv",
     params:
-        scenarios=lambda wc: canonical({name: config["scenarios"][name] for name in REIMERS.tasks}),
+        scenarios=reimers_task_scenarios(),
     log:
-        f"{RESULTS}/logs/reimers/calibration.log",
+        log_path("reimers/calibration"),
     benchmark:
-        f"{RESULTS}/benchmarks/reimers/calibration.tsv"
-    threads: 1
+        benchmark_path("reimers/calibration")
     conda:
         "../envs/simstats.yaml"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     script:
         "../scripts/reimers_calibration.py"
 
@@ -32,13 +60,13 @@ rule simulate_reimers_chunk:
         scores=f"{RESULTS}/reimers/{{scenario}}/chunks/{{chunk}}.parquet",
         comparisons=f"{RESULTS}/reimers/{{scenario}}/chunks/{{chunk}}.comparisons.parquet",
     params:
-        settings=reimers_params,
-        root_seed=SETTINGS.root_seed,
+        scenario=reimers_task,
+        settings=reimers_task_settings,
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/reimers/{{scenario}}/simulate_{{chunk}}.log",
+        log_path("reimers/{scenario}/simulate_{chunk}"),
     benchmark:
-        f"{RESULTS}/benchmarks/reimers/{{scenario}}/simulate_{{chunk}}.tsv"
-    threads: 1
+        benchmark_path("reimers/{scenario}/simulate_{chunk}")
     conda:
         "../envs/simstats.yaml"
     resources:
@@ -58,13 +86,13 @@ rule summarise_reimers:
         summary=f"{RESULTS}/reimers/{{scenario}}/summary.parquet",
         power=f"{RESULTS}/reimers/{{scenario}}/power.parquet",
     params:
-        settings=reimers_params,
-        root_seed=SETTINGS.root_seed,
+        scenario=reimers_task,
+        settings=reimers_task_settings,
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/reimers/{{scenario}}/summarise.log",
+        log_path("reimers/{scenario}/summarise"),
     benchmark:
-        f"{RESULTS}/benchmarks/reimers/{{scenario}}/summarise.tsv"
-    threads: 1
+        benchmark_path("reimers/{scenario}/summarise")
     conda:
         "../envs/simstats.yaml"
     resources:
@@ -80,17 +108,15 @@ rule reimers_realdata:
     output:
         csv=f"{RESULTS}/reimers/realdata.csv",
     params:
-        root_seed=SETTINGS.root_seed,
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/reimers/realdata.log",
+        log_path("reimers/realdata"),
     benchmark:
-        f"{RESULTS}/benchmarks/reimers/realdata.tsv"
-    threads: 1
+        benchmark_path("reimers/realdata")
     conda:
         "../envs/simstats.yaml"
     resources:
         mem_mb=2000,
-        runtime=10,
     script:
         "../scripts/reimers_realdata.py"
 
@@ -105,7 +131,7 @@ rule reimers_tables:
         csv=report(
             f"{RESULTS}/reimers/tables.csv",
             caption="../report/reimers_tables.rst",
-            category="Single scores vs distributions (Reimers 2018)",
+            category=REIMERS_CATEGORY,
         ),
         md=f"{RESULTS}/reimers/tables.md",
         calibration_csv=f"{RESULTS}/reimers/calibration.csv",
@@ -113,16 +139,11 @@ rule reimers_tables:
         power_csv=f"{RESULTS}/reimers/power_runs_needed.csv",
         realdata_md=f"{RESULTS}/reimers/realdata.md",
     params:
-        scenarios=lambda wc: canonical({name: config["scenarios"][name] for name in REIMERS.tasks}),
-        settings=lambda wc: canonical(config["reimers"]),
+        settings=parsed(REIMERS),
     log:
-        f"{RESULTS}/logs/reimers/tables.log",
-    threads: 1
+        log_path("reimers/tables"),
     conda:
         "../envs/simstats.yaml"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     script:
         "../scripts/reimers_tables.py"
 
@@ -134,40 +155,18 @@ rule plot_reimers:
         scores=reimers_task_files("scores"),
         power=reimers_task_files("power"),
     output:
-        figure4_png=report(
-            f"{FIGURES}/reimers/figure4.png",
-            caption="../report/reimers_figure4.rst",
-            category="Single scores vs distributions (Reimers 2018)",
+        **figures(
+            {key: f"reimers/{key}" for key in REIMERS_FIGURES},
+            lambda key: f"reimers_{key}",
+            REIMERS_CATEGORY,
         ),
-        figure4_pdf=f"{FIGURES}/reimers/figure4.pdf",
-        dev_test_png=report(
-            f"{FIGURES}/reimers/dev_vs_test.png",
-            caption="../report/reimers_dev_vs_test.rst",
-            category="Single scores vs distributions (Reimers 2018)",
-        ),
-        dev_test_pdf=f"{FIGURES}/reimers/dev_vs_test.pdf",
-        power_png=report(
-            f"{FIGURES}/reimers/power.png",
-            caption="../report/reimers_power.rst",
-            category="Single scores vs distributions (Reimers 2018)",
-        ),
-        power_pdf=f"{FIGURES}/reimers/power.pdf",
-        calibration_png=report(
-            f"{FIGURES}/reimers/calibration.png",
-            caption="../report/reimers_calibration.rst",
-            category="Single scores vs distributions (Reimers 2018)",
-        ),
-        calibration_pdf=f"{FIGURES}/reimers/calibration.pdf",
     params:
-        scenarios=lambda wc: canonical({name: config["scenarios"][name] for name in REIMERS.tasks}),
-        settings=lambda wc: canonical(config["reimers"]),
+        power_target=REIMERS.power_target if REIMERS else None,
     log:
-        f"{RESULTS}/logs/reimers/plot.log",
-    threads: 1
+        log_path("reimers/plot"),
     conda:
         "../envs/simstats.yaml"
     resources:
         mem_mb=2000,
-        runtime=10,
     script:
         "../scripts/plot_reimers.py"

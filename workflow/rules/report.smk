@@ -1,4 +1,5 @@
 # The replication report: every study's comparisons with the papers in one Markdown file.
+from simstats.report.replication import scale_summary
 
 
 rule replication_report:
@@ -16,14 +17,12 @@ rule replication_report:
             category="Replication report",
         ),
     params:
-        settings=lambda wc: canonical({k: v for k, v in config.items() if k != "scenarios"}),
+        figures_dir=lambda wildcards: FIGURES,
+        scale=scale_summary(SETTINGS),
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/replication_report.log",
-    threads: 1
+        log_path("replication_report"),
     conda:
         "../envs/simstats.yaml"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     script:
         "../scripts/replication_report.py"

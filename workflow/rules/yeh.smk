@@ -1,17 +1,45 @@
 # Yeh (2000) study: correlated systems, paired vs independence-assuming tests, dependent items.
+YEH = SETTINGS.yeh
+YEH_METRICS = ["recall", "precision", "f1"]
+YEH_CATEGORY = "Correlated systems (Yeh 2000)"
+YEH_FIGURES = ["size", "power", "clusters", "squad", "sd_ratio"]
+
+
+# Study helpers (lambdas: `snakemake --lint` wants functions in common.smk, helpers of one
+# study stay with its rules).
+# Only this metric's true differences (editing another metric's does not rerun these cells).
+yeh_differences = lambda wildcards: YEH.differences[wildcards.metric]
+yeh_outputs = lambda: (
+    []
+    if YEH is None
+    else [
+        f"{RESULTS}/yeh/size_power.md",
+        f"{RESULTS}/yeh/sd_ratio.md",
+        f"{RESULTS}/yeh/clusters.md",
+        f"{RESULTS}/yeh/squad_summary.md",
+        f"{RESULTS}/yeh/example.md",
+        *expand(f"{FIGURES}/yeh/{{fig}}.{{ext}}", fig=YEH_FIGURES, ext=["png", "pdf"]),
+    ]
+)
 
 
 rule simulate_yeh_cells:
     output:
         f"{RESULTS}/yeh/cells/{{metric}}_{{size}}.parquet",
     params:
-        settings=yeh_params,
-        root_seed=SETTINGS.root_seed,
+        r12=YEH.r12 if YEH else None,
+        differences=yeh_differences,
+        replicates=YEH.replicates if YEH else None,
+        n_resamples=YEH.n_resamples if YEH else None,
+        max_exact_cells=YEH.max_exact_cells if YEH else None,
+        recall=YEH.recall if YEH else None,
+        spurious=YEH.spurious if YEH else None,
+        gold_share=YEH.gold_share if YEH else None,
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/yeh/cells_{{metric}}_{{size}}.log",
+        log_path("yeh/cells_{metric}_{size}"),
     benchmark:
-        f"{RESULTS}/benchmarks/yeh/cells_{{metric}}_{{size}}.tsv"
-    threads: 1
+        benchmark_path("yeh/cells_{metric}_{size}")
     conda:
         "../envs/simstats.yaml"
     resources:
@@ -26,26 +54,24 @@ rule summarise_yeh:
         expand(
             f"{RESULTS}/yeh/cells/{{metric}}_{{size}}.parquet",
             metric=YEH_METRICS,
-            size=YEH["sizes"] if YEH else [],
+            size=YEH.sizes if YEH else [],
         ),
     output:
         parquet=f"{RESULTS}/yeh/size_power.parquet",
         csv=report(
             f"{RESULTS}/yeh/size_power.csv",
             caption="../report/yeh_size_power.rst",
-            category="Correlated systems (Yeh 2000)",
+            category=YEH_CATEGORY,
         ),
         md=f"{RESULTS}/yeh/size_power.md",
     params:
-        alpha=lambda wc: config["yeh"].get("alpha", 0.05),
+        alpha=YEH.alpha if YEH else None,
     log:
-        f"{RESULTS}/logs/yeh/summarise.log",
-    threads: 1
+        log_path("yeh/summarise"),
     conda:
         "../envs/simstats.yaml"
     resources:
         mem_mb=2000,
-        runtime=10,
     script:
         "../scripts/summarise_yeh.py"
 
@@ -55,22 +81,21 @@ rule yeh_sd_ratio:
         csv=report(
             f"{RESULTS}/yeh/sd_ratio.csv",
             caption="../report/yeh_sd_ratio.rst",
-            category="Correlated systems (Yeh 2000)",
+            category=YEH_CATEGORY,
         ),
         md=f"{RESULTS}/yeh/sd_ratio.md",
     params:
-        settings=yeh_section_params("sd_ratio"),
-        root_seed=SETTINGS.root_seed,
+        settings=parsed(YEH.sd_ratio) if YEH else None,
+        r12=YEH.r12 if YEH else None,
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/yeh/sd_ratio.log",
+        log_path("yeh/sd_ratio"),
     benchmark:
-        f"{RESULTS}/benchmarks/yeh/sd_ratio.tsv"
-    threads: 1
+        benchmark_path("yeh/sd_ratio")
     conda:
         "../envs/simstats.yaml"
     resources:
         mem_mb=2000,
-        runtime=10,
     script:
         "../scripts/yeh_sd_ratio.py"
 
@@ -81,17 +106,18 @@ rule yeh_clusters:
         csv=report(
             f"{RESULTS}/yeh/clusters.csv",
             caption="../report/yeh_clusters.rst",
-            category="Correlated systems (Yeh 2000)",
+            category=YEH_CATEGORY,
         ),
         md=f"{RESULTS}/yeh/clusters.md",
     params:
-        settings=yeh_section_params("clusters"),
-        root_seed=SETTINGS.root_seed,
+        settings=parsed(YEH.clusters) if YEH else None,
+        alpha=YEH.alpha if YEH else None,
+        n_resamples=YEH.n_resamples if YEH else None,
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/yeh/clusters.log",
+        log_path("yeh/clusters"),
     benchmark:
-        f"{RESULTS}/benchmarks/yeh/clusters.tsv"
-    threads: 1
+        benchmark_path("yeh/clusters")
     conda:
         "../envs/simstats.yaml"
     resources:
@@ -110,19 +136,16 @@ rule yeh_squad:
         csv=report(
             f"{RESULTS}/yeh/squad_summary.csv",
             caption="../report/yeh_squad.rst",
-            category="Correlated systems (Yeh 2000)",
+            category=YEH_CATEGORY,
         ),
         md=f"{RESULTS}/yeh/squad_summary.md",
     params:
-        settings=yeh_section_params("squad"),
+        n_questions=YEH.n_questions if YEH else None,
+        alpha=YEH.alpha if YEH else None,
     log:
-        f"{RESULTS}/logs/yeh/squad.log",
-    threads: 1
+        log_path("yeh/squad"),
     conda:
         "../envs/simstats.yaml"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     script:
         "../scripts/yeh_squad.py"
 
@@ -132,19 +155,17 @@ rule yeh_example:
         csv=report(
             f"{RESULTS}/yeh/example.csv",
             caption="../report/yeh_example.rst",
-            category="Correlated systems (Yeh 2000)",
+            category=YEH_CATEGORY,
         ),
         md=f"{RESULTS}/yeh/example.md",
     params:
-        root_seed=SETTINGS.root_seed,
+        root_seed=ROOT_SEED,
     log:
-        f"{RESULTS}/logs/yeh/example.log",
-    threads: 1
+        log_path("yeh/example"),
     conda:
         "../envs/simstats.yaml"
     resources:
         mem_mb=2000,
-        runtime=10,
     script:
         "../scripts/yeh_example.py"
 
@@ -156,24 +177,12 @@ rule plot_yeh:
         clusters=rules.yeh_clusters.output.parquet,
         squad=rules.yeh_squad.output.pairs,
     output:
-        **{
-            fig: report(
-                f"{FIGURES}/yeh/{fig}.png",
-                caption=f"../report/yeh_fig_{fig}.rst",
-                category="Correlated systems (Yeh 2000)",
-            )
-            for fig in ["size", "power", "clusters", "squad", "sd_ratio"]
-        },
-        **{f"{fig}_pdf": f"{FIGURES}/yeh/{fig}.pdf" for fig in ["size", "power", "clusters", "squad", "sd_ratio"]},
+        **figures({fig: f"yeh/{fig}" for fig in YEH_FIGURES}, lambda fig: f"yeh_fig_{fig}", YEH_CATEGORY),
     params:
-        alpha=lambda wc: config["yeh"].get("alpha", 0.05),
+        alpha=YEH.alpha if YEH else None,
     log:
-        f"{RESULTS}/logs/yeh/plot.log",
-    threads: 1
+        log_path("yeh/plot"),
     conda:
         "../envs/simstats.yaml"
-    resources:
-        mem_mb=1000,
-        runtime=10,
     script:
         "../scripts/plot_yeh.py"

@@ -1,11 +1,8 @@
 """One competition analysed as in the paper: the simulated example or the CompStats data."""
-import json
-
 import pandas as pd
 
 from simstats.compare import read_table, statistics_from_predictions
 from simstats.stats.competition import analyse_competition
-from simstats.studies.navamunoz2024.population import parse_example, parse_population
 from simstats.studies.navamunoz2024.simulate import example_competition
 from simstats.studies.navamunoz2024.tables import (case_markdown, case_tables, compstats_check, example_vs_paper,
                                          summary_vs_paper)
@@ -15,13 +12,11 @@ from simstats.io import write_csv, write_parquet, write_text
 
 with script_logger(snakemake.log[0]) as log:
     case = snakemake.wildcards.case
-    settings = json.loads(snakemake.params.settings)
+    n_resamples = snakemake.params.n_resamples
     if case == "example":
-        pop_name = settings["example"]["population"]
-        population = parse_population(pop_name, settings["population"])
-        example = parse_example(settings["example"], {pop_name: population})
+        population, example = snakemake.params.population.value, snakemake.params.example.value
         analysis, truth = example_competition(population, example, root_seed=snakemake.params.root_seed,
-                                              n_resamples=settings["n_resamples"])
+                                              n_resamples=n_resamples)
         tables = case_tables(analysis, truth)
         check = example_vs_paper(analysis)
         title = (f"Simulated VaxxStance Basque competition (n = {analysis.n_items}; true scores = the paper's "
@@ -32,7 +27,7 @@ with script_logger(snakemake.log[0]) as log:
     else:
         table = read_table(snakemake.input[0])
         names, stats, metric = statistics_from_predictions(table, "y", metric_name="weighted_f1")
-        analysis = analyse_competition(names, stats, metric, n_resamples=settings["n_resamples"],
+        analysis = analyse_competition(names, stats, metric, n_resamples=n_resamples,
                                        rng=generator(snakemake.params.root_seed, "competition", case, "bootstrap"))
         tables = case_tables(analysis)
         check = compstats_check(analysis)

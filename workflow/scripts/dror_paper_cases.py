@@ -1,15 +1,13 @@
 """Dror et al. Tables 1-3: shaped distributions, our COS / U test / ASO beside the paper's."""
-import json
-
 from simstats.studies.dror2019.cases import case_comparisons, cases_markdown
 from simstats.io import script_logger
 from simstats.sim.seeding import generator
 from simstats.io import write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:
-    s = json.loads(snakemake.params.settings)
-    frame = case_comparisons(rng=generator(snakemake.params.root_seed, "dror", "paper_cases"),
-                             n_resamples=s.get("n_bootstrap", 1000), alpha_aso=s.get("alpha_aso", 0.01))
+    p = snakemake.params
+    frame = case_comparisons(rng=generator(p.root_seed, "dror", "paper_cases"), n_resamples=p.n_resamples,
+                             alpha_aso=p.alpha_aso)
     write_csv(frame, snakemake.output.csv)
     write_text(cases_markdown(frame), snakemake.output.md)
     log.info("%d cases", len(frame))

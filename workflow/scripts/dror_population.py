@@ -1,6 +1,4 @@
 """Dror study: synthetic population of 255 score distributions, ~510 within-task comparisons."""
-import json
-
 from simstats.studies.dror2019.simulate import (case_summary, cases_markdown, population_pairs, real_data_comparisons,
                                  synthetic_population)
 from simstats.studies.dror2019.figures import dror_eps_figure
@@ -10,16 +8,15 @@ from simstats.sim.seeding import generator
 from simstats.io import write_csv, write_parquet, write_text
 
 with script_logger(snakemake.log[0]) as log:
-    s = json.loads(snakemake.params.settings)
-    p = s.get("population", {})
-    seed = snakemake.params.root_seed
-    pop = synthetic_population(generator(seed, "dror", "population"), n_distributions=p.get("n_distributions", 255),
-                               tail_share=p.get("tail_share", 0.5))
+    p = snakemake.params
+    seed = p.root_seed
+    pop = synthetic_population(generator(seed, "dror", "population"), n_distributions=p.n_distributions,
+                               tail_share=p.tail_share)
     pairs = population_pairs(pop, generator(seed, "dror", "pairs"))
     comparisons = [("synthetic population", pop[i]["task"], "pair", i, j, pop[i]["scores"], pop[j]["scores"])
                    for i, j in pairs]
     results = real_data_comparisons(comparisons, rng=generator(seed, "dror", "synthetic_aso"),
-                                    n_resamples=s.get("n_bootstrap", 1000))
+                                    n_resamples=p.n_resamples)
     summary = case_summary(results)
     write_parquet(results, snakemake.output.parquet)
     write_csv(summary, snakemake.output.cases)

@@ -1,5 +1,4 @@
 """Dror study, real data: COS / SO / ASO on UKP BiLSTM runs and IBM 20-seed results."""
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -11,13 +10,13 @@ from simstats.sim.seeding import generator
 from simstats.io import write_csv, write_parquet, write_text
 
 with script_logger(snakemake.log[0]) as log:
-    s = json.loads(snakemake.params.settings)
+    p = snakemake.params
     ukp = pd.read_csv(snakemake.input.ukp, sep="\t", low_memory=False)
-    comparisons = ukp_distributions(ukp, min_scores=s.get("min_scores", 30))
+    comparisons = ukp_distributions(ukp, min_scores=p.min_scores)
     comparisons += ibm_distributions(read_ibm(Path(snakemake.input.ibm[0]).parent))
     log.info("%d comparisons", len(comparisons))
-    results = real_data_comparisons(comparisons, rng=generator(snakemake.params.root_seed, "dror", "real_data"),
-                                    n_resamples=s.get("n_bootstrap", 1000))
+    results = real_data_comparisons(comparisons, rng=generator(p.root_seed, "dror", "real_data"),
+                                    n_resamples=p.n_resamples)
     summary = case_summary(results)
     write_parquet(results, snakemake.output.parquet)
     write_csv(results, snakemake.output.csv)

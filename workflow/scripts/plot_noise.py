@@ -5,10 +5,9 @@ from simstats.studies.noise.figures import dev_vs_test_figure
 from simstats.io import save_figure
 from simstats.studies.reference import paper_value
 from simstats.io import script_logger
-from simstats.sim.scenario import parse_scenario
 
 with script_logger(snakemake.log[0]) as log:
-    scenario = parse_scenario(snakemake.wildcards.scenario, snakemake.params.scenario)
+    scenario = snakemake.params.scenario.value
     scores = pd.read_parquet(snakemake.input.scores)
     summary = pd.read_parquet(snakemake.input.summary)
     rho = paper_value("reimers2018", "T2_eval2", scenario.reference, "spearman_rho") if scenario.reference else None

@@ -1,6 +1,4 @@
 """Reimers study: every table beside the paper, calibration residuals, power and real data."""
-import json
-
 import pandas as pd
 
 from simstats.studies.reimers2018.markdown import calibration_markdown, realdata_markdown, simulated_calibration, tables_markdown
@@ -9,9 +7,8 @@ from simstats.io import script_logger
 from simstats.io import write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:
-    settings = json.loads(snakemake.params.settings)
-    alpha = settings.get("alpha", 0.05)
-    target = settings.get("power", {}).get("target", 0.8)
+    settings = snakemake.params.settings.value
+    alpha, target = settings.alpha, settings.power_target
     tables = side_by_side(pd.concat([pd.read_parquet(p) for p in snakemake.input.summaries], ignore_index=True))
     needed = required_runs(pd.concat([pd.read_parquet(p) for p in snakemake.input.power], ignore_index=True),
                            target, alpha)

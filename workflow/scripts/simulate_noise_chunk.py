@@ -1,11 +1,10 @@
 """Simulate one chunk of models of one scenario (noise study)."""
 from simstats.studies.noise.simulate import simulate_chunk
 from simstats.io import script_logger
-from simstats.sim.scenario import parse_scenario
 from simstats.io import write_parquet
 
 with script_logger(snakemake.log[0]) as log:
-    scenario = parse_scenario(snakemake.wildcards.scenario, snakemake.params.scenario)
+    scenario = snakemake.params.scenario.value
     size = snakemake.params.chunk_size
     start = int(snakemake.wildcards.chunk) * size
     stop = min(start + size, snakemake.params.n_models)

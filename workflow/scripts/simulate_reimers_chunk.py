@@ -1,10 +1,10 @@
 """Reimers study: simulate one chunk of models of one task and test every comparison in it."""
-from simstats.studies.reimers2018.simulate import simulate_chunk, task_from_params
+from simstats.studies.reimers2018.simulate import simulate_chunk
 from simstats.io import script_logger
 from simstats.io import write_parquet
 
 with script_logger(snakemake.log[0]) as log:
-    scenario, settings = task_from_params(snakemake.params.settings)
+    scenario, settings = snakemake.params.scenario.value, snakemake.params.settings.value
     start, stop = settings.chunk_range(int(snakemake.wildcards.chunk))
     log.info("task %s: models %d..%d of each approach, B = %d", scenario.name, start, stop - 1,
              settings.n_resamples)

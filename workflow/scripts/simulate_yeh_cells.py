@@ -1,6 +1,4 @@
 """Yeh study: every r12 x true difference cell of one metric and test size."""
-import json
-
 import pandas as pd
 
 from simstats.io import script_logger
@@ -8,16 +6,14 @@ from simstats.io import write_parquet
 from simstats.studies.yeh2000.simulate import make_population, simulate_cell
 
 with script_logger(snakemake.log[0]) as log:
-    s = json.loads(snakemake.params.settings)
+    p = snakemake.params
     metric, n = snakemake.wildcards.metric, int(snakemake.wildcards.size)
     frames = []
-    for r12 in s["r12"]:
-        for diff in s["differences"][metric]:
-            pop = make_population(metric, r12, diff, recall=s["recall"], spurious=s["spurious"],
-                                  gold_share=s["gold_share"])
-            rows = simulate_cell(pop, n, range(s["replicates"]), root_seed=snakemake.params.root_seed,
-                                 key=(metric, n, r12, diff), n_resamples=s["n_resamples"],
-                                 max_exact_cells=s["max_exact_cells"])
+    for r12 in p.r12:
+        for diff in p.differences:
+            pop = make_population(metric, r12, diff, recall=p.recall, spurious=p.spurious, gold_share=p.gold_share)
+            rows = simulate_cell(pop, n, range(p.replicates), root_seed=p.root_seed, key=(metric, n, r12, diff),
+                                 n_resamples=p.n_resamples, max_exact_cells=p.max_exact_cells)
             rows.insert(0, "difference", diff)
             rows.insert(0, "r12_population", pop.r12)
             rows.insert(0, "r12", r12)

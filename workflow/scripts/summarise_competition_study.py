@@ -1,21 +1,16 @@
 """Known-truth competition study: rates with Monte Carlo standard errors."""
-import json
-
 import pandas as pd
 
-from simstats.studies.navamunoz2024.population import parse_design, parse_population
 from simstats.studies.navamunoz2024.simulate import summarise_study
 from simstats.studies.navamunoz2024.tables import study_markdown
 from simstats.io import script_logger
 from simstats.io import write_csv, write_parquet, write_text
 
 with script_logger(snakemake.log[0]) as log:
-    study = json.loads(snakemake.params.study)
-    populations = {k: parse_population(k, v) for k, v in study["populations"].items()}
-    designs = {k: parse_design(k, v, populations) for k, v in study["designs"].items()}
+    designs, populations = snakemake.params.designs, snakemake.params.populations
     rows = pd.concat([pd.read_parquet(p) for p in snakemake.input], ignore_index=True)
     summary = summarise_study(rows, designs, populations)
     write_parquet(summary, snakemake.output.parquet)
     write_csv(summary, snakemake.output.csv)
-    write_text(study_markdown(summary, study["alpha"]), snakemake.output.md)
+    write_text(study_markdown(summary, snakemake.params.alpha), snakemake.output.md)
     log.info("%d competitions in %d cells", len(rows), rows.groupby(["design", "m", "n"]).ngroups)

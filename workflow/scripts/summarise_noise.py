@@ -3,11 +3,10 @@ import pandas as pd
 
 from simstats.studies.noise.simulate import summarise
 from simstats.io import script_logger
-from simstats.sim.scenario import parse_scenario
 from simstats.io import write_csv, write_parquet
 
 with script_logger(snakemake.log[0]) as log:
-    scenario = parse_scenario(snakemake.wildcards.scenario, snakemake.params.scenario)
+    scenario = snakemake.params.scenario.value
     scores = pd.concat([pd.read_parquet(f) for f in snakemake.input.scores], ignore_index=True)
     scores = scores.sort_values(["approach", "index"], kind="stable").reset_index(drop=True)
     pairs = pd.concat([pd.read_parquet(f) for f in snakemake.input.pairs], ignore_index=True)

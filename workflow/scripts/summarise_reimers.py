@@ -1,11 +1,11 @@
 """Reimers study: one task's Tables 1-5 and Figure 4 cells, and its power study."""
-from simstats.studies.reimers2018.simulate import read_chunks, task_from_params
+from simstats.studies.reimers2018.simulate import read_chunks
 from simstats.studies.reimers2018.tables import power_study, task_summary
 from simstats.io import script_logger
 from simstats.io import write_parquet
 
 with script_logger(snakemake.log[0]) as log:
-    scenario, settings = task_from_params(snakemake.params.settings)
+    scenario, settings = snakemake.params.scenario.value, snakemake.params.settings.value
     scores = read_chunks(snakemake.input.scores)
     comparisons = read_chunks(snakemake.input.comparisons)
     log.info("task %s: %d models, %d comparisons", scenario.name, len(scores), len(comparisons))

@@ -1,6 +1,4 @@
 """Yeh study: test items in documents; item- vs cluster-level tests as the design effect grows."""
-import json
-
 import pandas as pd
 
 from simstats.io import script_logger
@@ -8,27 +6,24 @@ from simstats.io import markdown_table, write_csv, write_parquet, write_text
 from simstats.studies.yeh2000.simulate import clustered_pair, simulate_cluster_cell, summarise_clusters
 
 with script_logger(snakemake.log[0]) as log:
-    s = json.loads(snakemake.params.settings)
-    c = s["section"]
+    c, alpha = snakemake.params.settings.value, snakemake.params.alpha
     frames = []
-    for de in c.get("design_effects", [1, 2, 3, 4]):
-        pair = clustered_pair(de, accuracy=c.get("accuracy", 0.7), sigma_item=c.get("sigma_item", 0.5),
-                              doc_size=c.get("doc_size", 10))
-        rows = simulate_cluster_cell(pair, c.get("n_docs", 75), range(c.get("replicates", s["replicates"])),
-                                     root_seed=snakemake.params.root_seed, key=(de,),
-                                     n_resamples=s["n_resamples"])
+    for de in c.design_effects:
+        pair = clustered_pair(de, accuracy=c.accuracy, sigma_item=c.sigma_item, doc_size=c.doc_size)
+        rows = simulate_cluster_cell(pair, c.n_docs, range(c.replicates), root_seed=snakemake.params.root_seed,
+                                     key=(de,), n_resamples=snakemake.params.n_resamples)
         rows.insert(0, "tau", pair.tau)
         rows.insert(0, "design_effect", de)
         frames.append(rows)
         log.info("design effect %.2f (tau %.3f) done", de, pair.tau)
     rows = pd.concat(frames, ignore_index=True)
-    summary = summarise_clusters(rows, s["alpha"])
+    summary = summarise_clusters(rows, alpha)
     write_parquet(summary, snakemake.output.parquet)
     write_csv(summary, snakemake.output.csv)
     wide = summary.assign(cell=[f"{r:.3f} ± {m:.3f} ({v})" for r, m, v in zip(summary.rate, summary.mcse,
                                                                                 summary.verdict)])
     wide = wide.pivot_table(index=["design_effect", "tau"], columns="test", values="cell", aggfunc="first")
-    write_text(f"# Dependent test items: size of item- vs cluster-level tests (α = {s['alpha']}, two-sided)\n\n"
-               f"{c.get('n_docs', 75)} documents of {c.get('doc_size', 10)} items; two equally good systems; the "
+    write_text(f"# Dependent test items: size of item- vs cluster-level tests (α = {alpha}, two-sided)\n\n"
+               f"{c.n_docs} documents of {c.doc_size} items; two equally good systems; the "
                "design effect of the accuracy difference is exact (closed form).\n\n"
                + markdown_table(wide.reset_index()), snakemake.output.md)

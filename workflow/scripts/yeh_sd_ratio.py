@@ -1,6 +1,4 @@
 """Yeh study: sd_ind / sd of the difference, analytic vs simulated, beside Yeh's column."""
-import json
-
 import pandas as pd
 
 from simstats.studies.reference import paper_value
@@ -9,11 +7,10 @@ from simstats.io import markdown_table, write_csv, write_text
 from simstats.studies.yeh2000.simulate import sd_ratio
 
 with script_logger(snakemake.log[0]) as log:
-    s = json.loads(snakemake.params.settings)
+    s = snakemake.params.settings.value
     rows = []
-    for r12 in sorted(set(s["r12"]) | {0.38, 0.5, 0.8}):
-        res = sd_ratio(r12, n=s["section"].get("n", 748), replicates=s["section"].get("replicates", 20_000),
-                       root_seed=snakemake.params.root_seed)
+    for r12 in sorted(set(snakemake.params.r12) | {0.38, 0.5, 0.8}):
+        res = sd_ratio(r12, n=s.n, replicates=s.replicates, root_seed=snakemake.params.root_seed)
         res["relative_difference"] = res["simulated"] / res["analytic"] - 1
         res["verdict"] = "agrees" if abs(res["relative_difference"]) <= 0.03 else "differs"
         res["yeh_2000"] = paper_value("yeh2000", "sd_ratio", f"r12={r12:.2f}", "sd_ind_over_sd")

@@ -15,6 +15,7 @@ D (SO decisive but COS not) is counted too although the paper met none.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -125,41 +126,51 @@ def case_summary(results: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def parse_dror(value) -> dict:
-    """Validate the ``dror`` config section; raise ScenarioError naming the field."""
-    from simstats.sim.fields import as_mapping, check_keys, fail, integer_field, number_field
+@dataclass(frozen=True)
+class DrorPopulationSettings:
+    """``dror.population``: the synthetic population of sections 5/6 of the paper."""
 
-    v = as_mapping(value, "dror")
-    check_keys(v, "dror", {"n_bootstrap", "alpha_aso", "alpha_so", "min_scores", "population", "size_power"})
-    pop = as_mapping(v.get("population", {}), "dror.population")
-    sp = as_mapping(v.get("size_power", {}), "dror.size_power")
-    check_keys(sp, "dror.size_power", {"scenarios", "n", "shifts", "replicates"})
-    sp_scen = sp.get("scenarios", ["conll2003_ner_en", "conll2003_ner_de", "germeval2014_ner_de", "conll2000_chunking",
-                                   "ace2005_entities", "ace2005_events", "tempeval3_events", "failure_tail"])
-    if not isinstance(sp_scen, list) or not all(isinstance(x, str) for x in sp_scen):
-        fail("dror.size_power.scenarios", "must be a list of scenario names")
-    sp_n = sp.get("n", [5, 10, 20, 50])
-    if not isinstance(sp_n, list) or not sp_n:
-        fail("dror.size_power.n", "must be a non-empty list of run counts")
-    sp_shift = sp.get("shifts", [0.0, 0.5, 1.0])
-    if not isinstance(sp_shift, list) or not sp_shift:
-        fail("dror.size_power.shifts", "must be a non-empty list of shifts in robust sds")
-    check_keys(pop, "dror.population", {"n_distributions", "tail_share", "repetitions", "chunks"})
-    return {"n_bootstrap": integer_field(v.get("n_bootstrap", 1000), "dror.n_bootstrap", minimum=10),
-            "alpha_aso": number_field(v.get("alpha_aso", 0.01), "dror.alpha_aso", exclusive_minimum=0, exclusive_maximum=1),
-            "alpha_so": number_field(v.get("alpha_so", 0.05), "dror.alpha_so", exclusive_minimum=0, exclusive_maximum=1),
-            "min_scores": integer_field(v.get("min_scores", 30), "dror.min_scores", minimum=3),
-            "population": {
-                "n_distributions": integer_field(pop.get("n_distributions", 255), "dror.population.n_distributions",
-                                            minimum=10),
-                "tail_share": number_field(pop.get("tail_share", 0.5), "dror.population.tail_share", minimum=0, maximum=1),
-                "repetitions": integer_field(pop.get("repetitions", 100), "dror.population.repetitions", minimum=1),
-                "chunks": integer_field(pop.get("chunks", 2), "dror.population.chunks", minimum=1)},
-            "size_power": {
-                "scenarios": list(sp_scen),
-                "n": [integer_field(x, f"dror.size_power.n[{i}]", minimum=3) for i, x in enumerate(sp_n)],
-                "shifts": [number_field(x, f"dror.size_power.shifts[{i}]", minimum=0) for i, x in enumerate(sp_shift)],
-                "replicates": integer_field(sp.get("replicates", 200), "dror.size_power.replicates", minimum=10)}}
+    n_distributions: int
+    tail_share: float
+    repetitions: int     # per distribution in the false-positive/negative analyses
+    chunks: int          # jobs per analysis
+
+
+@dataclass(frozen=True)
+class DrorSizePowerSettings:
+    """``dror.size_power``: size and power of ASO, Welch and MWU beyond the paper."""
+
+    scenarios: tuple[str, ...]
+    n: tuple[int, ...]
+    shifts: tuple[float, ...]
+    replicates: int
+
+
+@dataclass(frozen=True)
+class DrorSettings:
+    """The ``dror`` section of the configuration (types, ranges and defaults: the schema)."""
+
+    n_bootstrap: int
+    alpha_aso: float
+    alpha_so: float
+    min_scores: int
+    population: DrorPopulationSettings
+    size_power: DrorSizePowerSettings
+
+
+def parse_dror(value) -> DrorSettings:
+    """Validate the ``dror`` config section against the schema (defaults filled in); raise
+    ScenarioError naming the field.  Which scenarios exist is checked by simstats.config."""
+    from simstats.sim.schema import apply_schema
+
+    v = apply_schema(value, "/properties/dror", "dror")
+    pop, sp = v["population"], v["size_power"]
+    return DrorSettings(
+        n_bootstrap=v["n_bootstrap"], alpha_aso=v["alpha_aso"], alpha_so=v["alpha_so"], min_scores=v["min_scores"],
+        population=DrorPopulationSettings(pop["n_distributions"], pop["tail_share"], pop["repetitions"],
+                                          pop["chunks"]),
+        size_power=DrorSizePowerSettings(tuple(sp["scenarios"]), tuple(sp["n"]), tuple(sp["shifts"]),
+                                         sp["replicates"]))
 
 
 def cases_markdown(summary: pd.DataFrame, results: pd.DataFrame) -> str:

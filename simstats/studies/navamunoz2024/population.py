@@ -30,7 +30,8 @@ from scipy import optimize, special
 
 from simstats.stats.metrics import Metric, accuracy, classification_f1, get_metric, label_statistics, mae
 from simstats.sim.scenario import ScenarioError
-from simstats.sim.fields import as_mapping, check_keys, fail, integer_field, number_field
+from simstats.sim.schema import apply_schema
+from simstats.sim.fields import fail, integer_field, number_field
 
 METRICS = ("accuracy", "f1", "macro_f1", "mae")
 
@@ -142,17 +143,18 @@ class ClassifierPopulation:
         return np.stack([label_statistics(metric, gold, p, **kwargs) for p in preds])
 
 
+POPULATION_SCHEMA = "/properties/competition/properties/populations/additionalProperties"
+DESIGN_SCHEMA = "/properties/competition/properties/study/properties/designs/additionalProperties"
+
+
 def parse_population(name: str, value) -> ClassifierPopulation:
+    """One population (``competition.populations.<name>``): the schema's checks and defaults, then
+    the cross-field checks."""
     path = f"competition.populations.{name}"
-    value = as_mapping(value, path)
-    check_keys(value, path, {"metric", "classes", "class_probs", "class_difficulty", "sigma_item", "sigma_e",
-                              "confusion_sharing", "positive", "subset", "wrong_decay", "description"},
-                {"metric", "classes", "class_probs", "sigma_item", "sigma_e", "confusion_sharing"})
+    value = apply_schema(value, POPULATION_SCHEMA, path)
     metric = value["metric"]
-    if metric not in METRICS:
-        fail(f"{path}.metric", f"unknown metric {metric!r} (allowed: {', '.join(METRICS)})")
     classes = value["classes"]
-    if not isinstance(classes, list) or len(classes) < 2 or len(set(map(str, classes))) != len(classes):
+    if len(set(map(str, classes))) != len(classes):
         fail(f"{path}.classes", "must be a list of at least two distinct labels")
     if metric == "mae":
         for c in classes:
@@ -162,15 +164,13 @@ def parse_population(name: str, value) -> ClassifierPopulation:
     else:
         classes = [str(c) for c in classes]
     probs = value["class_probs"]
-    if not isinstance(probs, list) or len(probs) != len(classes):
+    if len(probs) != len(classes):
         fail(f"{path}.class_probs", f"must list one probability per class ({len(classes)})")
-    probs = [number_field(p, f"{path}.class_probs", exclusive_minimum=0) for p in probs]
     if abs(sum(probs) - 1) > 1e-6:
         fail(f"{path}.class_probs", f"must sum to 1, got {sum(probs)}")
     diff = value.get("class_difficulty", [0.0] * len(classes))
-    if not isinstance(diff, list) or len(diff) != len(classes):
+    if len(diff) != len(classes):
         fail(f"{path}.class_difficulty", f"must list one number per class ({len(classes)})")
-    diff = [number_field(d, f"{path}.class_difficulty") for d in diff]
     positive = value.get("positive")
     if metric == "f1":
         if positive is None or str(positive) not in classes:
@@ -182,15 +182,13 @@ def parse_population(name: str, value) -> ClassifierPopulation:
     if subset is not None:
         if metric != "macro_f1":
             fail(f"{path}.subset", "only used by metric macro_f1")
-        if not isinstance(subset, list) or not subset or any(str(c) not in classes for c in subset):
+        if any(str(c) not in classes for c in subset):
             fail(f"{path}.subset", f"must be a non-empty list of classes from {classes}")
         subset = tuple(str(c) for c in subset)
     return ClassifierPopulation(
-        name, metric, tuple(classes), tuple(probs), tuple(diff),
-        number_field(value["sigma_item"], f"{path}.sigma_item", minimum=0),
-        number_field(value["sigma_e"], f"{path}.sigma_e", exclusive_minimum=0),
-        number_field(value["confusion_sharing"], f"{path}.confusion_sharing", minimum=0, maximum=1),
-        positive, subset, number_field(value.get("wrong_decay", 1.0), f"{path}.wrong_decay", exclusive_minimum=0))
+        name, metric, tuple(classes), tuple(float(p) for p in probs), tuple(float(d) for d in diff),
+        float(value["sigma_item"]), float(value["sigma_e"]), float(value["confusion_sharing"]), positive, subset,
+        float(value["wrong_decay"]))
 
 
 @dataclass(frozen=True)
@@ -229,23 +227,14 @@ def true_scores(population: ClassifierPopulation, design: StudyDesign, m: int) -
     return design.best + sign * step * group
 
 
-def _int_list(value, path: str, minimum: int) -> tuple[int, ...]:
-    if not isinstance(value, list) or not value:
-        fail(path, "must be a non-empty list of integers")
-    return tuple(integer_field(v, path, minimum=minimum) for v in value)
-
-
 def parse_design(name: str, value, populations: dict) -> StudyDesign:
     """One study design (``competition.study.designs.<name>``), checked against its population."""
     dp = f"competition.study.designs.{name}"
-    d = as_mapping(value, dp)
-    check_keys(d, dp, {"population", "m", "n", "best", "spread", "tie_size", "description"},
-                {"population", "m", "n", "best", "spread", "tie_size"})
+    d = apply_schema(value, DESIGN_SCHEMA, dp)
     if d["population"] not in populations:
         fail(f"{dp}.population", f"unknown population {d['population']!r}")
-    design = StudyDesign(name, d["population"], _int_list(d["m"], f"{dp}.m", 2), _int_list(d["n"], f"{dp}.n", 10),
-                         number_field(d["best"], f"{dp}.best"), number_field(d["spread"], f"{dp}.spread", minimum=0),
-                         integer_field(d["tie_size"], f"{dp}.tie_size", minimum=1))
+    design = StudyDesign(name, d["population"], tuple(d["m"]), tuple(d["n"]), float(d["best"]), float(d["spread"]),
+                         d["tie_size"])
     p = populations[design.population]
     for m in design.m:
         for score in true_scores(p, design, m)[[0, -1]]:
@@ -259,23 +248,20 @@ def parse_design(name: str, value, populations: dict) -> StudyDesign:
 def parse_example(value, populations: dict) -> ExampleCompetition:
     """The example competition (``competition.example``), checked against its population."""
     path = "competition.example"
-    ex = as_mapping(value, path)
-    check_keys(ex, path, {"population", "n", "class_counts", "systems", "description"}, {"population", "systems"})
+    ex = apply_schema(value, "/properties/competition/properties/example", path)
     pop = ex["population"]
     if pop not in populations:
         fail(f"{path}.population", f"unknown population {pop!r}")
     counts = ex.get("class_counts")
     if counts is not None:
-        counts = _int_list(counts, f"{path}.class_counts", 1)
+        counts = tuple(counts)
         if len(counts) != populations[pop].k:
             fail(f"{path}.class_counts", f"must give one count per class ({populations[pop].k})")
     n = integer_field(ex.get("n", sum(counts) if counts else 0), f"{path}.n", minimum=10)
     if counts is not None and sum(counts) != n:
         fail(f"{path}.n", f"must equal the sum of class_counts ({sum(counts)}), got {n}")
-    systems = as_mapping(ex["systems"], f"{path}.systems")
-    if len(systems) < 2:
-        fail(f"{path}.systems", "needs at least two systems")
-    systems = {str(k): number_field(v, f"{path}.systems.{k}") for k, v in systems.items()}
+    # in name order: the order of the YAML mapping does not change the simulation
+    systems = {str(k): float(v) for k, v in sorted(ex["systems"].items(), key=lambda kv: str(kv[0]))}
     for k, v in systems.items():
         try:
             populations[pop].solve_theta(v)
@@ -284,32 +270,30 @@ def parse_example(value, populations: dict) -> ExampleCompetition:
     return ExampleCompetition(pop, n, counts, systems)
 
 
-def parse_competition(value) -> dict:
+@dataclass(frozen=True)
+class CompetitionSettings:
+    """The ``competition`` section of the configuration (types, ranges and defaults: the schema)."""
+
+    populations: dict            # name -> ClassifierPopulation
+    n_resamples: int             # bootstrap samples of the example and real-data analyses
+    alpha: float
+    example: ExampleCompetition
+    replicates: int              # competitions per design cell
+    study_resamples: int         # bootstrap samples per simulated competition
+    designs: dict                # name -> StudyDesign
+
+
+def parse_competition(value) -> CompetitionSettings:
     """Validate the ``competition`` config section; raise ScenarioError naming the field."""
     path = "competition"
-    value = as_mapping(value, path)
-    check_keys(value, path, {"n_resamples", "alpha", "populations", "example", "study"},
-                {"populations", "example", "study"})
-    pops = as_mapping(value["populations"], f"{path}.populations")
-    if not pops:
-        fail(f"{path}.populations", "needs at least one population")
-    populations = {name: parse_population(name, v) for name, v in pops.items()}
-    n_resamples = integer_field(value.get("n_resamples", 10_000), f"{path}.n_resamples", minimum=100)
-    alpha = number_field(value.get("alpha", 0.05), f"{path}.alpha", exclusive_minimum=0, exclusive_maximum=1)
-
+    value = apply_schema(value, "/properties/competition", path)
+    populations = {name: parse_population(name, v) for name, v in value["populations"].items()}
     example = parse_example(value["example"], populations)
-
-    st = as_mapping(value["study"], f"{path}.study")
-    check_keys(st, f"{path}.study", {"replicates", "n_resamples", "designs"}, {"replicates", "designs"})
-    replicates = integer_field(st["replicates"], f"{path}.study.replicates", minimum=10)
-    study_resamples = integer_field(st.get("n_resamples", 1000), f"{path}.study.n_resamples", minimum=100)
-    designs = {name: parse_design(name, d, populations)
-               for name, d in as_mapping(st["designs"], f"{path}.study.designs").items()}
-    if not designs:
-        fail(f"{path}.study.designs", "needs at least one design")
-    return {"populations": populations, "n_resamples": n_resamples, "alpha": alpha, "example": example,
-            "replicates": replicates, "study_resamples": study_resamples, "designs": designs}
+    st = value["study"]
+    designs = {name: parse_design(name, d, populations) for name, d in st["designs"].items()}
+    return CompetitionSettings(populations, value["n_resamples"], value["alpha"], example, st["replicates"],
+                               st["n_resamples"], designs)
 
 
-__all__ = ["ClassifierPopulation", "ExampleCompetition", "StudyDesign", "ScenarioError", "parse_competition",
+__all__ = ["ClassifierPopulation", "CompetitionSettings", "ExampleCompetition", "StudyDesign", "ScenarioError", "parse_competition",
            "parse_design", "parse_example", "parse_population", "true_scores"]

@@ -36,16 +36,16 @@ def _cell_table(tables: pd.DataFrame, table: str) -> pd.DataFrame:
     return out
 
 
-def tables_markdown(tables: pd.DataFrame, needed: pd.DataFrame, settings: dict) -> str:
+def tables_markdown(tables: pd.DataFrame, needed: pd.DataFrame, settings) -> str:
     counts = tables.verdict.value_counts()
     lines = [
         "# Reimers & Gurevych (2018) replicated on simulated models with known truth",
         "",
         f"Approaches A and B are identical by construction, so every 'significant' difference is false. "
-        f"{settings['n_models']:,} models per approach and task; paired bootstrap over test sentences with "
-        f"B = {settings.get('n_resamples', 10000):,}; one-sided shift convention for the observed winner, "
+        f"{settings.n_models:,} models per approach and task; paired bootstrap over test sentences with "
+        f"B = {settings.n_resamples:,}; one-sided shift convention for the observed winner, "
         "p = P*(winner's lead* >= 2 |Delta|); % significant = share of pairs with p < "
-        f"{settings.get('alpha', 0.05)}. All differences in F1 points.",
+        f"{settings.alpha}. All differences in F1 points.",
         "",
         "Columns: `paper` the published value; `ours` the simulated value with its Monte Carlo standard error "
         "(binomial for rates, order-statistic interval for Delta95, se of a mean for tau); `role` "

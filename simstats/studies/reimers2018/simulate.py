@@ -31,7 +31,6 @@ from simstats.stats.engine import orient_by_winner
 from simstats.stats.metrics import f1
 from simstats.sim.noise import make_item_set, simulate_models
 from simstats.sim.scenario import SPLITS, Scenario, ScenarioError, chunk_bounds
-from simstats.sim.fields import as_mapping, check_keys, integer_field, number_field
 from simstats.sim.seeding import generator
 
 COMPARISON_COLUMNS = ["n", "group", "index_a", "index_b", "dev_a", "dev_b", "test_a", "test_b", "delta", "pvalue"]
@@ -74,26 +73,17 @@ class ReimersSettings:
         return chunk_bounds(self.n_models, self.chunk_size, chunk)
 
 
-def _int_list(value, path: str, minimum: int) -> tuple[int, ...]:
-    if not isinstance(value, list) or not value:
-        raise ScenarioError(f"{path}: must be a non-empty list of integers")
-    out = tuple(integer_field(v, f"{path}[{i}]", minimum=minimum) for i, v in enumerate(value))
-    if len(set(out)) != len(out):
-        raise ScenarioError(f"{path}: values must be distinct, got {list(out)}")
-    return tuple(sorted(out))
-
-
 def parse_reimers(value, scenarios: dict[str, Scenario]) -> ReimersSettings:
-    """Validate the ``reimers`` section (one-line ScenarioError naming the field)."""
+    """Validate the ``reimers`` section against the schema (defaults filled in) plus the
+    cross-field checks (one-line ScenarioError naming the field)."""
+    from simstats.sim.schema import apply_schema
+
     path = "reimers"
-    value = as_mapping(value, path)
-    keys = {"tasks", "n_models", "chunk_size", "n_resamples", "alpha", "row_size", "figure4_n", "eval34_size",
-            "table5_n", "power"}
-    check_keys(value, path, keys, {"n_models", "chunk_size"})
-    tasks = value.get("tasks", "all")
+    value = apply_schema(value, "/properties/reimers", path)
+    tasks = value["tasks"]
     if tasks == "all":
         tasks = [name for name, sc in scenarios.items() if sc.reference and sc.metric == "f1"]
-    if not isinstance(tasks, list) or not tasks:
+    if not tasks:
         raise ScenarioError(f"{path}.tasks: must be 'all' or a non-empty list of scenario names")
     for name in tasks:
         if name not in scenarios:
@@ -103,27 +93,21 @@ def parse_reimers(value, scenarios: dict[str, Scenario]) -> ReimersSettings:
                                 "(the bootstrap resamples sentences)")
         if len(scenarios[name].approaches) != 2:
             raise ScenarioError(f"{path}.tasks: scenario {name!r} must have exactly two approaches")
-    power = as_mapping(value.get("power", {}), f"{path}.power")
-    check_keys(power, f"{path}.power", {"d", "n", "replicates", "target"})
-    d = power.get("d", [0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0])
-    if not isinstance(d, list) or not d:
-        raise ScenarioError(f"{path}.power.d: must be a non-empty list of differences in F1 points")
-    d = tuple(sorted(number_field(v, f"{path}.power.d[{i}]", exclusive_minimum=0) for i, v in enumerate(d)))
+    power = value["power"]
     settings = ReimersSettings(
         tasks=tuple(tasks),
-        n_models=integer_field(value["n_models"], f"{path}.n_models", minimum=2),
-        chunk_size=integer_field(value["chunk_size"], f"{path}.chunk_size", minimum=1),
-        n_resamples=integer_field(value.get("n_resamples", 10_000), f"{path}.n_resamples", minimum=100),
-        alpha=number_field(value.get("alpha", 0.05), f"{path}.alpha", exclusive_minimum=0, maximum=0.5),
-        row_size=integer_field(value.get("row_size", 50), f"{path}.row_size", minimum=2),
-        figure4_n=_int_list(value.get("figure4_n", [1, 2, 3, 5, 10, 20, 30, 40, 50, 75, 100]), f"{path}.figure4_n", 1),
-        eval34_size=integer_field(value.get("eval34_size", 25), f"{path}.eval34_size", minimum=3),
-        table5_n=_int_list(value.get("table5_n", [1, 3, 5, 10, 20]), f"{path}.table5_n", 1),
-        power_d=d,
-        power_n=_int_list(power.get("n", [3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100]),
-                          f"{path}.power.n", 3),
-        power_replicates=integer_field(power.get("replicates", 2000), f"{path}.power.replicates", minimum=100),
-        power_target=number_field(power.get("target", 0.8), f"{path}.power.target", exclusive_minimum=0, maximum=0.99),
+        n_models=value["n_models"],
+        chunk_size=value["chunk_size"],
+        n_resamples=value["n_resamples"],
+        alpha=float(value["alpha"]),
+        row_size=value["row_size"],
+        figure4_n=tuple(sorted(value["figure4_n"])),
+        eval34_size=value["eval34_size"],
+        table5_n=tuple(sorted(value["table5_n"])),
+        power_d=tuple(sorted(float(d) for d in power["d"])),
+        power_n=tuple(sorted(power["n"])),
+        power_replicates=power["replicates"],
+        power_target=float(power["target"]),
     )
     if settings.chunk_size % settings.block:
         raise ScenarioError(f"{path}.chunk_size: must be a multiple of {settings.block} (the least common multiple "
@@ -220,19 +204,6 @@ def simulate_chunk(scenario: Scenario, settings: ReimersSettings, root_seed: int
             progress(f"models {lo}..{hi - 1}: {len(frame)} comparisons done")
     return (pd.concat(score_frames, ignore_index=True)[SCORE_COLUMNS],
             pd.concat(comparison_frames, ignore_index=True))
-
-
-def task_from_params(text: str) -> tuple[Scenario, ReimersSettings]:
-    """(scenario, settings) from a rule's canonical JSON params {"settings": ..., "scenario": ...}."""
-    import json
-
-    from simstats.sim.scenario import parse_scenario
-
-    value = json.loads(text)
-    settings = value["settings"]
-    name = settings["tasks"][0]
-    scenario = parse_scenario(name, value["scenario"], f"scenarios.{name}")
-    return scenario, parse_reimers(settings, {name: scenario})
 
 
 def read_chunks(paths) -> pd.DataFrame:

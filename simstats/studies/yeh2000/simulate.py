@@ -371,75 +371,74 @@ def simulate_cluster_cell(pair: ClusteredPair, n_docs: int, replicates, *, root_
 
 
 # --------------------------------------------------------------------------- configuration and summaries
-def parse_yeh(value) -> dict:
-    """Validate the ``yeh`` config section; raise ScenarioError naming the field."""
-    from simstats.sim.fields import as_mapping, check_keys, fail, integer_field, number_field
+@dataclass(frozen=True)
+class YehSdRatioSettings:
+    n: int
+    replicates: int
+
+
+@dataclass(frozen=True)
+class YehClusterSettings:
+    n_docs: int
+    doc_size: int
+    accuracy: float
+    sigma_item: float
+    design_effects: tuple[float, ...]
+    replicates: int
+
+
+@dataclass(frozen=True)
+class YehSettings:
+    """The ``yeh`` section of the configuration (types, ranges and defaults: the schema)."""
+
+    alpha: float
+    replicates: int
+    n_resamples: int
+    r12: tuple[float, ...]
+    sizes: tuple[int, ...]
+    differences: dict          # metric -> tuple of true differences (0 first)
+    recall: float
+    spurious: float
+    gold_share: float
+    max_exact_cells: int
+    sd_ratio: YehSdRatioSettings
+    clusters: YehClusterSettings
+    n_questions: int           # yeh.squad.n_questions
+
+
+def parse_yeh(value) -> YehSettings:
+    """Validate the ``yeh`` config section against the schema (defaults filled in) plus the
+    cross-field checks; raise ScenarioError naming the field."""
+    from simstats.sim.schema import apply_schema
+    from simstats.sim.fields import fail
 
     path = "yeh"
-    v = as_mapping(value, path)
-    check_keys(v, path, {"alpha", "replicates", "n_resamples", "r12", "sizes", "differences", "recall", "spurious",
-                          "gold_share", "max_exact_cells", "sd_ratio", "clusters", "squad"},
-                {"replicates", "r12", "sizes", "differences"})
-    out = {"alpha": number_field(v.get("alpha", 0.05), f"{path}.alpha", exclusive_minimum=0, exclusive_maximum=1),
-           "replicates": integer_field(v["replicates"], f"{path}.replicates", minimum=20),
-           "n_resamples": integer_field(v.get("n_resamples", 1000), f"{path}.n_resamples", minimum=100),
-           "recall": number_field(v.get("recall", 0.5), f"{path}.recall", exclusive_minimum=0, exclusive_maximum=1),
-           "spurious": number_field(v.get("spurious", 0.4), f"{path}.spurious", exclusive_minimum=0,
-                               exclusive_maximum=1),
-           "gold_share": number_field(v.get("gold_share", 0.65), f"{path}.gold_share", exclusive_minimum=0,
-                                 exclusive_maximum=1),
-           "max_exact_cells": integer_field(v.get("max_exact_cells", 250_000), f"{path}.max_exact_cells", minimum=1)}
-    r12 = v["r12"]
-    if not isinstance(r12, list) or len(r12) < 2:
-        fail(f"{path}.r12", "must be a list of at least two correlations")
-    out["r12"] = [number_field(r, f"{path}.r12", minimum=0, exclusive_maximum=1) for r in r12]
-    sizes = v["sizes"]
-    if not isinstance(sizes, list) or not sizes:
-        fail(f"{path}.sizes", "must be a non-empty list of test sizes")
-    out["sizes"] = [integer_field(n, f"{path}.sizes", minimum=10) for n in sizes]
-    diffs = as_mapping(v["differences"], f"{path}.differences")
-    check_keys(diffs, f"{path}.differences", set(METRICS), set(METRICS))
-    out["differences"] = {}
+    v = apply_schema(value, "/properties/yeh", path)
+    differences = {}
     for m in METRICS:
-        d = diffs[m]
-        if not isinstance(d, list) or not d or d[0] != 0:
+        d = v["differences"][m]
+        if d[0] != 0:
             fail(f"{path}.differences.{m}", "must be a list starting with 0 (the null)")
-        out["differences"][m] = [number_field(x, f"{path}.differences.{m}", minimum=0, exclusive_maximum=0.5) for x in d]
-        for x in out["differences"][m][1:]:
+        for x in d[1:]:
             try:
-                make_population(m, 0.0, x, recall=out["recall"], spurious=out["spurious"],
-                                gold_share=out["gold_share"])
+                make_population(m, 0.0, x, recall=v["recall"], spurious=v["spurious"], gold_share=v["gold_share"])
             except ValueError as err:
                 fail(f"{path}.differences.{m}", f"{x} is not attainable ({err})")
-    sd = as_mapping(v.get("sd_ratio", {}), f"{path}.sd_ratio")
-    check_keys(sd, f"{path}.sd_ratio", {"n", "replicates"})
-    out["sd_ratio"] = {"n": integer_field(sd.get("n", 748), f"{path}.sd_ratio.n", minimum=10),
-                       "replicates": integer_field(sd.get("replicates", 20_000), f"{path}.sd_ratio.replicates",
-                                              minimum=100)}
-    cl = as_mapping(v.get("clusters", {}), f"{path}.clusters")
-    check_keys(cl, f"{path}.clusters", {"n_docs", "doc_size", "accuracy", "sigma_item", "design_effects",
-                                         "replicates"})
-    des = cl.get("design_effects", [1, 2, 3, 4])
-    if not isinstance(des, list) or not des:
-        fail(f"{path}.clusters.design_effects", "must be a non-empty list")
-    out["clusters"] = {"n_docs": integer_field(cl.get("n_docs", 75), f"{path}.clusters.n_docs", minimum=4),
-                       "doc_size": integer_field(cl.get("doc_size", 10), f"{path}.clusters.doc_size", minimum=2),
-                       "accuracy": number_field(cl.get("accuracy", 0.7), f"{path}.clusters.accuracy",
-                                           exclusive_minimum=0, exclusive_maximum=1),
-                       "sigma_item": number_field(cl.get("sigma_item", 0.5), f"{path}.clusters.sigma_item", minimum=0),
-                       "design_effects": [number_field(d, f"{path}.clusters.design_effects", minimum=1) for d in des],
-                       "replicates": integer_field(cl.get("replicates", out["replicates"]), f"{path}.clusters.replicates",
-                                              minimum=20)}
-    for d in out["clusters"]["design_effects"]:
+        differences[m] = tuple(d)
+    cl = v["clusters"]
+    clusters = YehClusterSettings(cl["n_docs"], cl["doc_size"], cl["accuracy"], cl["sigma_item"],
+                                  tuple(cl["design_effects"]), cl.get("replicates", v["replicates"]))
+    for d in clusters.design_effects:
         try:
-            clustered_pair(d, accuracy=out["clusters"]["accuracy"], sigma_item=out["clusters"]["sigma_item"],
-                           doc_size=out["clusters"]["doc_size"])
+            clustered_pair(d, accuracy=clusters.accuracy, sigma_item=clusters.sigma_item, doc_size=clusters.doc_size)
         except ValueError as err:
             fail(f"{path}.clusters.design_effects", str(err))
-    sq = as_mapping(v.get("squad", {}), f"{path}.squad")
-    check_keys(sq, f"{path}.squad", {"n_questions"})
-    out["squad"] = {"n_questions": integer_field(sq.get("n_questions", 11873), f"{path}.squad.n_questions", minimum=1)}
-    return out
+    return YehSettings(
+        alpha=v["alpha"], replicates=v["replicates"], n_resamples=v["n_resamples"], r12=tuple(v["r12"]),
+        sizes=tuple(v["sizes"]), differences=differences, recall=v["recall"], spurious=v["spurious"],
+        gold_share=v["gold_share"], max_exact_cells=v["max_exact_cells"],
+        sd_ratio=YehSdRatioSettings(v["sd_ratio"]["n"], v["sd_ratio"]["replicates"]), clusters=clusters,
+        n_questions=v["squad"]["n_questions"])
 
 
 def summarise_cells(rows: pd.DataFrame, alpha: float) -> pd.DataFrame:
