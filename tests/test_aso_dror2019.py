@@ -57,3 +57,18 @@ def test_dror2019_coinciding_samples_give_zero_as_released():
     x = np.array([0.5, 0.6, 0.7, 0.8])
     assert simstats.violation_ratio(x, x.copy(), method="dror2019") == 0.0
     assert simstats.violation_ratio(x, x.copy(), method="grid") == 0.5
+
+
+def test_order_statistics_from_counts_match_sorted_draws():
+    """The dror2019 bootstrap reads the order statistics of 1,000 draws from value counts: same
+    distribution as sorting the draws (means and sds at four positions, 20,000 replicates each)."""
+    from simstats.stats.aso import _order_statistic_indices
+
+    rng = np.random.default_rng(0)
+    pos = np.array([0, 100, 500, 999])
+    ours = _order_statistic_indices(50, 20_000, 1000, pos, rng)
+    sorted_draws = np.sort(rng.integers(0, 50, (20_000, 1000)), axis=1)[:, pos]
+    se = np.sqrt(ours.var(axis=0) / 20_000 + sorted_draws.var(axis=0) / 20_000) + 1e-12
+    assert np.all(np.abs(ours.mean(axis=0) - sorted_draws.mean(axis=0)) < 4 * se)
+    assert ours.min() >= 0 and ours.max() <= 49
+    assert np.allclose(ours.std(axis=0), sorted_draws.std(axis=0), rtol=0.05, atol=1e-12)
