@@ -122,3 +122,44 @@ def test_shaped_sample_rejects_inconsistent_summaries():
 
     with pytest.raises(ValueError, match="inconsistent summaries"):
         shaped_sample(50, 0.9, 0.01, 0.95, 0.8, 0.92)
+
+
+# --------------------------------------------------------------------------- the paper's own convention
+def test_paper_convention_uses_one_sided_u_tests_and_the_small_margin():
+    from simstats.stats.aso import dror2019_u_test
+
+    rng = np.random.default_rng(8)
+    a, b = rng.normal(0.905, 0.01, 60), rng.normal(0.90, 0.01, 50)
+    deep = compare_distributions(a, b, rng=1)
+    paper = compare_distributions(a, b, rng=1, convention="dror2019")
+    assert paper["so_pvalue"] == min(dror2019_u_test(a, b), dror2019_u_test(b, a))
+    assert paper["so"] == (1 if dror2019_u_test(b, a) < 0.05 else -1 if dror2019_u_test(a, b) < 0.05 else 0)
+    # the paper's margin is far smaller: its eps sits closer to the violation ratio
+    assert paper["eps"] < deep["eps"]
+    small = compare_distributions(a[:15], b[:15], rng=1, convention="dror2019")
+    assert small["so_pvalue"] == 1.0 and small["so"] == 0          # p = 1 below 20 scores
+    with pytest.raises(ValueError, match="convention"):
+        compare_distributions(a, b, rng=1, convention="scipy")
+
+
+def test_conventions_table_judges_every_published_number():
+    from simstats.studies.dror2019.cases import case_comparisons
+    from simstats.studies.dror2019.conventions import conventions_markdown, conventions_table
+    from simstats.studies.dror2019.simulate import noise_analyses, noise_summary, synthetic_population
+    from simstats.studies.reference import paper_targets
+
+    paper_cases = case_comparisons(rng=1, n_resamples=200, convention="dror2019")
+    cases = {"deepsig": paper_cases, "dror2019": paper_cases}     # the table's logic, not the cases, is tested
+    rng = np.random.default_rng(3)
+    comps = [("toy", "t", "f", "x", "y", rng.normal(0.9, 0.01, 40), rng.normal(0.89, 0.02, 40)),
+             ("toy", "t", "f", "x", "z", rng.normal(0.9, 0.01, 40), rng.normal(0.9, 0.01, 40))]
+    real = {c: real_data_comparisons(comps, rng=2, n_resamples=200, convention=c) for c in ("deepsig", "dror2019")}
+    pop = [d for d in synthetic_population(np.random.default_rng(5), n_distributions=6) if d["scores"].size < 400]
+    noise = noise_summary(pd.concat([noise_analyses(pop, k, 2, root_seed=7, n_resamples=100)
+                                     for k in ("false_positive", "false_negative")]))
+    table = conventions_table(cases, real, noise, paper_targets())
+    assert set(table.convention) == {"deepsig", "dror2019"}
+    per = table.groupby("convention").size()
+    assert per["deepsig"] == per["dror2019"] == 6 + 9 + 4       # Tables 1-3, Table 4 (3 cases x 3), section 6
+    assert set(table.verdict) <= {"agrees", "misses", "undetermined", "misses (other winner)"}
+    assert "dror2019 verdict" in conventions_markdown(table)

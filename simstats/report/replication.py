@@ -422,6 +422,15 @@ def _dror_section(results: Path, figures: Path, rel: str, paper_targets: pd.Data
                                          f"case {r.case_paper}, U p = {_num(r.u_p_paper)}, eps_min = "
                                          f"{_num(r.eps_paper)}"))
         stats["Dror Tables 1-3"] = (agree, len(paper_cases) - agree, len(paper_cases))
+    conventions = _read(results / "dror/conventions.csv")
+    if conventions is not None:
+        counts = conventions.groupby("convention").verdict.apply(
+            lambda v: f"{int((v == 'agrees').sum())} agree, {int(v.str.startswith('misses').sum())} miss, "
+                      f"{int((v == 'undetermined').sum())} undetermined of {len(v)}")
+        lines += ["The same published numbers under both ASO conventions (`dror/conventions.md`): deepsig's margin "
+                  "at the data's own sample sizes, and the paper's own computation (1,000 draws per bootstrap "
+                  "replicate, margin about 0.1 sigma, one-sided U tests): "
+                  + "; ".join(f"{conv}: {text}" for conv, text in counts.items()) + ".", ""]
     lines += _figures(figures, rel, [
         ("dror/noise_eps", "Figure 2 analogue: eps of the false-positive and false-negative analyses"),
         ("dror/synthetic_eps", "Figure 1 analogue: eps_min per case, synthetic population"),

@@ -15,6 +15,7 @@ dror_outputs = lambda: (
         f"{RESULTS}/dror/noise_analyses.md",
         f"{RESULTS}/dror/size_power.md",
         f"{RESULTS}/dror/paper_cases.md",
+        f"{RESULTS}/dror/conventions.md",
         *expand(
             f"{FIGURES}/dror/{{fig}}.{{ext}}",
             fig=["real_data_eps", "synthetic_eps", "noise_eps", "size_power"],
@@ -40,6 +41,7 @@ rule dror_real_data:
         ),
     output:
         parquet=f"{RESULTS}/dror/real_data.parquet",
+        dror2019=f"{RESULTS}/dror/real_data_dror2019.parquet",
         csv=f"{RESULTS}/dror/real_data.csv",
         cases=report(
             f"{RESULTS}/dror/real_data_cases.csv",
@@ -80,6 +82,7 @@ rule plot_dror_real_data:
 rule dror_population:
     output:
         parquet=f"{RESULTS}/dror/synthetic.parquet",
+        dror2019=f"{RESULTS}/dror/synthetic_dror2019.parquet",
         cases=report(
             f"{RESULTS}/dror/synthetic_cases.csv",
             caption="../report/dror_synthetic.rst",
@@ -206,6 +209,7 @@ rule dror_paper_cases:
             category=DROR_CATEGORY,
         ),
         md=f"{RESULTS}/dror/paper_cases.md",
+        dror2019=f"{RESULTS}/dror/paper_cases_dror2019.csv",
     params:
         n_resamples=DROR.n_bootstrap if DROR else None,
         alpha_aso=DROR.alpha_aso if DROR else None,
@@ -216,3 +220,28 @@ rule dror_paper_cases:
         "../envs/simstats.yaml"
     script:
         "../scripts/dror_paper_cases.py"
+
+
+rule dror_conventions:
+    """Tables 1-4 and section 6 under deepsig's and the paper's own ASO computation, beside the paper."""
+    input:
+        cases=rules.dror_paper_cases.output.csv,
+        cases_dror2019=rules.dror_paper_cases.output.dror2019,
+        real=rules.dror_real_data.output.parquet,
+        real_dror2019=rules.dror_real_data.output.dror2019,
+        synthetic=rules.dror_population.output.parquet,
+        synthetic_dror2019=rules.dror_population.output.dror2019,
+        noise=rules.dror_noise_summary.output.csv,
+    output:
+        csv=report(
+            f"{RESULTS}/dror/conventions.csv",
+            caption="../report/dror_conventions.rst",
+            category=DROR_CATEGORY,
+        ),
+        md=f"{RESULTS}/dror/conventions.md",
+    log:
+        log_path("dror/conventions"),
+    conda:
+        "../envs/simstats.yaml"
+    script:
+        "../scripts/dror_conventions.py"

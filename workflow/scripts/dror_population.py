@@ -18,6 +18,9 @@ with script_logger(snakemake.log[0]) as log:
     results = real_data_comparisons(comparisons, rng=generator(seed, "dror", "synthetic_aso"),
                                     n_resamples=p.n_resamples)
     summary = case_summary(results)
+    paper = real_data_comparisons(comparisons, rng=generator(seed, "dror", "synthetic_aso", "dror2019"),
+                                  n_resamples=p.n_resamples, convention="dror2019")
+    write_parquet(paper, snakemake.output.dror2019)
     write_parquet(results, snakemake.output.parquet)
     write_csv(summary, snakemake.output.cases)
     write_text(cases_markdown(summary, results).replace("on real score distributions", "on a synthetic population"),

@@ -18,6 +18,9 @@ with script_logger(snakemake.log[0]) as log:
     results = real_data_comparisons(comparisons, rng=generator(p.root_seed, "dror", "real_data"),
                                     n_resamples=p.n_resamples)
     summary = case_summary(results)
+    paper = real_data_comparisons(comparisons, rng=generator(p.root_seed, "dror", "real_data", "dror2019"),
+                                  n_resamples=p.n_resamples, convention="dror2019")
+    write_parquet(paper, snakemake.output.dror2019)
     write_parquet(results, snakemake.output.parquet)
     write_csv(results, snakemake.output.csv)
     write_csv(summary, snakemake.output.cases)
