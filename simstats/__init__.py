@@ -6,22 +6,60 @@ The public API, in the style of scipy.stats: one function per test, result objec
 Layers: :mod:`simstats.stats` (paper-agnostic tests), :mod:`simstats.sim` (simulation),
 :mod:`simstats.studies` (the paper replications), :mod:`simstats.report`.
 """
-from simstats.sim.scenario import Scenario, ScenarioError, parse_scenario, parse_scenarios
-from simstats.stats.approaches import ApproachComparisonResult, compare_approaches
-from simstats.stats.aso import ASOResult, SmallSampleWarning, aso, cos_verdict, multi_aso, violation_ratio
-from simstats.stats.bootstrap import bootstrap_score_matrix, bootstrap_scores, paired_bootstrap
-from simstats.stats.classical import (mann_whitney_test, mcnemar_counts, mcnemar_test, paired_t_test,
-                                      precision_chi2_test, sign_test, two_proportion_z_test, two_sample_t_test,
-                                      welch_t_test, wilcoxon_test)
-from simstats.stats.competition import CompetitionAnalysis, analyse_competition
-from simstats.stats.metrics import (Metric, accuracy, classification_f1, custom_metric, f1, get_metric,
-                                    label_statistics, mae, precision, recall)
-from simstats.stats.montecarlo import mean_with_se, proportion_with_se
-from simstats.stats.multitest import adjust_pvalues
-from simstats.stats.randomization import (approximate_randomization, exact_randomization,
-                                          exact_stratified_randomization)
-from simstats.stats.results import (BootstrapResult, ClassicalTestResult, ConfidenceInterval, RandomizationResult,
-                                    TestResult)
+import importlib
+
+# The public names are imported on first use (PEP 562), so that `import simstats.io` in a workflow
+# job does not pay for scipy, statsmodels and pandas imports it does not need.
+_EXPORTS = {
+    "TestResult": "simstats.stats.results",
+    "BootstrapResult": "simstats.stats.results",
+    "RandomizationResult": "simstats.stats.results",
+    "ClassicalTestResult": "simstats.stats.results",
+    "ConfidenceInterval": "simstats.stats.results",
+    "Scenario": "simstats.sim.scenario",
+    "ScenarioError": "simstats.sim.scenario",
+    "parse_scenario": "simstats.sim.scenario",
+    "parse_scenarios": "simstats.sim.scenario",
+    "ApproachComparisonResult": "simstats.stats.approaches",
+    "compare_approaches": "simstats.stats.approaches",
+    "ASOResult": "simstats.stats.aso",
+    "SmallSampleWarning": "simstats.stats.aso",
+    "aso": "simstats.stats.aso",
+    "cos_verdict": "simstats.stats.aso",
+    "multi_aso": "simstats.stats.aso",
+    "violation_ratio": "simstats.stats.aso",
+    "bootstrap_score_matrix": "simstats.stats.bootstrap",
+    "bootstrap_scores": "simstats.stats.bootstrap",
+    "paired_bootstrap": "simstats.stats.bootstrap",
+    "mann_whitney_test": "simstats.stats.classical",
+    "mcnemar_counts": "simstats.stats.classical",
+    "mcnemar_test": "simstats.stats.classical",
+    "paired_t_test": "simstats.stats.classical",
+    "precision_chi2_test": "simstats.stats.classical",
+    "sign_test": "simstats.stats.classical",
+    "two_proportion_z_test": "simstats.stats.classical",
+    "two_sample_t_test": "simstats.stats.classical",
+    "welch_t_test": "simstats.stats.classical",
+    "wilcoxon_test": "simstats.stats.classical",
+    "CompetitionAnalysis": "simstats.stats.competition",
+    "analyse_competition": "simstats.stats.competition",
+    "Metric": "simstats.stats.metrics",
+    "accuracy": "simstats.stats.metrics",
+    "classification_f1": "simstats.stats.metrics",
+    "custom_metric": "simstats.stats.metrics",
+    "f1": "simstats.stats.metrics",
+    "get_metric": "simstats.stats.metrics",
+    "label_statistics": "simstats.stats.metrics",
+    "mae": "simstats.stats.metrics",
+    "precision": "simstats.stats.metrics",
+    "recall": "simstats.stats.metrics",
+    "mean_with_se": "simstats.stats.montecarlo",
+    "proportion_with_se": "simstats.stats.montecarlo",
+    "adjust_pvalues": "simstats.stats.multitest",
+    "approximate_randomization": "simstats.stats.randomization",
+    "exact_randomization": "simstats.stats.randomization",
+    "exact_stratified_randomization": "simstats.stats.randomization",
+}
 
 __all__ = [
     # resampling tests
@@ -45,3 +83,15 @@ __all__ = [
     "Scenario", "ScenarioError", "parse_scenario", "parse_scenarios",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'simstats' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
