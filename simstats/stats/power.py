@@ -81,7 +81,6 @@ def linearised_item_values(stats, metric: Metric) -> np.ndarray:
     x = np.asarray(stats, dtype=np.float64)
     if x.ndim != 3 or x.shape[2] != len(metric.statistics):
         raise ValueError(f"statistics must have shape (runs, items, {len(metric.statistics)})")
-    n = x.shape[1]
     means = x.mean(axis=1)                                                   # (runs, k)
     value = metric(means)
     if not np.allclose(value, metric(x.sum(axis=1)), rtol=1e-9, atol=1e-12):
@@ -94,7 +93,6 @@ def linearised_item_values(stats, metric: Metric) -> np.ndarray:
         up[:, j] += h
         down[:, j] -= h
         grad[:, j] = (metric(up) - metric(down)) / (2 * h)
-    del n
     return value[:, None] + np.einsum("rk,rik->ri", grad, x - means[:, None, :])
 
 
