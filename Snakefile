@@ -44,5 +44,7 @@ rule all:
         yeh_outputs(),
         dror_outputs(),
         reimers_outputs(),
+        f"{RESULTS}/fidelity.csv",
+        f"{RESULTS}/fidelity.md",
         f"{RESULTS}/REPORT.md",
     default_target: True

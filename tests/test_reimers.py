@@ -225,12 +225,17 @@ def test_side_by_side_verdicts_follow_the_tolerances():
         {**base, "table": "T1_eval1", "quantity": "deltamax_test", "n": 1, "estimate": 1.7, "se": np.nan,
          "count": 3000},
         {**base, "table": "T1_eval1", "quantity": "tau", "n": 1, "estimate": 0.5, "se": 0.001, "count": 100},
+        {**base, "table": "T1_eval1", "quantity": "pct_significant", "n": 1, "estimate": 33.9, "se": 0.2,
+         "count": 50_000},
     ])
     out = side_by_side(rows)
-    assert out.verdict.tolist()[:3] == ["agrees", "misses", "undetermined (Monte Carlo error too large)"]
+    # paper 31.02 ± (3 + 0.005): the 95 % Monte Carlo interval inside, entirely outside, straddling
+    assert out.verdict.tolist()[:3] == ["agrees", "misses", "undetermined"]
     assert out.verdict.iloc[3].startswith("not comparable")
-    assert out.role.tolist() == ["prediction"] * 4 + ["calibrated"]
+    assert out.role.tolist() == ["prediction"] * 4 + ["calibrated", "prediction"]
     assert out.verdict.iloc[4] == "misses"         # 0.5 vs 0.42 is 19 % off
+    # within tolerance at the point, but the interval leaves the band: undetermined, not "agrees"
+    assert out.verdict.iloc[5] == "undetermined" and out.tolerance_value.iloc[0] == pytest.approx(3.005)
 
 
 # --------------------------------------------------------------------------- real data

@@ -94,7 +94,8 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
                  "dror/real_data_cases.md", "dror/real_data.parquet", "dror/synthetic_cases.md", "dror/noise_analyses.md", "dror/size_power.md", "dror/paper_cases.md",
                  "competition/compstats/check.csv", "reimers/tables.md", "reimers/tables.csv",
                  "reimers/calibration.md", "reimers/realdata.md", "reimers/power_runs_needed.csv",
-                 "reimers/tempeval3_events/comparisons.parquet", "REPORT.md"):
+                 "reimers/tempeval3_events/comparisons.parquet", "REPORT.md", "fidelity.csv", "fidelity.md",
+                 "dror/conventions.csv"):
         assert name in results
     report = results["REPORT.md"].decode()
     for section in ("## Reimers & Gurevych (2018)", "## Yeh (2000)", "## Nava-Muñoz et al. (2024)",

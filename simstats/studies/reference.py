@@ -1,10 +1,23 @@
-"""Published numbers the studies are compared with (shipped copy of paper_targets.csv)."""
+"""Published numbers the studies are compared with, and the one verdict rule they are judged by.
+
+The shipped copy of the four papers' numbers is `simstats/data/paper_targets.csv`.  Every study
+judges a simulated number against a published one with :func:`judge` (DESIGN §9): the 95 % Monte
+Carlo interval of ours must lie inside the published value ± tolerance to agree, entirely outside
+it to miss; otherwise the comparison is undetermined.  The tolerance always includes half a unit
+of the published value's last printed digit (:func:`rounding`).
+"""
 from __future__ import annotations
 
 import functools
+import math
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import pandas as pd
+
+#: The normal quantile of the two-sided 95 % Monte Carlo interval used by :func:`judge`.
+Z95 = 1.959963984540054
+VERDICTS = ("agrees", "misses", "undetermined")
 
 
 @functools.lru_cache(maxsize=1)
@@ -12,11 +25,60 @@ def paper_targets() -> pd.DataFrame:
     return pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "paper_targets.csv")
 
 
+@functools.lru_cache(maxsize=1)
+def _paper_targets_text() -> pd.DataFrame:
+    return pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "paper_targets.csv", dtype=str,
+                       keep_default_na=False)
+
+
 def paper_value(paper: str, table: str, row: str, column: str) -> float | None:
     """One published cell, or None if the paper prints no such cell."""
     t = paper_targets()
     hit = t[(t.paper == paper) & (t.table == table) & (t.row == row) & (t.column == column)]
     return float(hit.value.iloc[0]) if len(hit) else None
+
+
+def paper_text(paper: str, table: str, row: str, column: str) -> str | None:
+    """One published cell exactly as printed (e.g. ``"0.40"``), or None."""
+    t = _paper_targets_text()
+    hit = t[(t.paper == paper) & (t.table == table) & (t.row == row) & (t.column == column)]
+    return str(hit.value.iloc[0]) if len(hit) else None
+
+
+def rounding(printed) -> float:
+    """Half a unit of the last printed digit of a published number: ``"0.42"`` -> 0.005,
+    ``"31.02"`` -> 0.005, ``"96"`` -> 0.5.  A number given as a float (no printed text) has no
+    rounding."""
+    if printed is None or isinstance(printed, float):
+        return 0.0
+    try:
+        exponent = Decimal(str(printed).strip()).as_tuple().exponent
+    except InvalidOperation as exc:
+        raise ValueError(f"published value {printed!r} is not a number") from exc
+    return 0.5 * 10.0 ** int(exponent)
+
+
+def judge(ours: float, mcse: float, published: float, tolerance: float, *, z: float = Z95) -> str:
+    """The symmetric verdict of one comparison with a published number.
+
+    ``agrees`` when ours ± z·mcse lies inside published ± tolerance, ``misses`` when it lies
+    entirely outside, ``undetermined`` otherwise.  ``mcse`` NaN or 0 means ours carries no Monte
+    Carlo error (a computation, not a simulation): the interval is the point itself.  NaN ours or
+    published gives ``undetermined``.
+    """
+    values = (ours, published, tolerance)
+    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in values):
+        return "undetermined"
+    if tolerance < 0:
+        raise ValueError(f"tolerance must be >= 0, got {tolerance}")
+    half = 0.0 if mcse is None or not math.isfinite(mcse) else z * abs(mcse)
+    low, high = ours - half, ours + half
+    band_low, band_high = published - tolerance, published + tolerance
+    if band_low <= low and high <= band_high:
+        return "agrees"
+    if high < band_low or low > band_high:
+        return "misses"
+    return "undetermined"
 
 
 def reference_table(name: str) -> pd.DataFrame:

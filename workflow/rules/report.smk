@@ -2,6 +2,28 @@
 from simstats.report.replication import scale_summary
 
 
+rule fidelity_ledger:
+    """results/fidelity.{csv,md}: every published number beside ours, with role and symmetric verdict."""
+    input:
+        competition_outputs(),
+        yeh_outputs(),
+        dror_outputs(),
+        reimers_outputs(),
+    output:
+        csv=f"{RESULTS}/fidelity.csv",
+        md=report(
+            f"{RESULTS}/fidelity.md",
+            caption="../report/fidelity.rst",
+            category="Replication report",
+        ),
+    log:
+        log_path("fidelity_ledger"),
+    conda:
+        "../envs/simstats.yaml"
+    script:
+        "../scripts/fidelity_ledger.py"
+
+
 rule replication_report:
     """results/REPORT.md: per paper, side-by-side tables with computed verdicts, figures, discrepancies."""
     input:
@@ -10,6 +32,7 @@ rule replication_report:
         yeh_outputs(),
         dror_outputs(),
         reimers_outputs(),
+        ledger=f"{RESULTS}/fidelity.csv",
     output:
         report(
             f"{RESULTS}/REPORT.md",

@@ -4,10 +4,13 @@ Verdicts are computed from the numbers with the tolerances stated here:
 * Table 5 corrections from the paper's raw p-values: every adjusted value within 0.5e-4
   (the paper prints 4 decimals);
 * CompStats' documented p-values on its own data: within 0.02 (its 1,000 resamples have a
-  Monte Carlo sd of up to 0.016);
+  Monte Carlo sd of up to 0.016) plus the 3-decimal rounding;
 * CI widths of the simulated VaxxStance competition vs the paper's real ones: within 15 %
   relative (a prediction of the noise model: the width depends on n, the score level and,
-  for differences, on how correlated the systems' errors are).
+  for differences, on how correlated the systems' errors are), plus 1e-4 for the rounding of
+  the paper's two CI limits.
+All verdicts follow :func:`simstats.studies.reference.judge` (one simulated test set: no Monte
+Carlo error is attached, so the point value is judged).
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import pandas as pd
 
 from simstats.stats.competition import CompetitionAnalysis, adjust_pair_table, significance_mark
 from simstats.stats.multitest import CORRECTIONS
-from simstats.studies.reference import reference_table
+from simstats.studies.reference import judge, reference_table
 from simstats.io import markdown_table
 
 TABLE5_TOL = 0.5e-4
@@ -55,7 +58,8 @@ def table5_check() -> pd.DataFrame:
             diff = abs(o[f"pvalue_{label}"] - r[paper_col])
             rows.append({"reference": r.reference, "system": r.system, "raw_p": r.pvalue,
                          "correction": paper_col, "paper": r[paper_col], "ours": o[f"pvalue_{label}"],
-                         "abs_difference": diff, "verdict": "agrees" if diff <= TABLE5_TOL + 1e-12 else "differs"})
+                         "abs_difference": diff,
+                         "verdict": judge(o[f"pvalue_{label}"], np.nan, r[paper_col], TABLE5_TOL + 1e-12)})
     return pd.DataFrame(rows)
 
 
@@ -68,7 +72,7 @@ def compstats_check(analysis: CompetitionAnalysis) -> pd.DataFrame:
         diff = abs(ours - documented)
         rows.append({"reference": analysis.names[0], "system": system, "compstats_documented": documented,
                      "ours": ours, "abs_difference": diff,
-                     "verdict": "agrees" if diff <= COMPSTATS_TOL else "differs"})
+                     "verdict": judge(ours, np.nan, documented, COMPSTATS_TOL + 0.0005)})
     return pd.DataFrame(rows)
 
 
@@ -89,7 +93,7 @@ def example_vs_paper(analysis: CompetitionAnalysis) -> pd.DataFrame:
         rel = our_w / paper_w - 1
         row = {"table": r.table, "reference": r.reference if r.table == "T3" else "", "system": r.system,
                "quantity": "95% CI width", "paper": paper_w, "ours": our_w, "relative_difference": rel,
-               "verdict": "agrees" if abs(rel) <= WIDTH_TOL else "differs"}
+               "verdict": judge(our_w, np.nan, paper_w, WIDTH_TOL * paper_w + 1e-4)}
         if r.table == "T3":
             row["paper_contains_zero"] = bool(r.lci <= 0 <= r.uci)
             row["ours_contains_zero"] = bool(low <= 0 <= high)

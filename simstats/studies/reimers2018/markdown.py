@@ -50,8 +50,12 @@ def tables_markdown(tables: pd.DataFrame, needed: pd.DataFrame, settings) -> str
         "Columns: `paper` the published value; `ours` the simulated value with its Monte Carlo standard error "
         "(binomial for rates, order-statistic interval for Delta95, se of a mean for tau); `role` "
         "calibrated = one of the three numbers per task the noise parameters were fitted to (tau and Delta95 "
-        "of Table 1, rho of Table 2), prediction = everything else; `verdict` computed from `tolerance`. "
-        "Delta_max is compared only when the number of pairs equals the paper's (it grows with it).",
+        "of Table 1, rho of Table 2), prediction = everything else; `verdict`: agrees when the 95 % Monte Carlo "
+        "interval of ours lies inside paper ± tolerance (which includes half a unit of the paper's last digit), "
+        "misses when it lies entirely outside, undetermined otherwise (Delta_max has no MCSE and is judged on "
+        "its point value). Delta_max is compared only when the number of pairs equals the paper's (it grows "
+        "with it). Which cells are fitted, follow from fitted numbers, or are predictions: "
+        "`fidelity.md`.",
         "",
         "Verdicts: " + ", ".join(f"{k}: {v}" for k, v in counts.items()) + ".",
         "",

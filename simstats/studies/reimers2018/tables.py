@@ -29,7 +29,7 @@ import pandas as pd
 from scipy import stats
 
 from simstats.stats.montecarlo import proportion_with_se
-from simstats.studies.reference import paper_value
+from simstats.studies.reference import judge, paper_text, paper_value, rounding
 from simstats.studies.reimers2018.simulate import ReimersSettings
 from simstats.sim.seeding import generator
 
@@ -181,11 +181,12 @@ def task_summary(scenario, settings: ReimersSettings, scores: pd.DataFrame, comp
 
 
 # --------------------------------------------------------------------------- side by side
+def _paper_column(table: str, quantity: str, n: int) -> str:
+    return f"pct_significant_n{n}" if table == "F4_eval2_vs_n" else quantity
+
+
 def _paper(table: str, reference: str, quantity: str, n: int) -> float:
-    if table == "F4_eval2_vs_n":
-        value = paper_value("reimers2018", table, reference, f"pct_significant_n{n}")
-    else:
-        value = paper_value("reimers2018", table, reference, quantity)
+    value = paper_value("reimers2018", table, reference, _paper_column(table, quantity, n))
     return math.nan if value is None else value
 
 
@@ -196,45 +197,45 @@ def side_by_side(summary: pd.DataFrame) -> pd.DataFrame:
     """Each simulated cell beside the paper's value, with the difference and a computed verdict.
 
     Tolerances (issue #4): % significant +-3 points; Delta95, Delta_max, tau of Table 2 and
-    2 zeta +-15 % relative; Table 4 within 3 standard errors, counting the paper's own Monte
-    Carlo error (2,000 comparisons per task) and ours; Table 5 +-10 %.  Calibrated cells are
-    marked as such and judged like the others.
+    2 zeta +-15 % relative; Table 4 3 standard errors of the paper's own Monte Carlo error
+    (2,000 comparisons per task); Table 5 +-10 %; rho +-0.05; each plus half a unit of the
+    published value's last digit.  The verdict is the symmetric rule of
+    :func:`simstats.studies.reference.judge` on ours' 95 % Monte Carlo interval.  Calibrated
+    cells are marked as such and judged like the others.
     """
     out = summary.copy()
     out["paper"] = [_paper(t, r, q, n) for t, r, q, n in zip(out.table, out.reference, out.quantity, out.n)]
     out["difference"] = out.estimate - out.paper
     out["role"] = ["calibrated" if (t, q) in CALIBRATED else "prediction" for t, q in zip(out.table, out.quantity)]
-    tolerance, verdict = [], []
+    tolerance, tolerance_value, verdict = [], [], []
     for row in out.itertuples(index=False):
-        tol, ok, why = _judge(row)
-        tolerance.append(tol)
-        verdict.append(why if ok is None else ("agrees" if ok else "misses"))
+        text, tol, why = _judge(row)
+        tolerance.append(text)
+        tolerance_value.append(tol)
+        verdict.append(why)
     out["tolerance"] = tolerance
+    out["tolerance_value"] = tolerance_value
     out["verdict"] = verdict
     return out
 
 
-def _judge(row) -> tuple[str, bool | None, str]:
-    """(tolerance text, verdict or None, reason when None).
-
-    A fixed tolerance is judged on the point estimate; a cell outside it whose 95 % Monte
-    Carlo interval still reaches the tolerance band is "undetermined", not a miss.
-    """
+def _judge(row) -> tuple[str, float, str]:
+    """(tolerance text, tolerance including the published value's rounding, verdict)."""
     if math.isnan(row.paper):
-        return "", None, "no published value"
+        return "", math.nan, "no published value"
     if math.isnan(row.estimate):
-        return "", None, "not estimable (too few pairs)"
-    diff = abs(row.estimate - row.paper)
+        return "", math.nan, "not estimable (too few pairs)"
+    half_unit = rounding(paper_text("reimers2018", row.table, row.reference,
+                                    _paper_column(row.table, row.quantity, row.n)))
     if row.table == "T4_eval3_eval4":
-        # two independent Monte Carlo estimates of one rate: se of each at the paper's value
+        # the paper's own rate is a Monte Carlo estimate of 2,000 comparisons
         p = row.paper / 100
-        se = 100 * math.sqrt(p * (1 - p) * (1 / PAPER_EVAL34_COMPARISONS + 1 / max(row.count, 1)))
-        return f"±{3 * se:.2f} points (3 se)", diff <= 3 * se, ""
-    if row.quantity == "deltamax_test":
-        wanted = PAPER_PAIRS[row.table]
-        if row.count != wanted:
-            return "±15 %", None, f"not comparable: maximum of {row.count:,} pairs, the paper's of {wanted:,}"
-    if row.quantity == "pct_significant":
+        se = 100 * math.sqrt(p * (1 - p) / PAPER_EVAL34_COMPARISONS)
+        text, tol = f"±{3 * se:.2f} points (3 se of the paper's 2,000 comparisons)", 3 * se
+    elif row.quantity == "deltamax_test" and row.count != PAPER_PAIRS[row.table]:
+        return "±15 %", math.nan, (f"not comparable: maximum of {row.count:,} pairs, the paper's of "
+                                   f"{PAPER_PAIRS[row.table]:,}")
+    elif row.quantity == "pct_significant":
         text, tol = "±3 points", 3.0
     elif row.table == "T5_delta95_means":
         text, tol = "±10 %", 0.10 * abs(row.paper)
@@ -242,11 +243,9 @@ def _judge(row) -> tuple[str, bool | None, str]:
         text, tol = "±0.05", 0.05
     else:
         text, tol = "±15 %", 0.15 * abs(row.paper)
-    if diff <= tol:
-        return text, True, ""
-    if np.isfinite(row.se) and diff - 1.96 * row.se <= tol:
-        return text, None, "undetermined (Monte Carlo error too large)"
-    return text, False, ""
+    tol += half_unit
+    verdict = judge(row.estimate, row.se, row.paper, tol)
+    return f"{text} + {half_unit:g} rounding", tol, verdict
 
 
 # --------------------------------------------------------------------------- power

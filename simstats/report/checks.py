@@ -1,0 +1,162 @@
+"""Computed checks behind the report's explanations of misses.
+
+Each check takes the fidelity ledger, the ledger rows it explains and the results directory, and
+returns the numbers that fill its explanation's {placeholders} (`simstats/data/explanations.yaml`)
+plus ``shown``: the computation in one line, printed beside the explanation.  A check returns
+None when what it needs is missing; the miss is then listed as unexplained.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from simstats.studies.reference import paper_value, reference_table
+
+#: the mean z of a pair whose one-sided shift-convention p lies in (0.04, 0.05): tau = this x se
+TAU_Z = float(np.mean(stats.norm.isf(np.linspace(0.04, 0.05, 1001))))
+
+
+def _ranges(values) -> str:
+    values = [v for v in values if np.isfinite(v)]
+    if not values:
+        return "–"
+    lo, hi = min(values), max(values)
+    return f"{lo:.2f}" if abs(hi - lo) < 0.005 else f"{lo:.2f}-{hi:.2f}"
+
+
+def implied_significance(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """Table 1 % significant implied by the paper's own tau and Delta95: differences N(0, (Delta95 /
+    1.96)^2), a bootstrap se of tau / TAU_Z, significant when |Delta| > 1.645 se."""
+    parts, gaps = [], []
+    for task in rows.row.unique():
+        tau = paper_value("reimers2018", "T1_eval1", task, "tau")
+        d95 = paper_value("reimers2018", "T1_eval1", task, "delta95_test")
+        pct = paper_value("reimers2018", "T1_eval1", task, "pct_significant")
+        if None in (tau, d95, pct):
+            continue
+        se, sd = tau / TAU_Z, d95 / stats.norm.isf(0.025)
+        implied = 100 * 2 * stats.norm.sf(stats.norm.isf(0.05) * se / sd)
+        ours = rows[rows.row == task].ours
+        parts.append(f"{task}: implied {implied:.1f} %, paper {pct:.2f} %"
+                     + (f", ours {float(ours.iloc[0]):.1f} %" if len(ours) else ""))
+        gaps.append(implied - pct)
+    if not parts:
+        return None
+    return {"gap": _ranges(gaps), "tasks": len(parts),
+            "shown": "; ".join(parts) + f" (tau = {TAU_Z:.3f} se)"}
+
+
+def selection_variance_bound(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """Best of n on dev under bivariate normal dev/test scores removes at most rho^2 of the test
+    variance; the paper's Table 2 / Table 1 Delta95 ratio squared is the variance factor it shows."""
+    parts, paper_f, bounds, below = [], [], [], 0
+    tasks = pd.Series(rows.row.unique())
+    for task in tasks:
+        rho = paper_value("reimers2018", "T2_eval2", task, "spearman_rho")
+        d1 = paper_value("reimers2018", "T1_eval1", task, "delta95_test")
+        d2 = paper_value("reimers2018", "T2_eval2", task, "delta95_test")
+        if None in (rho, d1, d2):
+            continue
+        factor, bound = (d2 / d1) ** 2, 1 - rho ** 2
+        paper_f.append(factor)
+        bounds.append(bound)
+        below += factor < bound
+        parts.append(f"{task}: rho {rho:.2f}, factor >= {bound:.2f}, paper {factor:.2f}")
+    if not parts:
+        return None
+    return {"bound": _ranges(bounds), "paper_factor": _ranges(paper_f), "below": below, "tasks": len(parts),
+            "shown": "; ".join(parts)}
+
+
+def yeh_counts(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """Yeh's trial counts against the exact expectation, our own 2^20 shuffles, and his two-sided bound."""
+    example = pd.read_csv(results / "yeh/example.csv") if (results / "yeh/example.csv").exists() else None
+    two = ledger[(ledger.paper == "yeh2000") & (ledger.column == "p_two_sided")]
+    if example is None or two.empty:
+        return None
+    shuffles = 2 ** 20
+    z_ours = (example.our_trials - example.expected_trials) / np.sqrt(shuffles * example.exact_p
+                                                                         * (1 - example.exact_p))
+    parts = [f"{m}: Yeh z = {zy:+.1f}, our shuffles z = {zo:+.1f}"
+             for m, zy, zo in zip(example.metric, example.z_yeh_vs_exact, z_ours)]
+    p2 = float(two.ours.iloc[0])
+    doubled = 2 * 25_770 / shuffles
+    return {"z_ours_max": f"{float(np.abs(z_ours).max()):.1f}", "p_two_sided": f"{p2:.4f}",
+            "doubled": f"{doubled:.4f}",
+            "shown": "; ".join(parts) + f"; exact two-sided precision p = {p2:.4f} (< 0.04, Yeh section 2.2), "
+                                        f"2 x 25,770 / 2^20 = {doubled:.4f}"}
+
+
+def figure3_vs_table5(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    if rows.empty:
+        return None
+    parts = [f"{r.row}: Figure 3 {r.published:.4f}, Table 5 raw {r.ours:.4f}" for r in rows.itertuples()]
+    return {"shown": "; ".join(parts)}
+
+
+def _implied_correlations(widths: dict, pairs: list) -> dict:
+    """Correlation of two systems' bootstrap scores implied by CI widths: w_d^2 = w_a^2 + w_b^2 - 2 r w_a w_b."""
+    out = {}
+    for a, b, wd in pairs:
+        if a in widths and b in widths:
+            wa, wb = widths[a], widths[b]
+            out[(a, b)] = (wa ** 2 + wb ** 2 - wd ** 2) / (2 * wa * wb)
+    return out
+
+
+def implied_correlation(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """Bootstrap correlation of the winner with each other system implied by Table 2 and 3 widths,
+    the paper's and ours: the simulation gives every pair one shared item difficulty."""
+    ref = reference_table("nava_munoz_2024_table2_3")
+    paper_w = {r.system: r.uci - r.lci for r in ref[ref.table == "T2"].itertuples()}
+    paper_pairs = [(r.reference, r.system, r.uci - r.lci) for r in ref[ref.table == "T3"].itertuples()]
+    path = results / "competition/example/check.csv"
+    if not path.exists():
+        return None
+    check = pd.read_csv(path)
+    ours_w = dict(zip(check[check.table == "T2"].system, check[check.table == "T2"].ours))
+    ours_pairs = [(r.reference, r.system, r.ours) for r in check[check.table == "T3"].itertuples()]
+    paper_r, ours_r = _implied_correlations(paper_w, paper_pairs), _implied_correlations(ours_w, ours_pairs)
+    if not paper_r:
+        return None
+    parts = [f"{a} vs {b}: paper r = {r:.2f}" + (f", ours {ours_r[(a, b)]:.2f}" if (a, b) in ours_r else "")
+             for (a, b), r in paper_r.items()]
+    missed = [tuple(str(x).removeprefix("Basque ").split(" - ")) for x in rows.row]
+    missed_r = [paper_r[m] for m in missed if m in paper_r]
+    others = [r for k, r in paper_r.items() if k not in missed]
+    return {"missed_r": _ranges(missed_r), "other_r": _ranges(others),
+            "ours_r": _ranges(list(ours_r.values())), "shown": "; ".join(parts)}
+
+
+def convention_contrast(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """The same published numbers under the paper's own ASO computation (dror2019 convention)."""
+    other = ledger[(ledger.paper == "dror2019") & ledger.variant.str.startswith("dror2019 convention")]
+    if other.empty:
+        return None
+    keys = set(zip(rows.table, rows.row, rows.column, rows["item"],
+                   rows.variant.str.replace("deepsig convention", "dror2019 convention", regex=False)))
+    match = other[[k in keys for k in zip(other.table, other.row, other.column, other["item"], other.variant)]]
+    if match.empty:
+        return None
+    counts = match.verdict.value_counts()
+    text = ", ".join(f"{v} {k}" for k, v in counts.items())
+    return {"dror2019_verdicts": text, "dror2019_agrees": int(counts.get("agrees", 0)), "n": len(match),
+            "shown": "; ".join(f"{r.table} {r.row[:24]} {r['item']}: ours {r.ours:.3g} ({r.verdict})"
+                               for _, r in match.iterrows())}
+
+
+CHECKS = {f.__name__: f for f in (implied_significance, selection_variance_bound, yeh_counts, figure3_vs_table5,
+                                  implied_correlation, convention_contrast)}
+
+
+def run_check(name: str, ledger: pd.DataFrame, rows: pd.DataFrame, results) -> dict | None:
+    if name not in CHECKS:
+        raise ValueError(f"unknown check {name!r} in explanations.yaml (known: {', '.join(sorted(CHECKS))})")
+    out = CHECKS[name](ledger, rows, Path(results))
+    if out is not None:
+        out = {k: (f"{v:.3g}" if isinstance(v, float) and not math.isnan(v) else v) for k, v in out.items()}
+    return out

@@ -1,0 +1,183 @@
+"""The fidelity ledger: the symmetric verdict rule, rounding, roles, coverage of every published number,
+identities recomputed from the papers' own inputs, and systematic findings."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from simstats.report.fidelity import LEDGER_COLUMNS, fidelity_ledger, systematic_findings
+from simstats.studies.reference import Z95, judge, paper_targets, rounding
+
+
+# --------------------------------------------------------------------------- the verdict rule
+@pytest.mark.parametrize("ours, mcse, published, tol, verdict", [
+    (1.00, 0.01, 1.0, 0.1, "agrees"),        # interval [0.98, 1.02] inside [0.9, 1.1]
+    (1.09, 0.01, 1.0, 0.1, "undetermined"),  # in tolerance, but the interval leaves the band
+    (1.11, 0.01, 1.0, 0.1, "undetermined"),  # out of tolerance, but the interval reaches the band
+    (1.20, 0.01, 1.0, 0.1, "misses"),        # entirely outside
+    (0.80, 0.01, 1.0, 0.1, "misses"),
+    (1.10, float("nan"), 1.0, 0.1, "agrees"),  # no Monte Carlo error: the point is judged
+    (1.1001, 0.0, 1.0, 0.1, "misses"),
+    (float("nan"), 0.01, 1.0, 0.1, "undetermined"),
+])
+def test_verdict_rule_is_symmetric_in_the_monte_carlo_interval(ours, mcse, published, tol, verdict):
+    assert judge(ours, mcse, published, tol) == verdict
+
+
+def test_verdict_rule_boundaries_use_the_95_percent_interval():
+    # interval edge exactly on the band edge agrees; a hair beyond is undetermined
+    assert judge(1.0 + 0.1 - Z95 * 0.01, 0.01, 1.0, 0.1) == "agrees"
+    assert judge(1.0 + 0.1 - Z95 * 0.01 + 1e-9, 0.01, 1.0, 0.1) == "undetermined"
+    assert judge(1.0 + 0.1 + Z95 * 0.01 + 1e-9, 0.01, 1.0, 0.1) == "misses"
+    with pytest.raises(ValueError, match="tolerance"):
+        judge(1.0, 0.0, 1.0, -0.1)
+
+
+@pytest.mark.parametrize("printed, half", [("0.42", 0.005), ("31.02", 0.005), ("96", 0.5), ("0.0472", 0.00005),
+                                           ("19.680", 0.0005), ("1e-3", 0.0005)])
+def test_rounding_is_half_a_unit_of_the_last_printed_digit(printed, half):
+    assert rounding(printed) == pytest.approx(half)
+
+
+def test_rounding_rejects_text():
+    with pytest.raises(ValueError, match="not a number"):
+        rounding("high")
+
+
+# --------------------------------------------------------------------------- a minimal results tree
+def _reimers_tables(tmp):
+    from simstats.studies.reimers2018.tables import side_by_side
+
+    rows = []
+    for task in ("CoNLL 2003 - NER-En", "CoNLL 2003 - NER-De", "GermEval 2014 - NER-De"):
+        for table, quantity, n, est, se in (("T1_eval1", "tau", 1, 0.5, 0.001),
+                                            ("T1_eval1", "pct_significant", 1, 40.0, 0.2),
+                                            ("T2_eval2", "tau", 50, 0.5, 0.001),
+                                            ("T3_prediction_interval", "two_zeta", 0, 1.0, 0.01)):
+            rows.append({"scenario": task, "reference": task, "table": table, "quantity": quantity, "n": n,
+                         "estimate": est, "se": se, "ci_low": est - 2 * se, "ci_high": est + 2 * se, "count": 1000})
+    tables = side_by_side(pd.DataFrame(rows))
+    (tmp / "reimers").mkdir(parents=True)
+    tables.to_csv(tmp / "reimers/tables.csv", index=False)
+    return tables
+
+
+@pytest.fixture
+def results(tmp_path):
+    _reimers_tables(tmp_path)
+    return tmp_path
+
+
+def test_ledger_covers_every_published_number(results):
+    ledger = fidelity_ledger(results)
+    assert list(ledger.columns) == LEDGER_COLUMNS
+    targets = paper_targets()
+    keys = set(zip(ledger.paper, ledger.table, ledger.row, ledger.column))
+    missing = [k for k in zip(targets.paper, targets.table, targets.row, targets.column) if k not in keys]
+    assert missing == []
+    assert set(ledger.role) <= {"fitted", "identity", "prediction", "input"}
+    assert set(ledger.verdict) <= {"agrees", "misses", "undetermined", "not compared"}
+    assert ledger[ledger.role == "input"].verdict.eq("not compared").all()
+
+
+def test_ledger_roles_of_reimers_cells(results):
+    ledger = fidelity_ledger(results)
+    r = ledger[(ledger.paper == "reimers2018") & ledger.source.eq("reimers/tables.csv")]
+    role = {(t, c): g.role.iloc[0] for (t, c), g in r.groupby(["table", "column"])}
+    assert role[("T1_eval1", "tau")] == "fitted"
+    assert role[("T2_eval2", "tau")] == "identity" and role[("T3_prediction_interval", "two_zeta")] == "identity"
+    assert role[("T1_eval1", "pct_significant")] == "prediction"
+    # a task not simulated keeps its role and says why it is not compared
+    ace = ledger[(ledger.row == "ACE 2005 - Entities") & (ledger.column == "pct_significant")]
+    assert ace.verdict.iloc[0] == "not compared" and ace.note.iloc[0] == "not simulated at this scale"
+    # ours 40 % with MCSE 0.2 vs NER-En's published 31.02 ± 3 points: a miss by the symmetric rule
+    ner = r[(r.row == "CoNLL 2003 - NER-En") & (r.column == "pct_significant")].iloc[0]
+    assert ner.verdict == "misses" and ner.tolerance == pytest.approx(3.005)
+
+
+def test_systematic_finding_when_every_task_deviates_one_way(results):
+    ledger = fidelity_ledger(results)
+    found = systematic_findings(ledger)
+    pct = found[(found.table == "T1_eval1") & (found.column == "pct_significant")]
+    assert len(pct) == 1 and pct.direction.iloc[0] == "above" and pct.tasks.iloc[0] == 3
+    # flip one task below the paper: no longer one sign across the table
+    mixed = ledger.copy()
+    idx = mixed[(mixed.table == "T1_eval1") & (mixed.column == "pct_significant") & mixed.ours.notna()].index
+    mixed.loc[idx[0], "ours"] = mixed.loc[idx[0], "published"] - 10
+    mixed.loc[idx[1:], "ours"] = mixed.loc[idx[1:], "published"] + 0.001   # within 3 MCSE: not beyond
+    mixed.loc[idx[1:], "verdict"] = "agrees"
+    mixed.loc[idx[0], "verdict"] = "misses"
+    found = systematic_findings(mixed)
+    assert found[(found.table == "T1_eval1") & (found.column == "pct_significant")].empty
+
+
+# --------------------------------------------------------------------------- identities from the papers' inputs
+def _yeh_precision_two_sided_by_enumeration() -> float:
+    """Exact two-sided randomization p of Yeh's precision comparison, enumerated over how many items of each
+    discordant kind are swapped (binomial weights), independently of simstats."""
+    k1, k2, k3, k4 = (np.arange(n + 1) for n in (28, 6, 43, 9))
+    w = [stats.binom.pmf(k, n, 0.5) for k, n in zip((k1, k2, k3, k4), (28, 6, 43, 9))]
+    a, b, c, d = np.meshgrid(k1, k2, k3, k4, indexing="ij")
+    rec_1, sp_1 = 19 + (28 - a) + b, 5 + (43 - c) + d
+    rec_2, sp_2 = 19 + a + (6 - b), 5 + c + (9 - d)
+    delta = rec_1 / (rec_1 + sp_1) - rec_2 / (rec_2 + sp_2)
+    observed = 47 / 95 - 25 / 39
+    weight = w[0][:, None, None, None] * w[1][None, :, None, None] * w[2][None, None, :, None] * w[3][None, None, None, :]
+    return float(weight[np.abs(delta) >= abs(observed) - 1e-12].sum())
+
+
+def test_yeh_two_sided_value_and_worked_example_identities(results):
+    ledger = fidelity_ledger(results)
+    yeh = ledger[ledger.paper == "yeh2000"].set_index(["row", "column", "item"])
+    p2 = yeh.loc[("randomization precision two-sided (section 2.2)", "p_two_sided", ""), "ours"]
+    assert p2 == pytest.approx(_yeh_precision_two_sided_by_enumeration(), abs=1e-12)
+    assert round(p2 * 2**20) == 41_931
+    assert yeh.loc[("randomization precision two-sided (section 2.2)", "p_two_sided", ""), "verdict"] == "agrees"
+    for method, item, value in (("method I", "precision", 100 * 47 / 95), ("method II", "recall", 100 * 25 / 103)):
+        row = yeh.loc[(method, "recall_precision_f", item)]
+        assert row.ours == pytest.approx(value) and row.verdict == "agrees"
+    assert yeh.loc[("chi2 precision 2x2", "chi2", ""), "verdict"] == "agrees"
+    assert yeh.loc[("recall correlation", "r", ""), "ours"] == pytest.approx(0.345, abs=1e-3)
+
+
+def test_navamunoz_table8_measures_follow_from_published_scores(results):
+    ledger = fidelity_ledger(results)
+    t8 = ledger[(ledger.paper == "navamunoz2024") & (ledger.table == "T8_summary")]
+    judged = t8[t8.verdict != "not compared"]
+    assert len(judged) == (3 + 8) + 3 and (judged.verdict == "agrees").all()   # Basque with ties; Spanish not
+    spanish_ppi = t8[(t8.row == "Spanish") & (t8.column == "ppi_percent")].iloc[0]
+    # 19.084 published from unrounded scores; ours 100 (1 - 0.8092) = 19.08 from the rounded ones
+    assert spanish_ppi.ours == pytest.approx(19.08) and spanish_ppi.tolerance == pytest.approx(0.0005 + 0.005)
+    # Figure 3 p-values against Table 5's raw ones: the paper's own inconsistency is a miss
+    fig3 = ledger[(ledger.paper == "navamunoz2024") & (ledger.table == "pvalue")]
+    assert (fig3.verdict == "misses").all() and len(fig3) == 2
+
+
+def test_empty_results_are_an_error(tmp_path):
+    with pytest.raises(ValueError, match="no study results found"):
+        fidelity_ledger(tmp_path)
+
+
+def test_implied_significance_check_reproduces_hand_computation():
+    from simstats.report.checks import TAU_Z, implied_significance
+
+    rows = pd.DataFrame({"row": ["CoNLL 2003 - NER-En"], "ours": [33.77]})
+    out = implied_significance(None, rows, None)
+    se, sd = 0.42 / TAU_Z, 0.83 / 1.959964
+    expected = 100 * 2 * (1 - stats.norm.cdf(1.644854 * se / sd))
+    assert f"implied {expected:.1f} %" in out["shown"] and math.isclose(TAU_Z, 1.696, abs_tol=2e-3)
+    assert 33.0 < expected < 34.0    # above the published 31.02
+
+
+def test_every_explanation_names_a_known_check_and_fills_its_text():
+    import string
+
+    from simstats.report.checks import CHECKS
+    from simstats.report.replication import explanations
+
+    for entry in explanations():
+        assert entry["check"] in CHECKS
+        fields = {f for _, f, _, _ in string.Formatter().parse(entry["text"]) if f}
+        assert "shown" not in fields
