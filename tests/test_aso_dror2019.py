@@ -59,8 +59,8 @@ def test_dror2019_coinciding_samples_give_zero_as_released():
     assert simstats.violation_ratio(x, x.copy(), method="grid") == 0.5
 
 
-def test_order_statistics_from_counts_match_sorted_draws():
-    """The dror2019 bootstrap reads the order statistics of 1,000 draws from value counts: same
+def test_order_statistics_from_spacings_match_sorted_draws():
+    """The dror2019 bootstrap draws the order statistics of 1,000 draws from Gamma spacings: same
     distribution as sorting the draws (means and sds at four positions, 20,000 replicates each)."""
     from simstats.stats.aso import _order_statistic_indices
 
@@ -72,3 +72,23 @@ def test_order_statistics_from_counts_match_sorted_draws():
     assert np.all(np.abs(ours.mean(axis=0) - sorted_draws.mean(axis=0)) < 4 * se)
     assert ours.min() >= 0 and ours.max() <= 49
     assert np.allclose(ours.std(axis=0), sorted_draws.std(axis=0), rtol=0.05, atol=1e-12)
+
+
+def test_order_statistics_follow_the_exact_discrete_distribution():
+    """P(X_(k) <= v) of draws i.i.d. uniform indices on {0..n-1} is P(Binom(draws, (v + 1) / n) >= k):
+    the empirical CDF of 20,000 replicates stays within the 99.9 % Kolmogorov band of it."""
+    from scipy import stats
+
+    from simstats.stats.aso import _order_statistic_indices
+
+    n, draws, reps = 50, 1000, 20_000
+    pos = np.array([0, 100, 500, 999])
+    ours = _order_statistic_indices(n, reps, draws, pos, np.random.default_rng(3))
+    band = 1.95 / math.sqrt(reps)
+    for j, k in enumerate(pos + 1):
+        v = np.arange(n)
+        exact = stats.binom.sf(k - 1, draws, (v + 1) / n)
+        empirical = (ours[:, j][:, None] <= v[None, :]).mean(axis=0)
+        assert np.abs(empirical - exact).max() < band, k
+    with pytest.raises(ValueError, match="ascending"):
+        _order_statistic_indices(n, 2, draws, np.array([5, 3]), np.random.default_rng(0))

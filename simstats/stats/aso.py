@@ -129,13 +129,20 @@ def _sorted_resample_indices(n: int, n_rep: int, rng: np.random.Generator, draws
 def _order_statistic_indices(n: int, n_rep: int, draws: int, positions: np.ndarray,
                              rng: np.random.Generator) -> np.ndarray:
     """For ``draws`` scores drawn with replacement from a sorted sample of n, the sample index
-    of the order statistics at ``positions`` (0-based), (n_rep, positions): from the counts of
-    each sample value among the draws (the same as sorting the draws, without the sort)."""
-    picks = rng.integers(0, n, size=(n_rep, draws), dtype=np.int64) + (np.arange(n_rep) * n)[:, None]
-    counts = np.bincount(picks.ravel(), minlength=n_rep * n).reshape(n_rep, n)
-    cum = np.cumsum(counts, axis=1) + (np.arange(n_rep) * draws)[:, None]
-    flat = np.asarray(positions)[None, :] + (np.arange(n_rep) * draws)[:, None]
-    return np.searchsorted(cum.ravel(), flat.ravel(), side="right").reshape(flat.shape) - (np.arange(n_rep) * n)[:, None]
+    of the order statistics at ``positions`` (0-based, ascending), (n_rep, positions).
+
+    The k-th order statistic of draws i.i.d. uniform indices is floor(n U_(k)), and the uniform
+    order statistics at the positions are the normalised cumulative sums of Gamma spacings
+    (shapes k_1, k_2 - k_1, ..., draws + 1 - k_last): exact in distribution, without drawing or
+    sorting the draws."""
+    k = np.asarray(positions, dtype=np.int64) + 1
+    if k.size and (np.any(np.diff(k) < 0) or k[0] < 1 or k[-1] > draws):
+        raise ValueError("positions must be ascending in [0, draws)")
+    shapes = np.diff(np.concatenate([[0], k, [draws + 1]])).astype(np.float64)
+    spacings = rng.standard_gamma(np.broadcast_to(shapes, (n_rep, shapes.size)))
+    totals = np.cumsum(spacings, axis=1)
+    uniform = totals[:, :-1] / totals[:, -1:]
+    return np.minimum((n * uniform).astype(np.int64), n - 1)
 
 
 def violation_ratio(scores_a, scores_b, *, method: str = "exact", dt: float = 0.005) -> float:
