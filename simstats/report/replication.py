@@ -90,7 +90,9 @@ def _mcse_text(mcse) -> str:
 
 
 def _cell(r) -> str:
-    what = ", ".join(str(x) for x in (r.row, r.column, r["item"], r.variant) if isinstance(x, str) and x)
+    """One ledger row in a discrepancy line: what (row and the quantity), ours ± MCSE, the paper's value."""
+    item = str(r["item"]).removesuffix(" (note)")
+    what = f"{r.row}, {item or r.column}"
     return (f"{what}: ours {_num(r.ours)}{_mcse_text(r.mcse)}, paper {_num(r.published)} "
             f"(tolerance ±{_num(r.tolerance, 4)})")
 
