@@ -89,7 +89,7 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
         assert f"noise/{scen}/scores.parquet" in results and f"noise/{scen}/summary.csv" in results
         assert f"noise/{scen}_dev_vs_test.png" in figures and f"noise/{scen}_dev_vs_test.pdf" in figures
     assert "noise/summary.md" in results
-    for name in ("competition/table5_check.csv", "competition/study/summary.md", "competition/example/report.md",
+    for name in ("competition/table5_check.csv", "competition/study/summary.md", "competition/example/example_report.md",
                  "yeh/size_power.md", "yeh/sd_ratio.csv", "yeh/clusters.md", "yeh/squad_summary.md", "yeh/example.md",
                  "dror/real_data_cases.md", "dror/real_data.parquet", "dror/synthetic_cases.md", "dror/noise_analyses.md", "dror/size_power.md", "dror/paper_cases.md",
                  "competition/compstats/check.csv", "reimers/tables.md", "reimers/tables.csv",
@@ -123,6 +123,7 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
     rep = snakemake(one, "--report", "report.html", "--configfile", ".test/config.yaml")
     assert rep.returncode == 0, rep.stderr[-2000:]
     assert (one / "report.html").stat().st_size > 100_000
+    assert "Duplicate explicit target name" not in rep.stdout + rep.stderr
 
     # nothing left to do; adding a scenario reruns only its jobs plus the aggregation
     again = snakemake(one, "-n", "--configfile", ".test/config.yaml")

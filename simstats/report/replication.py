@@ -239,7 +239,7 @@ def _competition_section(results: Path, figures: Path, rel: str, ledger: pd.Data
              "scores and class counts), on CompStats' own data, and in competitions with known truth. Table 5's "
              "corrections and Table 8's summary measures follow from the paper's published p-values and scores "
              "(identities); the CI widths of Tables 2 and 3 are predictions. Tables: "
-             "`competition/table5_check.md`, `competition/example/report.md`, `competition/compstats/report.md`, "
+             "`competition/table5_check.md`, `competition/example/example_report.md`, `competition/compstats/compstats_report.md`, "
              "`competition/study/summary.md`.", ""]
     part = ledger[(ledger.paper == "navamunoz2024") & (ledger.role == "prediction")]
     if len(part):

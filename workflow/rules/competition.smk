@@ -35,7 +35,7 @@ competition_outputs = lambda: (
     else [
         f"{RESULTS}/competition/table5_check.csv",
         f"{RESULTS}/competition/study/summary.csv",
-        *expand(f"{RESULTS}/competition/{{case}}/report.md", case=COMPETITION_CASES),
+        *expand(f"{RESULTS}/competition/{{case}}/{{case}}_report.md", case=COMPETITION_CASES),
         *expand(
             f"{FIGURES}/competition/{{case}}_{{fig}}.{{ext}}",
             case=COMPETITION_CASES,
@@ -55,7 +55,7 @@ rule competition_case:
         tables=expand(f"{RESULTS}/competition/{{{{case}}}}/{{table}}.csv", table=COMPETITION_TABLES),
         check=f"{RESULTS}/competition/{{case}}/check.csv",
         md=report(
-            f"{RESULTS}/competition/{{case}}/report.md",
+            f"{RESULTS}/competition/{{case}}/{{case}}_report.md",
             caption="../report/competition_case.rst",
             category=COMPETITION_CATEGORY,
             subcategory="{case}",
