@@ -206,12 +206,12 @@ def test_replicates_do_not_depend_on_how_they_are_split():
 @pytest.mark.parametrize("patch, field", [
     (("populations", "p", "metric"), "competition.populations.p.metric"),
     (("populations", "p", "class_probs"), "competition.populations.p.class_probs"),
-    (("example", "systems", "A"), "competition.example.systems.A"),
+    (("examples", "e", "systems", "A"), "competition.examples.e.systems.A"),
     (("study", "designs", "d", "best"), "competition.study.designs.d.best"),
 ])
 def test_invalid_competition_config_names_the_field(patch, field):
     config = {"populations": {"p": dict(POPULATIONS["acc"])},
-              "example": {"population": "p", "n": 100, "systems": {"A": 0.8, "B": 0.7}},
+              "examples": {"e": {"population": "p", "n": 100, "systems": {"A": 0.8, "B": 0.7}}},
               "study": {"replicates": 10, "designs": {"d": {"population": "p", "m": [3], "n": [100], "best": 0.8,
                                                             "spread": 0.1, "tie_size": 1}}}}
     parse_competition(config)
@@ -223,3 +223,45 @@ def test_invalid_competition_config_names_the_field(patch, field):
     with pytest.raises(ScenarioError) as err:
         parse_competition(config)
     assert str(err.value).startswith(field)
+
+
+def _vaxxstance_examples():
+    import yaml
+
+    from simstats.config import validate_config
+
+    root = Path(__file__).resolve().parents[1]
+    return validate_config(yaml.safe_load((root / "config/config.yaml").read_text())).competition
+
+
+def test_example_competition_is_conditioned_on_the_papers_ranking():
+    from simstats.studies.navamunoz2024.simulate import example_competition
+    from simstats.studies.navamunoz2024.tables import example_vs_paper
+
+    comp = _vaxxstance_examples()
+    for name, language, winner in (("basque", "Basque", "WordUp.01"), ("spanish", "Spanish", "WordUp.02")):
+        example = comp.examples[name]
+        assert example.language == language and example.condition_on_ranking
+        analysis, truth = example_competition(comp.populations[example.population], example, root_seed=5,
+                                              n_resamples=200, name=name)
+        # observed ranking = true ranking (the paper's), winner first
+        assert analysis.names == sorted(example.systems, key=example.systems.get, reverse=True)
+        assert analysis.names[0] == winner and truth["draws"] >= 1 and truth["scores"] == example.systems
+        assert list(analysis.scores) == sorted(analysis.scores, reverse=True)
+        check = example_vs_paper(analysis, language)
+        assert len(check) == 9 and set(check.language) == {language}
+        assert set(check[check.table == "T3"].reference) == {winner}
+        again, _ = example_competition(comp.populations[example.population], example, root_seed=5, n_resamples=200,
+                                       name=name)
+        np.testing.assert_array_equal(again.replicates, analysis.replicates)
+
+
+def test_example_competition_that_cannot_be_conditioned_is_an_error(monkeypatch):
+    from simstats.studies.navamunoz2024 import simulate
+
+    comp = _vaxxstance_examples()
+    example = comp.examples["basque"]
+    monkeypatch.setattr(simulate, "MAX_RANKING_DRAWS", 0)
+    with pytest.raises(ValueError, match="condition_on_ranking: false"):
+        simulate.example_competition(comp.populations[example.population], example, root_seed=5, n_resamples=200,
+                                     name="basque")

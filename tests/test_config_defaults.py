@@ -68,7 +68,7 @@ def test_one_schema_file_shipped_with_the_package():
 
 def test_every_section_is_covered():
     names = {".".join(path) for path, _ in SECTIONS}
-    assert {"", "noise", "competition", "competition.study", "competition.populations.*", "competition.example",
+    assert {"", "noise", "competition", "competition.study", "competition.populations.*", "competition.examples.*",
             "competition.study.designs.*", "yeh", "yeh.sd_ratio", "yeh.clusters", "yeh.squad", "dror",
             "dror.population", "dror.size_power", "reimers", "reimers.power", "scenarios.*"} <= names
 

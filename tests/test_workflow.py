@@ -89,7 +89,8 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
         assert f"noise/{scen}/scores.parquet" in results and f"noise/{scen}/summary.csv" in results
         assert f"noise/{scen}_dev_vs_test.png" in figures and f"noise/{scen}_dev_vs_test.pdf" in figures
     assert "noise/summary.md" in results
-    for name in ("competition/table5_check.csv", "competition/study/summary.md", "competition/example/example_report.md",
+    for name in ("competition/table5_check.csv", "competition/study/summary.md", "competition/basque/basque_report.md",
+                 "competition/spanish/check.csv",
                  "yeh/size_power.md", "yeh/sd_ratio.csv", "yeh/clusters.md", "yeh/squad_summary.md", "yeh/example.md",
                  "dror/real_data_cases.md", "dror/real_data.parquet", "dror/synthetic_cases.md", "dror/noise_analyses.md", "dror/size_power.md", "dror/paper_cases.md",
                  "competition/compstats/check.csv", "reimers/tables.md", "reimers/tables.csv",
@@ -102,7 +103,7 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
                     "## Dror et al. (2019)", "## The noise model", "### Discrepancies"):
         assert section in report
     assert "](../figures/reimers/figure4.png)" in report
-    for fig in ("competition/study_fwer", "competition/study_truth", "competition/example_intervals",
+    for fig in ("competition/study_fwer", "competition/study_truth", "competition/basque_intervals", "competition/spanish_bootstrap",
                 "competition/compstats_bootstrap", "yeh/size", "yeh/power", "yeh/clusters", "yeh/squad", "yeh/sd_ratio",
                 "dror/real_data_eps", "dror/synthetic_eps", "dror/noise_eps", "dror/size_power", "reimers/figure4",
                 "reimers/dev_vs_test", "reimers/power", "reimers/calibration"):

@@ -23,7 +23,7 @@ import yaml
 
 from simstats.io import markdown_table
 from simstats.report.checks import run_check
-from simstats.report.fidelity import (NOT_COMPARED, fidelity_ledger, systematic_findings,
+from simstats.report.fidelity import (NOT_COMPARED, example_checks, fidelity_ledger, systematic_findings,
                                       verdict_counts)
 
 # Validation verdicts that count as a miss.
@@ -233,22 +233,29 @@ def _yeh_section(results: Path, figures: Path, rel: str, ledger: pd.DataFrame) -
 def _competition_section(results: Path, figures: Path, rel: str, ledger: pd.DataFrame) -> list[str]:
     if _read(results / "competition/table5_check.csv") is None:
         return []
+    cases = [p.parent.name for p in example_checks(results)]
     lines = ["## Nava-Muñoz et al. (2024): competitions", "",
              "Bootstrap CIs of every system's score and of the differences to the winner, one-sided bootstrap "
-             "p-values and multiple-comparison corrections, on a simulated VaxxStance competition (the paper's true "
-             "scores and class counts), on CompStats' own data, and in competitions with known truth. Table 5's "
-             "corrections and Table 8's summary measures follow from the paper's published p-values and scores "
-             "(identities); the CI widths of Tables 2 and 3 are predictions. Tables: "
-             "`competition/table5_check.md`, `competition/example/example_report.md`, `competition/compstats/compstats_report.md`, "
-             "`competition/study/summary.md`.", ""]
+             "p-values and multiple-comparison corrections, on simulated VaxxStance competitions (Basque and "
+             "Spanish: the paper's true scores and class counts, on a test set that ranks the systems as the paper "
+             "did), on CompStats' own data, and in competitions with known truth. Table 5's corrections and "
+             "Table 8's summary measures follow from the paper's published p-values and scores (identities); the "
+             "CI widths of Tables 2 and 3 are predictions. Tables: `competition/table5_check.md`, "
+             + ", ".join(f"`competition/{c}/{c}_report.md`" for c in cases + ["compstats"])
+             + ", `competition/study/summary.md`.", ""]
     part = ledger[(ledger.paper == "navamunoz2024") & (ledger.role == "prediction")]
     if len(part):
-        lines += ["CI widths of the simulated VaxxStance Basque competition beside the paper's Tables 2 and 3:", "",
+        lines += ["CI widths of the simulated VaxxStance competitions beside the paper's Tables 2 and 3:", "",
                   _table_of(part), ""]
+    for case in cases:
+        lines += _figures(figures, rel, [
+            (f"competition/{case}_intervals", f"Figure 1 ({case}): ordered bootstrap CIs of the simulated systems"),
+            (f"competition/{case}_differences",
+             f"Figure 2 ({case}): CIs of the differences to the winner (red: contains 0)"),
+            (f"competition/{case}_bootstrap",
+             f"Figure 3 ({case}): bootstrap distribution of a difference, 0, delta and 2 delta"),
+        ])
     lines += _figures(figures, rel, [
-        ("competition/example_intervals", "Figure 1: ordered bootstrap CIs of the simulated VaxxStance systems"),
-        ("competition/example_differences", "Figure 2: CIs of the differences to the winner (red: contains 0)"),
-        ("competition/example_bootstrap", "Figure 3: bootstrap distribution of a difference, 0, delta and 2 delta"),
         ("competition/study_fwer", "Family-wise error under the null by correction and scope"),
         ("competition/study_truth", "How often the declared winner is truly best"),
     ])

@@ -1,8 +1,8 @@
-# Competition study (Nava-Muñoz et al. 2024): one simulated competition shaped like
-# VaxxStance Basque, the CompStats real data, the Table 5 check, and competitions with
+# Competition study (Nava-Muñoz et al. 2024): simulated competitions shaped like VaxxStance
+# Basque and Spanish (competition.examples), the CompStats real data, the Table 5 check, and competitions with
 # known truth (winner, FWER/FDR of corrections, CI coverage).
 COMPETITION = SETTINGS.competition
-COMPETITION_CASES = ["example", "compstats"]
+COMPETITION_CASES = [*COMPETITION.examples, "compstats"] if COMPETITION is not None else []
 COMPETITION_TABLES = ["scores", "differences", "pairs", "matrix", "summary"]
 COMPETITION_CATEGORY = "Competitions (Nava-Muñoz 2024)"
 COMPETITION_STUDY_FIGURES = ["fwer", "fdr", "power", "truth"]
@@ -11,9 +11,13 @@ COMPETITION_STUDY_FIGURES = ["fwer", "fdr", "power", "truth"]
 # Study helpers (lambdas: `snakemake --lint` wants functions in common.smk, helpers of one
 # study stay with its rules).  Each job gets only its own parsed settings: editing another
 # design (or the example) does not rerun it.
-competition_example = lambda wildcards: parsed(COMPETITION.example) if wildcards.case == "example" else None
+competition_example = lambda wildcards: (
+    parsed(COMPETITION.examples[wildcards.case]) if wildcards.case in COMPETITION.examples else None
+)
 competition_example_population = lambda wildcards: (
-    parsed(COMPETITION.populations[COMPETITION.example.population]) if wildcards.case == "example" else None
+    parsed(COMPETITION.populations[COMPETITION.examples[wildcards.case].population])
+    if wildcards.case in COMPETITION.examples
+    else None
 )
 competition_design = lambda wildcards: parsed(COMPETITION.designs[wildcards.design])
 competition_design_population = lambda wildcards: parsed(
@@ -88,6 +92,13 @@ rule plot_competition_case:
             lambda fig: f"competition_{fig}",
             COMPETITION_CATEGORY,
             "{case}",
+        ),
+    params:
+        example=competition_example,
+        metric=lambda wildcards: (
+            COMPETITION.populations[COMPETITION.examples[wildcards.case].population].metric_object().name
+            if wildcards.case in COMPETITION.examples
+            else "weighted_f1"
         ),
     log:
         log_path("competition/{case}_plot"),

@@ -13,17 +13,20 @@ from simstats.io import write_csv, write_parquet, write_text
 with script_logger(snakemake.log[0]) as log:
     case = snakemake.wildcards.case
     n_resamples = snakemake.params.n_resamples
-    if case == "example":
+    if snakemake.params.example is not None:
         population, example = snakemake.params.population.value, snakemake.params.example.value
         analysis, truth = example_competition(population, example, root_seed=snakemake.params.root_seed,
-                                              n_resamples=n_resamples)
-        tables = case_tables(analysis, truth)
-        check = example_vs_paper(analysis)
-        title = (f"Simulated VaxxStance Basque competition (n = {analysis.n_items}; true scores = the paper's "
-                 "Table 1)")
-        extra = {"CI widths beside the paper's Tables 2 and 3 (tolerance 15 % relative)": check,
-                 "Summary measures beside the paper's Table 8 (VaxxStance Basque, Close Track-Textual; real data "
-                 "vs one simulated test set, no tolerance)": summary_vs_paper(tables["summary"])}
+                                              n_resamples=n_resamples, name=case)
+        tables = case_tables(analysis, truth["scores"])
+        language = example.language
+        check = example_vs_paper(analysis, language) if language else pd.DataFrame(columns=["verdict"])
+        drawn = (f"; the test set is the first of {truth['draws']} simulated ones that ranks the systems as their "
+                 "true scores do" if example.condition_on_ranking else "")
+        title = f"Simulated competition '{case}' (n = {analysis.n_items}; true scores given{drawn})"
+        extra = {} if not language else {
+            f"CI widths beside the paper's Tables 2 and 3 ({language}; tolerance 15 % relative)": check,
+            f"Summary measures beside the paper's Table 8 (VaxxStance {language}, Close Track-Textual; real data "
+            "vs one simulated test set, no tolerance)": summary_vs_paper(tables["summary"], language)}
     else:
         table = read_table(snakemake.input[0])
         names, stats, metric = statistics_from_predictions(table, "y", metric_name="weighted_f1")

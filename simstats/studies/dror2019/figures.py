@@ -1,5 +1,13 @@
-"""Figures of this study (PNG + PDF, deterministic; written with simstats.io.save_figure)."""
+"""Figures of this study (PNG + PDF, deterministic; written with simstats.io.save_figure).
+
+The paper's numbers drawn on the figures come from the shipped targets
+(`simstats/data/paper_targets.csv`, Table 4 rows) and from :data:`PAPER_NOISE` (section 6), and the
+significance levels stated on them are the ones the simulation used (read from the code's defaults).
+"""
 from __future__ import annotations
+
+import inspect
+import re
 
 import matplotlib
 
@@ -7,43 +15,165 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+from simstats.stats.aso import aso  # noqa: E402
+from simstats.studies.dror2019.simulate import PAPER_NOISE, compare_distributions  # noqa: E402
+from simstats.studies.reference import paper_targets  # noqa: E402
+
+#: alpha of the eps per comparison (Figure 1 analogue): compare_distributions' level, which
+#: real_data_comparisons (real data and the synthetic population) uses unchanged.
+ALPHA_CASES = float(inspect.signature(compare_distributions).parameters["alpha_aso"].default)
+#: alpha of eps_min in the section-6 rows (Figure 2 analogue): noise_analyses calls aso at its default
+#: confidence level (and the paper's computation, eps_min_dror2019, at the same 0.95).
+ALPHA_NOISE = round(1 - float(inspect.signature(aso).parameters["confidence_level"].default), 12)
+
+CASE_LABELS = {"A": "COS and SO decisive", "B": "COS decisive, SO not", "C": "neither decisive",
+               "D": "SO decisive, COS not"}
+#: section-6 columns drawn, with their legend text (``{alpha}`` filled in); absent columns are skipped.
+NOISE_SERIES = (("eps_min_dror2019", "ε_min, the paper's computation ({level})"),
+                ("eps_min", "ε_min, deepsig convention ({level})"),
+                ("violation_ratio", "ε_W2 (violation ratio, no confidence margin)"))
+NOISE_TITLES = {"false_positive": "(a) false positives: original + N(0, 0.001) vs original",
+                "false_negative": "(b) false negatives: ∓φ² noisy version vs original"}
 
 
-def dror_eps_figure(results: pd.DataFrame):
-    """Histograms of ASO's eps per case (A: COS and SO decisive, B: COS only, C: neither, D: SO only)."""
+def _dror_targets() -> pd.DataFrame:
+    t = paper_targets()
+    return t[t.paper == "dror2019"]
+
+
+def paper_table4() -> dict[str, dict[str, float]]:
+    """The paper's Table 4 per case: share of comparisons (%), mean and sd of eps."""
+    t = _dror_targets()
+    out = {}
+    for r in t[t.table == "T4_summary"].itertuples(index=False):
+        share, mean, sd = (float(x) for x in str(r.value).split(";"))
+        out[r.row.removeprefix("Case ")] = {"share": share, "eps_mean": mean, "eps_sd": sd}
+    return out
+
+
+def paper_alpha() -> float:
+    """The paper's ASO level (Table 4: "all ASO results are significant with p <= 0.01")."""
+    notes = " ".join(str(n) for n in _dror_targets().query("table == 'T4_summary'").note.dropna())
+    hit = re.search(r"ASO at p<=([0-9.]+)", notes)
+    if hit is None:
+        raise ValueError("the shipped Table 4 targets state no ASO level")
+    return float(hit.group(1))
+
+
+def paper_noise_marks() -> dict[str, dict]:
+    """Section 6 of the paper per analysis: mean, sd and the published range of eps as
+    (low, high, legend text).  Mean, sd and the false-positive quantiles come from
+    :data:`PAPER_NOISE`; the false-negative bound ("more than 99% below 0.4") from the target's note."""
+    marks = {}
+    fp = PAPER_NOISE["false_positive"]
+    marks["false_positive"] = {"mean": fp["mean"], "sd": fp["sd"], "range": (
+        fp["q2.5"], fp["q97.5"], f"paper: 95 % of ε in [{fp['q2.5']:g}, {fp['q97.5']:g}]")}
+    fn = PAPER_NOISE["false_negative"]
+    t = _dror_targets()
+    note = " ".join(str(n) for n in t[(t.table == "false_negative") & (t.column == "eps_mean_sd")].note.dropna())
+    hit = re.search(r"more than ([0-9.]+)% below ([0-9.]+)", note)
+    if hit is None:
+        raise ValueError("the shipped false-negative target states no bound")
+    share, bound = hit.group(1), float(hit.group(2))
+    marks["false_negative"] = {"mean": fn["mean"], "sd": fn["sd"],
+                               "range": (0.0, bound, f"paper: > {share} % of ε below {bound:g}")}
+    return marks
+
+
+def dror_eps_figure(results: pd.DataFrame, *, alpha: float = ALPHA_CASES):
+    """Figure 1 analogue: histograms of ASO's eps per case, one row per ``results.source``.
+
+    Cases A (COS and SO decisive), B (COS only) and C (neither) as in the paper, each with the
+    paper's Table 4 mean eps; case D (SO only, which the paper never met) is not drawn, its count
+    is stated in the row's title.  ``alpha``: the level of the eps_min in ``results.eps`` (the
+    default is the one :func:`compare_distributions` uses)."""
     sources = sorted(results.source.unique())
-    cases = ("A", "B", "C", "D")
-    fig, axes = plt.subplots(len(sources), len(cases), figsize=(13, 3.0 * len(sources) + 0.6), layout="constrained",
-                             squeeze=False, sharex=True)
+    paper = paper_table4()
+    palpha = paper_alpha()
+    cases = ("A", "B", "C")
+    fig = plt.figure(figsize=(12, 3.7 * len(sources) + 0.5), layout="constrained")
+    subfigs = np.atleast_1d(fig.subfigures(len(sources), 1))
     bins = np.linspace(0, 1, 21)
-    for i, source in enumerate(sources):
-        for j, case in enumerate(cases):
-            ax = axes[i][j]
-            eps = results[(results.source == source) & (results.case == case)].eps
-            ax.hist(eps, bins=bins, color=f"C{j}")
-            ax.axvline(0.5, color="k", lw=0.8, ls=":")
-            ax.set_title(f"{source}: case {case} ({len(eps)} comparisons)", fontsize=9)
-            if i == len(sources) - 1:
-                ax.set_xlabel("ASO eps_min of the better approach (α = 0.01)")
+    for sub, source in zip(subfigs, sources):
+        g = results[results.source == source]
+        d = g[g.case == "D"]
+        sub.suptitle(f"{source}: {len(g)} comparisons; case D ({CASE_LABELS['D']}, absent from the paper): "
+                     f"{len(d)} ({100 * len(d) / max(len(g), 1):.1f} %), not drawn", fontsize=10)
+        axes = sub.subplots(1, len(cases), sharex=True)
+        for j, (ax, case) in enumerate(zip(axes, cases)):
+            eps = g[g.case == case].eps
+            ax.hist(eps, bins=bins, color=f"C{j}", alpha=0.8)
+            ax.axvline(paper[case]["eps_mean"], color="crimson", lw=1.8,
+                       label=f"paper Table 4 mean ε = {paper[case]['eps_mean']:g}")
+            if len(eps):
+                ax.axvline(eps.mean(), color="k", lw=1.2, ls="--", label=f"mean here = {eps.mean():.3f}")
+            else:
+                ax.text(0.5, 0.5, "no comparisons", transform=ax.transAxes, ha="center", va="center")
+            ax.axvline(0.5, color="grey", lw=0.8, ls=":", label="ε = 0.5 (no decision)")
+            ax.set_xlim(-0.02, 1.02)
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.set_title(f"case {case}: {CASE_LABELS[case]}\n{len(eps)} comparisons "
+                         f"({100 * len(eps) / max(len(g), 1):.1f} %; paper {paper[case]['share']:g} %)", fontsize=9)
+            ax.set_xlabel(f"ASO ε_min of the better approach (α = {alpha:g})", fontsize=9)
             if j == 0:
-                ax.set_ylabel("comparisons")
+                ax.set_ylabel("comparisons (count)")
+            ax.legend(fontsize=7, loc="upper right")
+    level = f"α = {alpha:g}" + ("" if alpha == palpha else f"; the paper: α = {palpha:g}")
+    fig.suptitle(f"Figure 1 analogue: ASO's ε per case ({level}; ε is a unitless share in [0, 1])", fontsize=11)
     return fig
 
 
-def dror_noise_figure(rows: pd.DataFrame):
-    """Figure 2 analogue: violation ratio (eps_W2) and eps_min per analysis."""
-    kinds = [k for k in ("false_positive", "half_split", "false_negative") if k in set(rows.analysis)]
-    fig, axes = plt.subplots(1, len(kinds), figsize=(4.6 * len(kinds), 3.8), layout="constrained", squeeze=False)
-    bins = np.linspace(0, 1, 41)
+def _cut_tall_bars(ax, heights: dict[str, np.ndarray], bins: np.ndarray) -> None:
+    """If one series' peak dwarfs the others (> 3x), cut the y axis above the others and print the
+    count of each cut bar, so that every series stays readable."""
+    peaks = sorted((float(h.max()), name) for name, h in heights.items() if h.size)
+    if len(peaks) < 2 or peaks[-1][0] <= 3 * peaks[-2][0]:
+        return
+    top = 1.35 * peaks[-2][0]
+    ax.set_ylim(0, top)
+    for h in heights.values():
+        for k in np.flatnonzero(h > top):
+            ax.annotate(f"{int(h[k])} ↑", xy=((bins[k] + bins[k + 1]) / 2, top), xytext=(0, -2),
+                        textcoords="offset points", ha="right" if k > len(h) / 2 else "left", va="top", fontsize=8)
+
+
+def dror_noise_figure(rows: pd.DataFrame, *, alpha: float = ALPHA_NOISE):
+    """Figure 2 analogue, section 6: (a) the false-positive and (b) the false-negative analysis, as
+    in the paper's Figure 2 (the half-split analysis, which it reports only in the text, is not
+    drawn).  Per panel: histograms of eps_min under both conventions and of the violation ratio,
+    with the paper's mean and published range.  ``alpha``: the level of eps_min in ``rows`` (the
+    default is the one :func:`simstats.studies.dror2019.simulate.noise_analyses` uses)."""
+    kinds = [k for k in ("false_positive", "false_negative") if k in set(rows.analysis)]
+    marks = paper_noise_marks()
+    palpha = paper_alpha()
+    level = f"α = {alpha:g}" + ("" if alpha == palpha else f"; the paper: α = {palpha:g}")
+    series = [(col, text.format(level=level)) for col, text in NOISE_SERIES if col in rows]
+    fig, axes = plt.subplots(1, max(len(kinds), 1), figsize=(6.2 * max(len(kinds), 1), 5.0), layout="constrained",
+                             squeeze=False)
+    bins = np.linspace(0, 1, 51)
+    styles = [dict(histtype="stepfilled", alpha=0.45), dict(histtype="step", lw=1.6), dict(histtype="step", lw=1.2,
+                                                                                           ls="--")]
     for ax, kind in zip(axes[0], kinds):
         g = rows[rows.analysis == kind]
-        ax.hist(g.violation_ratio, bins=bins, alpha=0.7, label="violation ratio eps_W2")
-        ax.hist(g.eps_min, bins=bins, alpha=0.5, label="eps_min (α = 0.05)")
-        ax.axvline(0.5, color="k", lw=0.8, ls=":")
-        ax.set_title(f"{kind.replace('_', ' ')} ({len(g)} comparisons)", fontsize=10)
-        ax.set_xlabel("ASO eps of the first (noisy / half) vs the second distribution")
-        ax.set_ylabel("comparisons")
-        ax.legend(fontsize=8)
+        heights = {}
+        for k, (col, label) in enumerate(series):
+            heights[col], _, _ = ax.hist(g[col], bins=bins, color=f"C{k}", label=label, **styles[k % len(styles)])
+        m = marks[kind]
+        lo, hi, text = m["range"]
+        ax.axvspan(lo, hi, color="gold", alpha=0.25, label=text)
+        ax.axvline(m["mean"], color="crimson", lw=1.8, label=f"paper: mean ε = {m['mean']:g} (sd {m['sd']:g})")
+        ax.axvline(0.5, color="grey", lw=0.8, ls=":", label="ε = 0.5 (neither better)")
+        _cut_tall_bars(ax, heights, bins)
+        ax.set_xlim(0, 1)
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_title(f"{NOISE_TITLES[kind]}\n{len(g)} comparisons", fontsize=10)
+        ax.set_xlabel("ASO ε that the noisy version is better (unitless; 0 = noisy better)", fontsize=9)
+        ax.set_ylabel("comparisons (count)")
+        ax.legend(fontsize=7.5, loc="upper left")
+    fig.suptitle(f"Figure 2 analogue: ASO's ε against noisy versions of each distribution (simulated at {level})",
+                 fontsize=11)
     return fig
 
 

@@ -63,7 +63,8 @@ def difference_intervals_figure(differences: pd.DataFrame, metric_name: str, pap
     ax.plot([], [], "o", color="tab:green", label="CI excludes 0")
     ax.axvline(0, color="k", lw=0.8)
     ax.set_yticks(y, differences.system)
-    ax.set_xlabel(f"improvement of {differences.reference.iloc[0]} ({metric_axis_label(metric_name)} points)")
+    ax.set_xlabel(f"improvement of {differences.reference.iloc[0]} in {metric_axis_label(metric_name)} "
+                  "(same scale as the score)")
     ax.set_title(title or "Bootstrap CIs of differences from the best", fontsize=10)
     fig.legend(fontsize=8, loc="outside lower center", ncols=3)
     return fig
@@ -72,17 +73,23 @@ def difference_intervals_figure(differences: pd.DataFrame, metric_name: str, pap
 def bootstrap_difference_figure(panels, metric_name: str):
     """Figure 3: bootstrap distributions of differences with 0, delta and 2 delta marked.
 
-    panels: list of (label, replicates, delta, pvalue)."""
+    panels: list of (label, replicates, delta, pvalue) or (label, replicates, delta, pvalue,
+    paper_note): ``paper_note`` (e.g. the paper's p-values of the same pair) is printed in the panel."""
     fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 3.8), constrained_layout=True,
                              squeeze=False)
-    for ax, (label, values, delta, p) in zip(axes[0], panels):
+    for ax, panel in zip(axes[0], panels):
+        label, values, delta, p = panel[:4]
+        note = panel[4] if len(panel) > 4 else ""
         ax.hist(values, bins=60, color="C0", alpha=0.75)
         for x, style, name in ((0.0, "-", "0"), (delta, "--", "δ"), (2 * delta, ":", "2δ")):
             ax.axvline(x, color="k", ls=style, lw=1.2, label=f"{name} = {x:.4f}")
         ax.set_title(f"{label}\np = P*(δ* ≥ 2δ) = {p:.4f}", fontsize=9)
-        ax.set_xlabel(f"bootstrap difference δ* ({metric_axis_label(metric_name)} points)")
+        ax.set_xlabel(f"bootstrap difference δ* in {metric_axis_label(metric_name)}")
         ax.set_ylabel("bootstrap samples")
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="upper left")
+        if note:
+            ax.text(0.98, 0.97, note, transform=ax.transAxes, ha="right", va="top", fontsize=8,
+                    bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "0.6"})
     return fig
 
 

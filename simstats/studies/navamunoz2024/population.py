@@ -199,6 +199,8 @@ class ExampleCompetition:
     n: int
     class_counts: tuple[int, ...] | None
     systems: dict
+    language: str | None = None          # the paper's column it is compared with (Tables 2, 3, 8)
+    condition_on_ranking: bool = True    # redraw the test set until the observed ranking is the true one
 
 
 @dataclass(frozen=True)
@@ -245,10 +247,10 @@ def parse_design(name: str, value, populations: dict) -> StudyDesign:
     return design
 
 
-def parse_example(value, populations: dict) -> ExampleCompetition:
-    """The example competition (``competition.example``), checked against its population."""
-    path = "competition.example"
-    ex = apply_schema(value, "/properties/competition/properties/example", path)
+def parse_example(value, populations: dict, name: str = "example") -> ExampleCompetition:
+    """One example competition (``competition.examples.<name>``), checked against its population."""
+    path = f"competition.examples.{name}"
+    ex = apply_schema(value, "/properties/competition/properties/examples/additionalProperties", path)
     pop = ex["population"]
     if pop not in populations:
         fail(f"{path}.population", f"unknown population {pop!r}")
@@ -267,7 +269,7 @@ def parse_example(value, populations: dict) -> ExampleCompetition:
             populations[pop].solve_theta(v)
         except ValueError as err:
             fail(f"{path}.systems.{k}", str(err))
-    return ExampleCompetition(pop, n, counts, systems)
+    return ExampleCompetition(pop, n, counts, systems, ex.get("language"), bool(ex["condition_on_ranking"]))
 
 
 @dataclass(frozen=True)
@@ -277,7 +279,7 @@ class CompetitionSettings:
     populations: dict            # name -> ClassifierPopulation
     n_resamples: int             # bootstrap samples of the example and real-data analyses
     alpha: float
-    example: ExampleCompetition
+    examples: dict               # name -> ExampleCompetition
     replicates: int              # competitions per design cell
     study_resamples: int         # bootstrap samples per simulated competition
     designs: dict                # name -> StudyDesign
@@ -288,10 +290,10 @@ def parse_competition(value) -> CompetitionSettings:
     path = "competition"
     value = apply_schema(value, "/properties/competition", path)
     populations = {name: parse_population(name, v) for name, v in value["populations"].items()}
-    example = parse_example(value["example"], populations)
+    examples = {name: parse_example(v, populations, name) for name, v in value["examples"].items()}
     st = value["study"]
     designs = {name: parse_design(name, d, populations) for name, d in st["designs"].items()}
-    return CompetitionSettings(populations, value["n_resamples"], value["alpha"], example, st["replicates"],
+    return CompetitionSettings(populations, value["n_resamples"], value["alpha"], examples, st["replicates"],
                                st["n_resamples"], designs)
 
 

@@ -110,14 +110,36 @@ def summarise_study(rows: pd.DataFrame, designs: dict, populations: dict) -> pd.
     return pd.DataFrame(out)
 
 
+#: Largest number of simulated test sets drawn to find one with the true ranking.
+MAX_RANKING_DRAWS = 10_000
+
+
 def example_competition(population: ClassifierPopulation, example: ExampleCompetition, *, root_seed: int,
-                        n_resamples: int) -> tuple[CompetitionAnalysis, dict]:
-    """The example competition: systems with the given true scores on one simulated test set."""
+                        n_resamples: int, name: str = "example") -> tuple[CompetitionAnalysis, dict]:
+    """An example competition: systems with the given true scores on one simulated test set.
+
+    With ``example.condition_on_ranking`` the test set is redrawn (draw k from the stream
+    ("competition", name, "data", k)) until the systems' observed ranking is their true ranking,
+    so that the analysis compares the pairs the paper compares; the number of draws is returned
+    in the truth dict as ``"draws"`` (``truth["scores"]`` holds the true scores).
+    """
     names = list(example.systems)
     thetas = [population.solve_theta(v) for v in example.systems.values()]
-    gold, preds = population.sample(thetas, example.n, generator(root_seed, "competition", "example", "data"),
-                                    class_counts=example.class_counts)
-    analysis = analyse_competition(names, population.statistics(gold, preds), population.metric_object(),
-                                   n_resamples=n_resamples, rng=generator(root_seed, "competition", "example",
-                                                                          "bootstrap"))
-    return analysis, dict(example.systems)
+    metric = population.metric_object()
+    true_order = sorted(names, key=lambda k: example.systems[k], reverse=metric.higher_is_better)
+    for draw in range(MAX_RANKING_DRAWS):
+        gold, preds = population.sample(thetas, example.n, generator(root_seed, "competition", name, "data", draw),
+                                        class_counts=example.class_counts)
+        stats = population.statistics(gold, preds)
+        if not example.condition_on_ranking:
+            break
+        scores = metric(stats.sum(axis=1))
+        observed = [names[i] for i in np.argsort(-scores if metric.higher_is_better else scores, kind="stable")]
+        if observed == true_order:
+            break
+    else:
+        raise ValueError(f"competition.examples.{name}: no simulated test set out of {MAX_RANKING_DRAWS:,} ranks the "
+                         "systems in their true order; set condition_on_ranking: false")
+    analysis = analyse_competition(names, stats, metric, n_resamples=n_resamples,
+                                   rng=generator(root_seed, "competition", name, "bootstrap"))
+    return analysis, {"scores": dict(example.systems), "draws": draw + 1}

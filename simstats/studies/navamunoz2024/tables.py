@@ -76,10 +76,30 @@ def compstats_check(analysis: CompetitionAnalysis) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def example_vs_paper(analysis: CompetitionAnalysis) -> pd.DataFrame:
-    """CI widths of the simulated Basque competition beside the paper's Tables 2 and 3
-    (Table 3 pairs are the paper's: its winner against each other system)."""
+def paper_pvalue_note(language: str, reference: str, system: str) -> str:
+    """The paper's p-values of a pair on real data, for a Figure 3 panel: Figure 3's own value
+    and Table 5's raw one (they differ for both Basque pairs the paper draws), or ""."""
+    from simstats.studies.reference import paper_value
+
+    parts = []
+    fig3 = paper_value("navamunoz2024", "pvalue", f"{language} {reference} vs {system}", "p")
+    if fig3 is not None:
+        parts.append(f"paper, Figure 3: p = {fig3:.4f}")
+    if language == "Basque":
+        t5 = reference_table("nava_munoz_2024_table5")
+        hit = t5[(t5.reference == reference) & (t5.system == system)]
+        if len(hit):
+            parts.append(f"paper, Table 5 raw: p = {float(hit.pvalue.iloc[0]):.4f}")
+    return "\n".join(parts)
+
+
+def example_vs_paper(analysis: CompetitionAnalysis, language: str = "Basque") -> pd.DataFrame:
+    """CI widths of a simulated VaxxStance competition beside the paper's Tables 2 and 3 for
+    ``language`` (Table 3 pairs are the paper's: its winner against each other system)."""
     ref = reference_table("nava_munoz_2024_table2_3")
+    ref = ref[ref.language == language]
+    if ref.empty:
+        raise ValueError(f"the paper's Tables 2 and 3 have no {language!r} column")
     a = (1 - analysis.confidence_level) / 2
     rows = []
     for _, r in ref.iterrows():
@@ -91,7 +111,8 @@ def example_vs_paper(analysis: CompetitionAnalysis) -> pd.DataFrame:
         low, high = np.quantile(values, [a, 1 - a])
         paper_w, our_w = r.uci - r.lci, high - low
         rel = our_w / paper_w - 1
-        row = {"table": r.table, "reference": r.reference if r.table == "T3" else "", "system": r.system,
+        row = {"table": r.table, "language": language, "reference": r.reference if r.table == "T3" else "",
+               "system": r.system,
                "quantity": "95% CI width", "paper": paper_w, "ours": our_w, "relative_difference": rel,
                "verdict": judge(our_w, np.nan, paper_w, WIDTH_TOL * paper_w + 1e-4)}
         if r.table == "T3":
@@ -162,10 +183,14 @@ def case_markdown(title: str, tables: dict[str, pd.DataFrame], extra: dict[str, 
     return "\n".join(parts)
 
 
-def summary_vs_paper(summary: pd.DataFrame, row: int = 0) -> pd.DataFrame:
-    """Our Table 6 measures beside the paper's Table 8 row (real data, so no tolerance: one
-    simulated test set is one draw; the CI-width check above is the quantitative one)."""
-    paper = reference_table("nava_munoz_2024_summaries").iloc[row]
+def summary_vs_paper(summary: pd.DataFrame, language: str = "Basque") -> pd.DataFrame:
+    """Our Table 6 measures beside the paper's Table 8 row of ``language`` (real data, so no
+    tolerance: one simulated test set is one draw; the CI-width check is the quantitative one)."""
+    rows = reference_table("nava_munoz_2024_summaries")
+    rows = rows[rows.competition.str.endswith(language)]
+    if rows.empty:
+        raise ValueError(f"the paper's Table 8 has no VaxxStance {language!r} row")
+    paper = rows.iloc[0]
     ours = summary.iloc[0]
     fmt = "/".join
     labels = ("none", "bonferroni", "holm", "bh")
