@@ -18,7 +18,7 @@ ROOT_SEED = SETTINGS.root_seed
 wildcard_constraints:
     scenario="[A-Za-z0-9_-]+",
     chunk="[0-9]+",
-    case="example|compstats",
+    case="|".join([*(SETTINGS.competition.examples if SETTINGS.competition else []), "compstats"]),
     design="[A-Za-z0-9_-]+",
     metric="recall|precision|f1",
     size="[0-9]+",

@@ -148,9 +148,9 @@ def dror_noise_figure(rows: pd.DataFrame, *, alpha: float = ALPHA_NOISE):
     kinds = [k for k in ("false_positive", "false_negative") if k in set(rows.analysis)]
     marks = paper_noise_marks()
     palpha = paper_alpha()
-    level = f"α = {alpha:g}" + ("" if alpha == palpha else f"; the paper: α = {palpha:g}")
+    level = f"α = {alpha:g}" + ("" if alpha == palpha else f"; the paper used α = {palpha:g}")
     series = [(col, text.format(level=level)) for col, text in NOISE_SERIES if col in rows]
-    fig, axes = plt.subplots(1, max(len(kinds), 1), figsize=(6.2 * max(len(kinds), 1), 5.0), layout="constrained",
+    fig, axes = plt.subplots(1, max(len(kinds), 1), figsize=(6.4 * max(len(kinds), 1), 6.0), layout="constrained",
                              squeeze=False)
     bins = np.linspace(0, 1, 51)
     styles = [dict(histtype="stepfilled", alpha=0.45), dict(histtype="step", lw=1.6), dict(histtype="step", lw=1.2,
@@ -171,7 +171,7 @@ def dror_noise_figure(rows: pd.DataFrame, *, alpha: float = ALPHA_NOISE):
         ax.set_title(f"{NOISE_TITLES[kind]}\n{len(g)} comparisons", fontsize=10)
         ax.set_xlabel("ASO ε that the noisy version is better (unitless; 0 = noisy better)", fontsize=9)
         ax.set_ylabel("comparisons (count)")
-        ax.legend(fontsize=7.5, loc="upper left")
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncols=1, frameon=False)
     fig.suptitle(f"Figure 2 analogue: ASO's ε against noisy versions of each distribution (simulated at {level})",
                  fontsize=11)
     return fig

@@ -22,7 +22,9 @@ nulls) although their errors differ.
 """
 from __future__ import annotations
 
+
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -272,6 +274,10 @@ def parse_example(value, populations: dict, name: str = "example") -> ExampleCom
     return ExampleCompetition(pop, n, counts, systems, ex.get("language"), bool(ex["condition_on_ranking"]))
 
 
+#: Output directories under competition/ that an example's name must not take.
+RESERVED_CASES = ("compstats", "study")
+
+
 @dataclass(frozen=True)
 class CompetitionSettings:
     """The ``competition`` section of the configuration (types, ranges and defaults: the schema)."""
@@ -290,6 +296,10 @@ def parse_competition(value) -> CompetitionSettings:
     path = "competition"
     value = apply_schema(value, "/properties/competition", path)
     populations = {name: parse_population(name, v) for name, v in value["populations"].items()}
+    for name in value["examples"]:
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", str(name)) or name in RESERVED_CASES:
+            fail(f"{path}.examples.{name}", "an example's name must be letters, digits, _ or - and not one of "
+                                             f"{', '.join(RESERVED_CASES)} (it names output directories)")
     examples = {name: parse_example(v, populations, name) for name, v in value["examples"].items()}
     st = value["study"]
     designs = {name: parse_design(name, d, populations) for name, d in st["designs"].items()}

@@ -7,6 +7,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 
 
 YEH_TEST_STYLE = {"two_sample_t": ("C0", "--"), "two_proportion_z": ("C1", "--"), "chi2_2x2": ("C2", "--"),
@@ -15,41 +16,111 @@ YEH_TEST_STYLE = {"two_sample_t": ("C0", "--"), "two_proportion_z": ("C1", "--")
                   "exact_stratified_randomization": ("C8", ":")}
 
 
-def yeh_rate_figure(summary: pd.DataFrame, which: str, alpha: float):
+TEST_LABEL = {"sign_mcnemar": "sign / McNemar", "chi2_2x2": "χ² 2×2", "two_proportion_z": "two-proportion z",
+              "two_sample_t": "two-sample t", "paired_t": "paired t"}
+
+
+def _test_label(test: str) -> str:
+    return TEST_LABEL.get(test, test.replace("_", " "))
+
+
+def too_few_replicates(summary: pd.DataFrame, min_replicates: int | None = None) -> pd.Series:
+    """True for cells whose rate rests on too few replicates to be judged: the size verdict is
+    ``undetermined`` (:func:`simstats.stats.montecarlo.size_verdict`), or the test was computed
+    on fewer than ``min_replicates`` of the cell's test sets (default: half the configured
+    replicates, i.e. of the largest ``replicates`` in ``summary``) - e.g. exact stratified
+    randomization, computed only on test sets whose exact grid is small enough.  Cells with no
+    replicate at all (``rate`` NaN) are not computed and are left out (a gap), not flagged."""
+    if min_replicates is None:
+        min_replicates = int(np.ceil(summary.replicates.max() / 2)) if len(summary) else 1
+    verdict = summary.verdict if "verdict" in summary else pd.Series("", index=summary.index)
+    computed = (summary.replicates > 0) & summary.rate.notna()
+    return computed & ((verdict == "undetermined") | (summary.replicates < min_replicates))
+
+
+def _rate_panel(ax, d: pd.DataFrame, grid: np.ndarray, few: pd.Series, tests: list[str]) -> list[str]:
+    """One panel: a line per test over the full r12 ``grid`` (NaN = gap where a cell is missing,
+    not computed or flagged), flagged cells as hollow markers.  Returns the tests with gaps."""
+    gaps = []
+    for test in tests:
+        colour, style = YEH_TEST_STYLE.get(test, ("k", "-"))
+        g = d[d.test == test].sort_values(["r12_population", "r12"])
+        g = g[~g.r12_population.duplicated(keep="first")]           # capped r12: one population, keep the first
+        flagged = few.reindex(g.index, fill_value=False)
+        g = g.set_index("r12_population")
+        flagged.index = g.index
+        rate = g.rate.where(~flagged).reindex(grid)
+        mcse = g.mcse.where(~flagged).reindex(grid)
+        bars = ax.errorbar(grid, rate.to_numpy(), yerr=1.96 * mcse.to_numpy(), color=colour, ls=style, marker="o",
+                           ms=3, capsize=1.5, lw=1, label=_test_label(test))
+        bars.lines[0].set_gid(f"rate:{test}")
+        hollow = g[flagged]
+        if len(hollow):
+            ax.plot(hollow.index.to_numpy(), hollow.rate.to_numpy(), ls="none", marker="o", ms=6, mfc="white",
+                    mec=colour, mew=1.3, zorder=3, gid=f"too_few:{test}")
+        missing = int(g.rate.reindex(grid).isna().sum())
+        if missing:
+            gaps.append(f"{_test_label(test)} ({missing} of {len(grid)})")
+    return gaps
+
+
+def yeh_rate_figure(summary: pd.DataFrame, which: str, alpha: float, *, min_replicates: int | None = None):
     """Rejection rate vs r12: rows = metrics, columns = test sizes; size (no difference) or
-    power (the smallest configured true difference).  Dashed: independence-assuming tests."""
+    power (the smallest configured true difference).  Dashed: independence-assuming tests.
+
+    Each test's line runs over the full r12 grid of the metric, with a gap wherever the test has
+    no rate (cell not simulated or not computed); cells with too few replicates to judge
+    (:func:`too_few_replicates`) are drawn as hollow markers without error bar, off the line."""
+    if which not in ("size", "power"):
+        raise ValueError(f"which must be 'size' or 'power', not {which!r}")
     metrics = [m for m in ("recall", "precision", "f1") if m in set(summary.metric)]
     sizes = sorted(summary.n.unique())
-    fig, axes = plt.subplots(len(metrics), len(sizes), figsize=(4.2 * len(sizes), 3.2 * len(metrics) + 0.9),
+    few = too_few_replicates(summary, min_replicates)
+    threshold = min_replicates if min_replicates is not None else int(np.ceil(summary.replicates.max() / 2))
+    order = list(YEH_TEST_STYLE) + sorted(set(summary.test) - set(YEH_TEST_STYLE))
+    fig, axes = plt.subplots(len(metrics), len(sizes), figsize=(4.4 * len(sizes), 3.4 * len(metrics) + 1.6),
                              layout="constrained", squeeze=False, sharex=True)
     for i, metric in enumerate(metrics):
         sub = summary[summary.metric == metric]
         diff = 0.0 if which == "size" else sub.difference[sub.difference > 0].min()
+        at = sub[sub.difference == diff]
+        grid = np.sort(at.r12_population.unique())
+        tests = [t for t in order if t in set(at.test)]
         for j, n in enumerate(sizes):
             ax = axes[i][j]
-            d = sub[(sub.n == n) & (sub.difference == diff)]
-            for test, g in d.groupby("test", sort=False):
-                colour, style = YEH_TEST_STYLE.get(test, ("k", "-"))
-                g = g.sort_values("r12_population")
-                ax.errorbar(g.r12_population, g.rate, yerr=1.96 * g.mcse, color=colour, ls=style, marker="o", ms=2.5,
-                            capsize=1.5, lw=1, label=test.replace("_", " "))
+            d = at[at.n == n]
+            gaps = _rate_panel(ax, d, grid, few, tests)
             if which == "size":
                 reps = d.replicates.max() if len(d) else 1
                 band = 3 * np.sqrt(alpha * (1 - alpha) / max(reps, 1))
-                ax.axhspan(alpha - band, alpha + band, color="0.85", zorder=0)
-                ax.axhline(alpha, color="k", lw=0.8, ls=":")
+                ax.axhspan(alpha - band, alpha + band, color="0.85", zorder=0,
+                           label=f"α ± 3 MCSE ({reps} replicates)")
+                ax.axhline(alpha, color="k", lw=0.8, ls=":", label=f"nominal α = {alpha:g}")
+                ax.set_ylim(bottom=min(-0.005, ax.get_ylim()[0]))
             else:
                 ax.set_ylim(-0.02, 1.02)
-            ax.set_title(f"{metric}, n = {n}" + ("" if which == "size" else f", true difference {diff}"), fontsize=9)
+            title = f"{metric}, n = {n} items" + ("" if which == "size" else f", true difference {diff:g}")
+            if gaps:
+                title += "\nnot computed: " + ", ".join(gaps) + " r12 cells"
+            ax.set_title(title, fontsize=8.5)
+            ax.grid(alpha=0.25)
             if i == len(metrics) - 1:
-                ax.set_xlabel("item-level correlation r12 of the two systems")
+                ax.set_xlabel("item-level correlation r12 of the two systems (φ, unitless)", fontsize=9)
             if j == 0:
-                ax.set_ylabel(("size" if which == "size" else "power") + " (rejection rate, ±1.96 MCSE)", fontsize=8)
+                ax.set_ylabel(("size" if which == "size" else "power")
+                              + " = rejection rate\n(share of test sets with p < α; ±1.96 MCSE)", fontsize=8.5)
     handles = {}
     for ax in axes.flat:
         for h, lab in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(lab, h)
-    fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncols=5, fontsize=8)
+    if few.any():
+        handles[f"too few replicates (< {threshold}; no error bar)"] = Line2D(
+            [], [], ls="none", marker="o", ms=6, mfc="white", mec="0.3", mew=1.3)
+    fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncols=4, fontsize=8)
+    what = (f"size at α = {alpha:g} (two equal systems)" if which == "size"
+            else f"power at α = {alpha:g} (smallest configured true difference)")
+    fig.suptitle(f"Correlated systems (Yeh 2000): {what}; dashed = independence-assuming tests, "
+                 "solid = paired, dotted = exact", fontsize=10)
     return fig
 
 
