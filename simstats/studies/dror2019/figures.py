@@ -15,6 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from simstats.stats.aso import aso  # noqa: E402
@@ -82,6 +83,10 @@ def paper_noise_marks() -> dict[str, dict]:
     return marks
 
 
+def _count(k: int) -> str:
+    return f"{k} comparison" + ("" if k == 1 else "s")
+
+
 def dror_eps_figure(results: pd.DataFrame, *, alpha: float = ALPHA_CASES):
     """Figure 1 analogue: histograms of ASO's eps per case, one row per ``results.source``.
 
@@ -93,34 +98,40 @@ def dror_eps_figure(results: pd.DataFrame, *, alpha: float = ALPHA_CASES):
     paper = paper_table4()
     palpha = paper_alpha()
     cases = ("A", "B", "C")
-    fig = plt.figure(figsize=(12, 3.7 * len(sources) + 0.5), layout="constrained")
+    fig = plt.figure(figsize=(12, 3.9 * len(sources) + 1.0), layout="constrained")
     subfigs = np.atleast_1d(fig.subfigures(len(sources), 1))
     bins = np.linspace(0, 1, 21)
     for sub, source in zip(subfigs, sources):
         g = results[results.source == source]
         d = g[g.case == "D"]
-        sub.suptitle(f"{source}: {len(g)} comparisons; case D ({CASE_LABELS['D']}, absent from the paper): "
+        sub.suptitle(f"{source}: {_count(len(g))}; case D ({CASE_LABELS['D']}, absent from the paper): "
                      f"{len(d)} ({100 * len(d) / max(len(g), 1):.1f} %), not drawn", fontsize=10)
         axes = sub.subplots(1, len(cases), sharex=True)
         for j, (ax, case) in enumerate(zip(axes, cases)):
             eps = g[g.case == case].eps
             ax.hist(eps, bins=bins, color=f"C{j}", alpha=0.8)
-            ax.axvline(paper[case]["eps_mean"], color="crimson", lw=1.8,
-                       label=f"paper Table 4 mean ε = {paper[case]['eps_mean']:g}")
+            ax.axvline(paper[case]["eps_mean"], color="crimson", lw=1.8)
             if len(eps):
-                ax.axvline(eps.mean(), color="k", lw=1.2, ls="--", label=f"mean here = {eps.mean():.3f}")
+                ax.axvline(eps.mean(), color="k", lw=1.2, ls="--")
+                here = f"mean ε {eps.mean():.3f}"
             else:
                 ax.text(0.5, 0.5, "no comparisons", transform=ax.transAxes, ha="center", va="center")
-            ax.axvline(0.5, color="grey", lw=0.8, ls=":", label="ε = 0.5 (no decision)")
+                here = "no ε"
+            ax.axvline(0.5, color="grey", lw=0.8, ls=":")
             ax.set_xlim(-0.02, 1.02)
             ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-            ax.set_title(f"case {case}: {CASE_LABELS[case]}\n{len(eps)} comparisons "
-                         f"({100 * len(eps) / max(len(g), 1):.1f} %; paper {paper[case]['share']:g} %)", fontsize=9)
+            ax.set_title(f"case {case}: {CASE_LABELS[case]}\n{_count(len(eps))} "
+                         f"({100 * len(eps) / max(len(g), 1):.1f} %; paper {paper[case]['share']:g} %)\n"
+                         f"{here} (paper {paper[case]['eps_mean']:g})", fontsize=9)
             ax.set_xlabel(f"ASO ε_min of the better approach (α = {alpha:g})", fontsize=9)
             if j == 0:
                 ax.set_ylabel("comparisons (count)")
-            ax.legend(fontsize=7, loc="upper right")
-    level = f"α = {alpha:g}" + ("" if alpha == palpha else f"; the paper: α = {palpha:g}")
+    means = ", ".join(f"{c} {paper[c]['eps_mean']:g}" for c in cases)
+    handles = [Line2D([], [], color="crimson", lw=1.8, label=f"paper's Table 4 mean ε of the case ({means})"),
+               Line2D([], [], color="k", lw=1.2, ls="--", label="mean ε of the case here"),
+               Line2D([], [], color="grey", lw=0.8, ls=":", label="ε = 0.5 (no decision)")]
+    fig.legend(handles=handles, loc="outside lower center", ncols=3, fontsize=9, frameon=False)
+    level = f"α = {alpha:g}" + ("" if alpha == palpha else f"; the paper used α = {palpha:g}")
     fig.suptitle(f"Figure 1 analogue: ASO's ε per case ({level}; ε is a unitless share in [0, 1])", fontsize=11)
     return fig
 
@@ -135,7 +146,7 @@ def _cut_tall_bars(ax, heights: dict[str, np.ndarray], bins: np.ndarray) -> None
     ax.set_ylim(0, top)
     for h in heights.values():
         for k in np.flatnonzero(h > top):
-            ax.annotate(f"{int(h[k])} ↑", xy=((bins[k] + bins[k + 1]) / 2, top), xytext=(0, -2),
+            ax.annotate(f"↑ {int(h[k])} (bar cut)", xy=((bins[k] + bins[k + 1]) / 2, top), xytext=(0, -2),
                         textcoords="offset points", ha="right" if k > len(h) / 2 else "left", va="top", fontsize=8)
 
 
@@ -168,7 +179,7 @@ def dror_noise_figure(rows: pd.DataFrame, *, alpha: float = ALPHA_NOISE):
         _cut_tall_bars(ax, heights, bins)
         ax.set_xlim(0, 1)
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_title(f"{NOISE_TITLES[kind]}\n{len(g)} comparisons", fontsize=10)
+        ax.set_title(f"{NOISE_TITLES[kind]}\n{_count(len(g))}", fontsize=10)
         ax.set_xlabel("ASO ε that the noisy version is better (unitless; 0 = noisy better)", fontsize=9)
         ax.set_ylabel("comparisons (count)")
         ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncols=1, frameon=False)

@@ -22,7 +22,6 @@ nulls) although their errors differ.
 """
 from __future__ import annotations
 
-
 import math
 import re
 from dataclasses import dataclass
