@@ -155,7 +155,33 @@ def convention_contrast(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path)
                                for _, r in match.iterrows())}
 
 
-CHECKS = {f.__name__: f for f in (implied_significance, selection_variance_bound, yeh_counts, figure3_vs_table5,
+def real_runs_contrast(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """The same published Table 2 / 3 numbers computed on the UKP runs themselves (cases B and C),
+    and whether the paper printed the two groups' summaries in swapped order."""
+    variant = str(rows.variant.iloc[0]).split(";")[0]
+    real = ledger[(ledger.paper == "dror2019") & (ledger.table == rows.table.iloc[0])
+                  & (ledger.variant == f"{variant}; UKP runs")]
+    if real.empty:
+        return None
+    swapped = ""
+    path = results / "dror" / ("paper_cases_dror2019.csv" if variant.startswith("dror2019") else "paper_cases.csv")
+    if path.exists():
+        cases = pd.read_csv(path)
+        if "summaries_swapped" in cases:
+            hit = cases[(cases.source == "UKP runs") & cases.summaries_swapped.fillna(False).astype(bool)]
+            hit = hit[hit.case.map(lambda c: f"T{'ABC'.index(c) + 1}") == str(rows.table.iloc[0])[:2]]
+            if len(hit):
+                swapped = (f" The paper printed case {hit.case.iloc[0]}'s summaries in swapped order: its "
+                           f"'{hit['first'].iloc[0]}' numbers are the {hit['second'].iloc[0]} runs' (mean "
+                           f"{hit.second_mean.iloc[0]:.4f}, sd {hit.second_sd.iloc[0]:.4f}, median "
+                           f"{hit.second_median.iloc[0]:.4f}).")
+    counts = real.verdict.value_counts()
+    return {"real_verdicts": ", ".join(f"{v} {k}" for k, v in counts.items()), "swapped": swapped,
+            "shown": "; ".join(f"{r['item'].removesuffix(' (note)')}: UKP runs {r.ours:.3g}, paper {r.published:.4g} "
+                               f"({r.verdict})" for _, r in real.iterrows())}
+
+
+CHECKS = {f.__name__: f for f in (real_runs_contrast, implied_significance, selection_variance_bound, yeh_counts, figure3_vs_table5,
                                   implied_correlation, convention_contrast)}
 
 

@@ -294,7 +294,8 @@ def _dror_rows(results: Path) -> list[dict]:
             if r.table in DROR_TABLES:
                 table, row, column = DROR_TABLES[r.table]
                 item = "U test p (note)" if r.quantity == "U test p" else "ASO eps_min (note)"
-                variant = f"{r.convention} convention"
+                variant = f"{r.convention} convention" + ("; UKP runs" if str(r.source).endswith("(UKP runs)")
+                                                          else "; reconstructed shapes")
             elif r.table == "Table 4":
                 case, what = r.quantity.split(" ", 2)[1], r.quantity.split(" ", 2)[2]
                 table, row, column = "T4_summary", f"Case {case}", "pct_avg_eps_std"

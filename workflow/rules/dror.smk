@@ -201,7 +201,10 @@ rule dror_size_power_table:
 
 
 rule dror_paper_cases:
-    """Tables 1-3: distributions with the paper's published summaries, COS / SO / ASO beside its verdicts."""
+    """Tables 1-3: distributions with the paper's published summaries (and, for cases B and C, the UKP runs
+    themselves), COS / SO / ASO beside its verdicts."""
+    input:
+        ukp="resources/realdata/ukp_bilstm_runs_2017.tsv.gz",
     output:
         csv=report(
             f"{RESULTS}/dror/paper_cases.csv",

@@ -103,26 +103,88 @@ def case_comparisons(*, rng, n_resamples: int = 1000, alpha_aso: float = 0.01,
     for spec in paper_cases():
         samples = [shaped_sample(spec["n"][i], spec["mean"][i], spec["sd"][i], spec["median"][i], spec["min"][i],
                                  spec["max"][i]) for i in range(2)]
-        res = compare_distributions(samples[0], samples[1], alpha_aso=alpha_aso, n_resamples=n_resamples,
-                                    convention=convention, rng=rng)
-        row = {"case": spec["case"], "first": spec["names"][0], "second": spec["names"][1]}
-        for i, side in enumerate(("first", "second")):
-            x = samples[i]
-            for key, val, target in (("n", x.size, spec["n"][i]), ("mean", x.mean(), spec["mean"][i]),
-                                     ("sd", x.std(ddof=1), spec["sd"][i]), ("median", np.median(x), spec["median"][i]),
-                                     ("min", x.min(), spec["min"][i]), ("max", x.max(), spec["max"][i])):
-                row[f"{side}_{key}"] = val
-                row[f"{side}_{key}_paper"] = target
-        better = "first" if res["eps_min_ab"] < res["eps_min_ba"] else "second"
-        row.update({"cos": res["cos"], "u_p": res["so_pvalue"], "u_p_paper": spec["paper_u_p"],
-                    "so": res["so"], "so_paper": int(spec["paper_u_p"] <= 0.05),
-                    "aso_better": better, "better_paper": spec["paper_better"], "eps": res["eps"],
-                    "eps_paper": spec["paper_eps"],
-                    "violation_ratio_first": violation_ratio(samples[0], samples[1],
-                                                             method="dror2019" if convention == "dror2019" else "exact"),
-                    "our_case": res["case"], "case_paper": spec["case"]})
+        rows.append(_case_row(spec, samples, spec["paper_better"], RECONSTRUCTED, rng=rng, n_resamples=n_resamples,
+                              alpha_aso=alpha_aso, convention=convention))
+    return pd.DataFrame(rows)
+
+
+RECONSTRUCTED = "reconstructed from the published summaries"
+UKP_RUNS = "UKP runs"
+#: The UKP 2017 runs (resources/realdata) behind the paper's Tables 2 and 3, found by their sizes
+#: (3,898 / 1,822 and 2,599 / 225) and summaries: case B is wsj_pos_500 by optimizer, case C
+#: conll2003_ner with the IOBES scheme by dropout type.
+REAL_RUNS = {
+    "B": {"dataset": "wsj_pos_500.pkl", "where": {}, "factor": "Optimizer", "levels": ("Adam", "RMSProp")},
+    "C": {"dataset": "conll2003_ner.pkl", "where": {"TaggingScheme": "IOBES"}, "factor": "DropoutType",
+          "levels": ("Variational", "No")},
+}
+
+
+def real_run_samples(ukp: pd.DataFrame, case: str) -> tuple[np.ndarray, np.ndarray]:
+    """The test F1 of the two groups of UKP runs behind the paper's case ``case`` (B or C)."""
+    spec = REAL_RUNS[case]
+    sel = ukp[ukp.Dataset == spec["dataset"]]
+    for column, value in spec["where"].items():
+        sel = sel[sel[column].astype(str) == value]
+    out = tuple(sel[sel[spec["factor"]].astype(str) == level].Test_F1.dropna().to_numpy(float)
+                for level in spec["levels"])
+    if any(x.size == 0 for x in out):
+        raise ValueError(f"the UKP table has no runs for case {case} ({spec})")
+    return out
+
+
+def summaries_swapped(samples, spec: dict) -> bool:
+    """Whether the paper printed the two groups' summaries in the other order: the published mean,
+    sd, median, minimum and maximum are closer to the samples taken in reverse order."""
+    def distance(order):
+        return sum(abs(f(samples[j]) - spec[key][i]) for i, j in enumerate(order)
+                   for key, f in (("mean", np.mean), ("sd", lambda x: np.std(x, ddof=1)), ("median", np.median),
+                                  ("min", np.min), ("max", np.max)))
+    return bool(distance((1, 0)) < distance((0, 1)))
+
+
+def real_case_comparisons(ukp: pd.DataFrame, *, rng, n_resamples: int = 1000, alpha_aso: float = 0.01,
+                          convention: str = "deepsig") -> pd.DataFrame:
+    """Cases B and C on the UKP runs themselves, beside the paper's numbers.  Where the paper printed
+    the groups' summaries in swapped order (:func:`summaries_swapped`), the paper's verdict is
+    mapped to the group whose summaries it printed (column ``summaries_swapped``)."""
+    rows = []
+    for spec in paper_cases():
+        if spec["case"] not in REAL_RUNS:
+            continue
+        samples = real_run_samples(ukp, spec["case"])
+        swapped = summaries_swapped(samples, spec)
+        better = spec["paper_better"]
+        if swapped:
+            better = "second" if better == "first" else "first"
+            spec = {**spec, **{k: spec[k][::-1] for k in ("mean", "sd", "median", "min", "max")}}
+        row = _case_row(spec, samples, better, UKP_RUNS, rng=rng, n_resamples=n_resamples, alpha_aso=alpha_aso,
+                        convention=convention)
+        row["summaries_swapped"] = swapped
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _case_row(spec, samples, better_paper, source, *, rng, n_resamples, alpha_aso, convention) -> dict:
+    res = compare_distributions(samples[0], samples[1], alpha_aso=alpha_aso, n_resamples=n_resamples,
+                                convention=convention, rng=rng)
+    row = {"case": spec["case"], "source": source, "first": spec["names"][0], "second": spec["names"][1]}
+    for i, side in enumerate(("first", "second")):
+        x = samples[i]
+        for key, val, target in (("n", x.size, spec["n"][i]), ("mean", x.mean(), spec["mean"][i]),
+                                 ("sd", x.std(ddof=1), spec["sd"][i]), ("median", np.median(x), spec["median"][i]),
+                                 ("min", x.min(), spec["min"][i]), ("max", x.max(), spec["max"][i])):
+            row[f"{side}_{key}"] = val
+            row[f"{side}_{key}_paper"] = target
+    better = "first" if res["eps_min_ab"] < res["eps_min_ba"] else "second"
+    row.update({"cos": res["cos"], "u_p": res["so_pvalue"], "u_p_paper": spec["paper_u_p"],
+                "so": res["so"], "so_paper": int(spec["paper_u_p"] <= 0.05),
+                "aso_better": better, "better_paper": better_paper, "eps": res["eps"],
+                "eps_paper": spec["paper_eps"],
+                "violation_ratio_first": violation_ratio(samples[0], samples[1],
+                                                         method="dror2019" if convention == "dror2019" else "exact"),
+                "our_case": res["case"], "case_paper": spec["case"]})
+    return row
 
 
 def cases_markdown(frame: pd.DataFrame) -> str:
@@ -132,11 +194,12 @@ def cases_markdown(frame: pd.DataFrame) -> str:
     for r in frame.itertuples(index=False):
         for side in ("first", "second"):
             name = getattr(r, side)
-            shape.append({"case": r.case, "distribution": name, **{
+            shape.append({"case": r.case, "source": getattr(r, "source", RECONSTRUCTED), "distribution": name, **{
                 key: f"{getattr(r, f'{side}_{key}'):.4g} ({getattr(r, f'{side}_{key}_paper'):.4g})"
                 for key in ("n", "mean", "sd", "median", "min", "max")}})
     verdicts = pd.DataFrame([{
-        "case (paper)": r.case_paper, "our case": r.our_case, "comparison": f"{r.first} vs {r.second}",
+        "case (paper)": r.case_paper, "source": getattr(r, "source", RECONSTRUCTED), "our case": r.our_case,
+        "comparison": f"{r.first} vs {r.second}",
         "COS": {1: "first", -1: "second", 0: "undecided"}[r.cos],
         "U test p (paper)": f"{r.u_p:.4g} ({r.u_p_paper:.4g})",
         "SO decisive (paper)": f"{'yes' if r.so else 'no'} ({'yes' if r.so_paper else 'no'})",
@@ -149,7 +212,10 @@ def cases_markdown(frame: pd.DataFrame) -> str:
         "# Dror et al. (2019) Tables 1-3: distributions with the published summaries",
         "",
         "Deterministic samples with each distribution's published size, mean, sd, minimum and maximum (exact) and "
-        "median (closest the construction allows); values in parentheses are the paper's. COS follows from the "
+        "median (closest the construction allows); for cases B and C also the UKP 2017 runs themselves (source "
+        "'UKP runs': wsj_pos_500 Adam vs RMSProp; conll2003_ner IOBES variational vs no dropout). For case B the "
+        "paper printed the two groups' summaries in swapped order (the published 'Adam' numbers are the RMSProp "
+        "runs'); its verdict is mapped to the group it describes. Values in parentheses are the paper's. COS follows from the "
         "summaries; the U test and ASO depend on the shape, which the summaries do not fix. `agrees`: same case, "
         "same ASO winner and eps within 0.05. eps_W2 is the violation ratio itself (0: first "
         "stochastically larger, 1: second), before eps_min adds its bootstrap margin.",

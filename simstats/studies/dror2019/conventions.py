@@ -60,7 +60,8 @@ def conventions_table(paper_cases: dict, comparisons: dict, noise_summary: pd.Da
     for conv, frame in paper_cases.items():
         for r in frame.itertuples(index=False):
             table = f"Table {'ABC'.index(r.case_paper) + 1}"
-            source = f"{r.first} vs {r.second}"
+            real = getattr(r, "source", "") == "UKP runs"
+            source = f"{r.first} vs {r.second}" + (" (UKP runs)" if real else "")
             if r.u_p_paper >= 0.01:
                 rows.append(_row(table, source, "U test p", conv, r.u_p_paper, r.u_p, nan,
                                  TOL["u_p"] + printed_rounding(r.u_p_paper), f"±{TOL['u_p']:g} + rounding"))
