@@ -110,32 +110,37 @@ def _implied_correlations(widths: dict, pairs: list) -> dict:
 
 def implied_correlation(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
     """Bootstrap correlation of the winner with each other system implied by Table 2 and 3 widths,
-    the paper's and ours, in the language of the missed rows: the simulation gives every pair one
-    shared item difficulty."""
+    the paper's and ours, per language of the rows: the simulation gives every pair one shared
+    item difficulty."""
     from simstats.report.fidelity import example_checks
 
-    language = str(rows.row.iloc[0]).split(" ")[0]
-    ref = reference_table("nava_munoz_2024_table2_3")
-    ref = ref[ref.language == language]
-    paper_w = {r.system: r.uci - r.lci for r in ref[ref.table == "T2"].itertuples()}
-    paper_pairs = [(r.reference, r.system, r.uci - r.lci) for r in ref[ref.table == "T3"].itertuples()]
+    ref_all = reference_table("nava_munoz_2024_table2_3")
     checks = [pd.read_csv(p) for p in example_checks(results)]
-    checks = [c for c in checks if (c.language == language).all()]
-    if not checks or not paper_w:
-        return None
-    check = checks[0]
-    ours_w = dict(zip(check[check.table == "T2"].system, check[check.table == "T2"].ours))
-    ours_pairs = [(r.reference, r.system, r.ours) for r in check[check.table == "T3"].itertuples()]
-    paper_r, ours_r = _implied_correlations(paper_w, paper_pairs), _implied_correlations(ours_w, ours_pairs)
-    parts = [f"{a} vs {b}: paper r = {r:.2f}" + (f", ours {ours_r[(a, b)]:.2f}" if (a, b) in ours_r else "")
-             for (a, b), r in paper_r.items()]
-    missed = [tuple(str(x).removeprefix(f"{language} ").split(" - ")) for x in rows.row]
-    missed_r = [paper_r[m] for m in missed if m in paper_r]
-    others = [r for k, r in paper_r.items() if k not in missed]
+    missed_r, other_r, ours_all, parts = [], [], [], []
+    missed_rows = rows[rows.verdict == "misses"] if (rows.verdict == "misses").any() else rows
+    for language in sorted({str(x).split(" ")[0] for x in rows.row}):
+        ref = ref_all[ref_all.language == language]
+        paper_w = {r.system: r.uci - r.lci for r in ref[ref.table == "T2"].itertuples()}
+        paper_pairs = [(r.reference, r.system, r.uci - r.lci) for r in ref[ref.table == "T3"].itertuples()]
+        mine = [c for c in checks if len(c) and (c.language == language).all()]
+        if not mine or not paper_w:
+            continue
+        check = mine[0]
+        ours_w = dict(zip(check[check.table == "T2"].system, check[check.table == "T2"].ours))
+        ours_pairs = [(r.reference, r.system, r.ours) for r in check[check.table == "T3"].itertuples()]
+        paper_r, ours_r = _implied_correlations(paper_w, paper_pairs), _implied_correlations(ours_w, ours_pairs)
+        missed = [tuple(str(x).removeprefix(f"{language} ").split(" - ")) for x in missed_rows.row
+                  if str(x).startswith(language)]
+        missed_r += [paper_r[m] for m in missed if m in paper_r]
+        other_r += [r for k, r in paper_r.items() if k not in missed]
+        ours_all += list(ours_r.values())
+        parts.append(f"{language}: " + "; ".join(
+            f"{a} vs {b}: paper r = {r:.2f}" + (f", ours {ours_r[(a, b)]:.2f}" if (a, b) in ours_r else "")
+            for (a, b), r in paper_r.items()))
     if not missed_r:
         return None
-    return {"missed_r": _ranges(missed_r), "other_r": _ranges(others),
-            "ours_r": _ranges(list(ours_r.values())), "shown": f"{language}: " + "; ".join(parts)}
+    return {"missed_r": _ranges(missed_r), "other_r": _ranges(other_r), "ours_r": _ranges(ours_all),
+            "shown": " | ".join(parts)}
 
 
 def convention_contrast(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:

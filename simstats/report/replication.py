@@ -135,8 +135,10 @@ def _paper_discrepancies(ledger: pd.DataFrame, findings: pd.DataFrame, paper: st
         return lines, unexplained
     if misses.empty:
         return lines + ["No published number misses its tolerance.", ""], unexplained
-    groups = [(f"{table} {column}" + (f" [{variant}]" if variant else "") + f" ({rows.role.iloc[0]})", rows)
-              for (table, column, variant), rows in misses.groupby(["table", "column", "variant"], sort=False)]
+    groups = [(f"{table} {column}" + (f" {item.removesuffix(' (note)')}" if item else "")
+               + (f" [{variant}]" if variant else "") + f" ({rows.role.iloc[0]})", rows)
+              for (table, column, item, variant), rows in misses.groupby(["table", "column", "item", "variant"],
+                                                                         sort=False)]
     more, n = _explained_lines(ledger, groups, results)
     return lines + more + [""], unexplained + n
 
