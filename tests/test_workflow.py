@@ -100,7 +100,7 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
         assert name in results
     report = results["REPORT.md"].decode()
     for section in ("## Reimers & Gurevych (2018)", "## Yeh (2000)", "## Nava-Muñoz et al. (2024)",
-                    "## Dror et al. (2019)", "## The noise model", "### Discrepancies"):
+                    "## Dror et al. (2019)", "## Validation against known truth", "### Discrepancies"):
         assert section in report
     assert "](../figures/reimers/figure4.png)" in report
     for fig in ("competition/study_fwer", "competition/study_truth", "competition/basque_intervals", "competition/spanish_bootstrap",

@@ -115,6 +115,7 @@ rule dror_noise:
     params:
         population=parsed(DROR.population) if DROR else None,
         n_resamples=DROR.n_bootstrap if DROR else None,
+        alpha_aso=DROR.alpha_aso if DROR else None,
         root_seed=ROOT_SEED,
     log:
         log_path("dror/noise_{analysis}_{chunk}"),

@@ -12,6 +12,6 @@ with script_logger(snakemake.log[0]) as log:
                                tail_share=p.tail_share)
     part = pop[chunk::p.chunks]
     rows = noise_analyses(part, kind, p.repetitions, root_seed=seed, n_resamples=snakemake.params.n_resamples,
-                          method="grid")
+                          method="grid", alpha_aso=snakemake.params.alpha_aso)
     write_parquet(rows, snakemake.output[0])
     log.info("%s chunk %d: %d comparisons", kind, chunk, len(rows))

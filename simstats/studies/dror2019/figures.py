@@ -6,7 +6,6 @@ significance levels stated on them are the ones the simulation used (read from t
 """
 from __future__ import annotations
 
-import inspect
 import re
 
 import matplotlib
@@ -18,16 +17,14 @@ import pandas as pd  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from simstats.stats.aso import aso  # noqa: E402
-from simstats.studies.dror2019.simulate import PAPER_NOISE, compare_distributions  # noqa: E402
+from simstats.studies.dror2019.simulate import PAPER_ALPHA_ASO, PAPER_NOISE  # noqa: E402
 from simstats.studies.reference import paper_targets  # noqa: E402
 
-#: alpha of the eps per comparison (Figure 1 analogue): compare_distributions' level, which
-#: real_data_comparisons (real data and the synthetic population) uses unchanged.
-ALPHA_CASES = float(inspect.signature(compare_distributions).parameters["alpha_aso"].default)
-#: alpha of eps_min in the section-6 rows (Figure 2 analogue): noise_analyses calls aso at its default
-#: confidence level (and the paper's computation, eps_min_dror2019, at the same 0.95).
-ALPHA_NOISE = round(1 - float(inspect.signature(aso).parameters["confidence_level"].default), 12)
+#: alpha of the eps per comparison (Figure 1 analogue): compare_distributions' level (the paper's),
+#: which real_data_comparisons (real data and the synthetic population) uses unchanged.
+ALPHA_CASES = PAPER_ALPHA_ASO
+#: alpha of eps_min in section-6 rows without an ``alpha_aso`` column (noise_analyses' default).
+ALPHA_NOISE = PAPER_ALPHA_ASO
 
 CASE_LABELS = {"A": "COS and SO decisive", "B": "COS decisive, SO not", "C": "neither decisive",
                "D": "SO decisive, COS not"}
@@ -119,6 +116,7 @@ def dror_eps_figure(results: pd.DataFrame, *, alpha: float = ALPHA_CASES):
                 here = "no ε"
             ax.axvline(0.5, color="grey", lw=0.8, ls=":")
             ax.set_xlim(-0.02, 1.02)
+            ax.set_ylim(0, max(ax.get_ylim()[1], 1))     # an empty case too gets a count axis
             ax.yaxis.set_major_locator(MaxNLocator(integer=True))
             ax.set_title(f"case {case}: {CASE_LABELS[case]}\n{_count(len(eps))} "
                          f"({100 * len(eps) / max(len(g), 1):.1f} %; paper {paper[case]['share']:g} %)\n"
@@ -150,12 +148,14 @@ def _cut_tall_bars(ax, heights: dict[str, np.ndarray], bins: np.ndarray) -> None
                         textcoords="offset points", ha="right" if k > len(h) / 2 else "left", va="top", fontsize=8)
 
 
-def dror_noise_figure(rows: pd.DataFrame, *, alpha: float = ALPHA_NOISE):
+def dror_noise_figure(rows: pd.DataFrame, *, alpha: float | None = None):
     """Figure 2 analogue, section 6: (a) the false-positive and (b) the false-negative analysis, as
     in the paper's Figure 2 (the half-split analysis, which it reports only in the text, is not
     drawn).  Per panel: histograms of eps_min under both conventions and of the violation ratio,
-    with the paper's mean and published range.  ``alpha``: the level of eps_min in ``rows`` (the
-    default is the one :func:`simstats.studies.dror2019.simulate.noise_analyses` uses)."""
+    with the paper's mean and published range.  ``alpha``: the level of eps_min in ``rows``
+    (default: their ``alpha_aso`` column, else noise_analyses' default)."""
+    if alpha is None:
+        alpha = float(rows.alpha_aso.iloc[0]) if "alpha_aso" in rows and len(rows) else ALPHA_NOISE
     kinds = [k for k in ("false_positive", "false_negative") if k in set(rows.analysis)]
     marks = paper_noise_marks()
     palpha = paper_alpha()
@@ -164,8 +164,8 @@ def dror_noise_figure(rows: pd.DataFrame, *, alpha: float = ALPHA_NOISE):
     fig, axes = plt.subplots(1, max(len(kinds), 1), figsize=(6.4 * max(len(kinds), 1), 6.0), layout="constrained",
                              squeeze=False)
     bins = np.linspace(0, 1, 51)
-    styles = [dict(histtype="stepfilled", alpha=0.45), dict(histtype="step", lw=1.6), dict(histtype="step", lw=1.2,
-                                                                                           ls="--")]
+    styles = [{"histtype": "stepfilled", "alpha": 0.45}, {"histtype": "step", "lw": 1.6},
+              {"histtype": "step", "lw": 1.2, "ls": "--"}]
     for ax, kind in zip(axes[0], kinds):
         g = rows[rows.analysis == kind]
         heights = {}

@@ -35,7 +35,11 @@ CONVENTIONS = ("deepsig", "dror2019")
 UKP_FACTORS = ("Decoder", "Optimizer", "DropoutType")
 
 
-def compare_distributions(scores_a, scores_b, *, alpha_aso: float = 0.01, alpha_so: float = 0.05,
+#: The paper's level of ASO (Dror et al. 2019: eps_min at alpha = 0.01).
+PAPER_ALPHA_ASO = 0.01
+
+
+def compare_distributions(scores_a, scores_b, *, alpha_aso: float = PAPER_ALPHA_ASO, alpha_so: float = 0.05,
                           n_resamples: int = 1000, convention: str = "deepsig", rng=None) -> dict:
     """COS, SO and ASO verdicts (+1: A better, -1: B better, 0: undecided) and the case."""
     a = np.asarray(scores_a, dtype=float)
@@ -251,13 +255,14 @@ def population_pairs(population: list[dict], rng, per_distribution: int = 4) -> 
 
 
 def noise_analyses(population: list[dict], kind: str, repetitions: int, *, rng=None, root_seed: int | None = None,
-                   n_resamples: int = 1000, method: str = "grid") -> pd.DataFrame:
+                   n_resamples: int = 1000, method: str = "grid", alpha_aso: float = PAPER_ALPHA_ASO) -> pd.DataFrame:
     """Section 6 of the paper, each distribution ``repetitions`` times:
 
     false_positive: original vs original + N(0, 0.001) noise; half_split: two random halves;
     false_negative: the noisy version (1/4 of scores minus phi^2, 3/4 plus phi^2, phi ~ N(0, 0.01))
     vs the original (eps near 0 = the noisy, better version is found better).
-    Rows: violation ratio and eps_min of "first is better", COS verdict (+1 first better).
+    Rows: violation ratio and eps_min (at ``alpha_aso``, the paper's 0.01 by default; column
+    ``alpha_aso``) of "first is better", COS verdict (+1 first better).
     With ``root_seed`` each distribution's draws are keyed by (analysis, index), so any split of
     the population into jobs gives the same rows; otherwise ``rng`` is used throughout."""
     from simstats.sim.seeding import generator
@@ -283,10 +288,10 @@ def noise_analyses(population: list[dict], kind: str, repetitions: int, *, rng=N
                 first, second = s + np.where(minus, -phi2, phi2), s
             else:
                 raise ValueError(f"unknown analysis {kind!r}")
-            res = aso(first, second, n_resamples=n_resamples, rng=rng, method=method)
+            res = aso(first, second, n_resamples=n_resamples, rng=rng, method=method, confidence_level=1 - alpha_aso)
             paper = aso(first, second, n_resamples=n_resamples, rng=rng_paper, method="dror2019",
-                        confidence_level=0.95)
-            rows.append({"analysis": kind, "index": d["index"], "repetition": r, "n": s.size,
+                        confidence_level=1 - alpha_aso)
+            rows.append({"analysis": kind, "index": d["index"], "repetition": r, "n": s.size, "alpha_aso": alpha_aso,
                          "violation_ratio": res.violation_ratio, "eps_min": res.statistic,
                          "cos": cos_verdict(first, second), "violation_ratio_dror2019": paper.violation_ratio,
                          "eps_min_dror2019": paper.statistic})
