@@ -83,6 +83,7 @@ rule dror_population:
     output:
         parquet=f"{RESULTS}/dror/synthetic.parquet",
         dror2019=f"{RESULTS}/dror/synthetic_dror2019.parquet",
+        population=f"{RESULTS}/dror/population.csv",
         cases=report(
             f"{RESULTS}/dror/synthetic_cases.csv",
             caption="../report/dror_synthetic.rst",

@@ -1,6 +1,6 @@
 """Dror study: synthetic population of 255 score distributions, ~510 within-task comparisons."""
-from simstats.studies.dror2019.simulate import (case_summary, cases_markdown, population_pairs, real_data_comparisons,
-                                 synthetic_population)
+from simstats.studies.dror2019.simulate import (case_summary, cases_markdown, population_pairs, population_summary,
+                                                real_data_comparisons, synthetic_population)
 from simstats.studies.dror2019.figures import dror_eps_figure
 from simstats.io import save_figure
 from simstats.io import script_logger
@@ -20,6 +20,7 @@ with script_logger(snakemake.log[0]) as log:
     summary = case_summary(results)
     paper = real_data_comparisons(comparisons, rng=generator(seed, "dror", "synthetic_aso", "dror2019"),
                                   n_resamples=p.n_resamples, convention="dror2019")
+    write_csv(population_summary(pop), snakemake.output.population)
     write_parquet(paper, snakemake.output.dror2019)
     write_parquet(results, snakemake.output.parquet)
     write_csv(summary, snakemake.output.cases)

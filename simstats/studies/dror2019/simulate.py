@@ -238,6 +238,17 @@ def synthetic_population(rng, *, n_distributions: int = 255, n_tasks: int = 5, m
     return out
 
 
+def population_summary(population: list[dict]) -> pd.DataFrame:
+    """Per distribution of the population: task, index, size, mean, sd (ddof 1, failed runs
+    included, as the paper's stated average sd of its 255 distributions), median, min, max."""
+    rows = []
+    for d in population:
+        x = np.asarray(d["scores"], dtype=float)
+        rows.append({"task": d["task"], "index": d["index"], "n": x.size, "mean": x.mean(), "sd": x.std(ddof=1),
+                     "median": float(np.median(x)), "min": x.min(), "max": x.max()})
+    return pd.DataFrame(rows)
+
+
 def population_pairs(population: list[dict], rng, per_distribution: int = 4) -> list[tuple[int, int]]:
     """Pairs within tasks: each distribution meets ``per_distribution`` others (255 x 4 / 2 = 510)."""
     rng = as_generator(rng)
