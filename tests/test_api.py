@@ -144,6 +144,9 @@ def test_monte_carlo_rates_and_size_verdicts():
     assert montecarlo.size_verdict(0.05 + band * 1.01, 0.05, 400) == "liberal"
     assert montecarlo.size_verdict(0.05 - band * 1.01, 0.05, 400) == "conservative"
     assert montecarlo.size_verdict(0.05 + band * 0.99, 0.05, 400) == "holds alpha"
+    # too few replicates to tell a test that never rejects from one that holds alpha: 9 * 0.95 / 0.05 = 171
+    assert montecarlo.size_verdict(0.0, 0.05, 170) == "undetermined"
+    assert montecarlo.size_verdict(0.0, 0.05, 172) == "conservative"
 
 
 def test_metric_objects_of_the_builtin_metrics():

@@ -43,10 +43,16 @@ def rejection_rate(pvalues, alpha: float) -> tuple[float, float, int]:
 
 
 def size_verdict(rate: float, alpha: float, replicates: int) -> str:
-    """``holds alpha`` | ``liberal`` | ``conservative``: the rate against alpha +- 3 sqrt(alpha (1 - alpha) / R)."""
+    """``holds alpha`` | ``liberal`` | ``conservative``: the rate against alpha +- 3 sqrt(alpha (1 - alpha) / R).
+
+    ``undetermined`` when no rate is computed or when the band reaches 0 (R < 9 (1 - alpha) / alpha,
+    171 replicates at alpha = 0.05): a test that never rejects would then "hold alpha", so the
+    replicates cannot tell a conservative test from one that holds its level."""
     if replicates < 1 or math.isnan(rate):
         return "undetermined"
     band = 3 * math.sqrt(alpha * (1 - alpha) / replicates)
+    if band >= alpha:
+        return "undetermined"
     if rate > alpha + band:
         return "liberal"
     if rate < alpha - band:

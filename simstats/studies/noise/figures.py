@@ -34,7 +34,7 @@ def plotted_models(scores: pd.DataFrame, max_points: int = 3000) -> pd.DataFrame
 
 def dev_vs_test_figure(scores: pd.DataFrame, summary: pd.DataFrame, scenario, paper_rho: float | None = None,
                        *, max_points: int = 3000):
-    """Left: observed dev vs test score of every model. Right: true vs observed test score.
+    """Left: observed dev vs test score per model. Right: true vs observed test score.
 
     At most ``max_points`` models are drawn (a fixed-seed random subsample, stated in the
     title); the statistics in the legends come from ``summary``, i.e. from all models."""
@@ -52,7 +52,7 @@ def dev_vs_test_figure(scores: pd.DataFrame, summary: pd.DataFrame, scenario, pa
     for name in approaches:
         stat = summary[(summary.approach == name)].set_index("statistic")
         rho = stat.loc["spearman_dev_test"]
-        marker = dict(marker="o", ls="none", ms=7, color=colour_of[name])
+        marker = {"marker": "o", "ls": "none", "ms": 7, "color": colour_of[name]}
         handles[0].append(Line2D([], [], **marker,
                                  label=f"approach {name}: Spearman ρ = {rho.estimate:.3f} ± {rho.se:.3f}"))
         handles[1].append(Line2D([], [], **marker,
@@ -75,9 +75,9 @@ def dev_vs_test_figure(scores: pd.DataFrame, summary: pd.DataFrame, scenario, pa
                   frameon=False, handletextpad=0.3)
         ax.grid(alpha=0.3)
     n = len(scores)
-    shown_note = (f"all {n:,} shown" if len(shown) == n else
-                  f"{len(shown):,} of {n:,} shown (random subsample, fixed seed); statistics use all {n:,}")
-    fig.suptitle(f"scenario {scenario.name}: {n:,} simulated models; {shown_note}", fontsize=11)
+    shown_note = ("all shown" if len(shown) == n else
+                  f"{len(shown):,} shown (fixed-seed random subsample)\nlegend statistics from all {n:,} models")
+    fig.suptitle(f"scenario {scenario.name}: {n:,} simulated models, {shown_note}", fontsize=11)
     return fig
 
 

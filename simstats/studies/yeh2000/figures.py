@@ -1,6 +1,8 @@
 """Figures of this study (PNG + PDF, deterministic; written with simstats.io.save_figure)."""
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -15,6 +17,11 @@ YEH_TEST_STYLE = {"two_sample_t": ("C0", "--"), "two_proportion_z": ("C1", "--")
                   "paired_bootstrap": ("C6", "-"), "approximate_randomization": ("C7", "-"),
                   "exact_stratified_randomization": ("C8", ":")}
 
+
+YEH_TEST_MARKER = {"two_sample_t": "s", "two_proportion_z": "o", "chi2_2x2": "^", "paired_t": "D",
+                   "sign_mcnemar": "v", "wilcoxon": "o", "paired_bootstrap": "s", "approximate_randomization": "^",
+                   "exact_stratified_randomization": "P"}
+DODGE = 0.004   # horizontal offset between neighbouring tests: tests with equal rates stay visible
 
 TEST_LABEL = {"sign_mcnemar": "sign / McNemar", "chi2_2x2": "χ² 2×2", "two_proportion_z": "two-proportion z",
               "two_sample_t": "two-sample t", "paired_t": "paired t"}
@@ -38,12 +45,16 @@ def too_few_replicates(summary: pd.DataFrame, min_replicates: int | None = None)
     return computed & ((verdict == "undetermined") | (summary.replicates < min_replicates))
 
 
-def _rate_panel(ax, d: pd.DataFrame, grid: np.ndarray, few: pd.Series, tests: list[str]) -> list[str]:
+def _rate_panel(ax, d: pd.DataFrame, grid: np.ndarray, few: pd.Series, tests: list[str]) -> tuple[list[str], int]:
     """One panel: a line per test over the full r12 ``grid`` (NaN = gap where a cell is missing,
-    not computed or flagged), flagged cells as hollow markers.  Returns the tests with gaps."""
-    gaps = []
-    for test in tests:
+    not computed or flagged), flagged cells as hollow markers labelled with their replicates.
+    Test k is shifted by (k - (K - 1) / 2) * DODGE along x.  Returns the tests with gaps and
+    the number of hollow markers drawn."""
+    gaps, n_hollow = [], 0
+    for k, test in enumerate(tests):
         colour, style = YEH_TEST_STYLE.get(test, ("k", "-"))
+        marker = YEH_TEST_MARKER.get(test, "o")
+        shift = (k - (len(tests) - 1) / 2) * DODGE
         g = d[d.test == test].sort_values(["r12_population", "r12"])
         g = g[~g.r12_population.duplicated(keep="first")]           # capped r12: one population, keep the first
         flagged = few.reindex(g.index, fill_value=False)
@@ -51,17 +62,23 @@ def _rate_panel(ax, d: pd.DataFrame, grid: np.ndarray, few: pd.Series, tests: li
         flagged.index = g.index
         rate = g.rate.where(~flagged).reindex(grid)
         mcse = g.mcse.where(~flagged).reindex(grid)
-        bars = ax.errorbar(grid, rate.to_numpy(), yerr=1.96 * mcse.to_numpy(), color=colour, ls=style, marker="o",
-                           ms=3, capsize=1.5, lw=1, label=_test_label(test))
+        bars = ax.errorbar(grid + shift, rate.to_numpy(), yerr=1.96 * mcse.to_numpy(), color=colour, ls=style,
+                           marker=marker, ms=3.5, capsize=0, lw=1, elinewidth=0.7, label=_test_label(test))
         bars.lines[0].set_gid(f"rate:{test}")
+        for bar in bars.lines[2]:
+            bar.set_alpha(0.45)
         hollow = g[flagged]
         if len(hollow):
-            ax.plot(hollow.index.to_numpy(), hollow.rate.to_numpy(), ls="none", marker="o", ms=6, mfc="white",
-                    mec=colour, mew=1.3, zorder=3, gid=f"too_few:{test}")
+            ax.plot(hollow.index.to_numpy() + shift, hollow.rate.to_numpy(), ls="none", marker="o", ms=8,
+                    mfc="white", mec=colour, mew=1.4, zorder=3, gid=f"too_few:{test}")
+            for x, y, reps in zip(hollow.index + shift, hollow.rate, hollow.replicates):
+                ax.annotate(f"R = {reps}", (x, y), xytext=(5, 4), textcoords="offset points", fontsize=7,
+                            color="0.15")
+            n_hollow += len(hollow)
         missing = int(g.rate.reindex(grid).isna().sum())
         if missing:
-            gaps.append(f"{_test_label(test)} ({missing} of {len(grid)})")
-    return gaps
+            gaps.append(f"{_test_label(test)} at {missing} of {len(grid)} r12")
+    return gaps, n_hollow
 
 
 def yeh_rate_figure(summary: pd.DataFrame, which: str, alpha: float, *, min_replicates: int | None = None):
@@ -78,7 +95,8 @@ def yeh_rate_figure(summary: pd.DataFrame, which: str, alpha: float, *, min_repl
     few = too_few_replicates(summary, min_replicates)
     threshold = min_replicates if min_replicates is not None else int(np.ceil(summary.replicates.max() / 2))
     order = list(YEH_TEST_STYLE) + sorted(set(summary.test) - set(YEH_TEST_STYLE))
-    fig, axes = plt.subplots(len(metrics), len(sizes), figsize=(4.4 * len(sizes), 3.4 * len(metrics) + 1.6),
+    any_hollow = False
+    fig, axes = plt.subplots(len(metrics), len(sizes), figsize=(max(4.4 * len(sizes), 9.0), 3.4 * len(metrics) + 1.8),
                              layout="constrained", squeeze=False, sharex=True)
     for i, metric in enumerate(metrics):
         sub = summary[summary.metric == metric]
@@ -89,19 +107,20 @@ def yeh_rate_figure(summary: pd.DataFrame, which: str, alpha: float, *, min_repl
         for j, n in enumerate(sizes):
             ax = axes[i][j]
             d = at[at.n == n]
-            gaps = _rate_panel(ax, d, grid, few, tests)
+            gaps, n_hollow = _rate_panel(ax, d, grid, few, tests)
+            any_hollow = any_hollow or n_hollow > 0
             if which == "size":
                 reps = d.replicates.max() if len(d) else 1
                 band = 3 * np.sqrt(alpha * (1 - alpha) / max(reps, 1))
                 ax.axhspan(alpha - band, alpha + band, color="0.85", zorder=0,
                            label=f"α ± 3 MCSE ({reps} replicates)")
                 ax.axhline(alpha, color="k", lw=0.8, ls=":", label=f"nominal α = {alpha:g}")
-                ax.set_ylim(bottom=min(-0.005, ax.get_ylim()[0]))
+                ax.set_ylim(-0.01, max(ax.get_ylim()[1], alpha + band + 0.005))   # rates are >= 0
             else:
                 ax.set_ylim(-0.02, 1.02)
-            title = f"{metric}, n = {n} items" + ("" if which == "size" else f", true difference {diff:g}")
+            title = f"{metric}, n = {n} items" + ("" if which == "size" else f", true difference {diff:g} in {metric}")
             if gaps:
-                title += "\nnot computed: " + ", ".join(gaps) + " r12 cells"
+                title += "\nnot computed (gap): " + "; ".join(gaps)
             ax.set_title(title, fontsize=8.5)
             ax.grid(alpha=0.25)
             if i == len(metrics) - 1:
@@ -113,14 +132,17 @@ def yeh_rate_figure(summary: pd.DataFrame, which: str, alpha: float, *, min_repl
     for ax in axes.flat:
         for h, lab in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(lab, h)
-    if few.any():
-        handles[f"too few replicates (< {threshold}; no error bar)"] = Line2D(
-            [], [], ls="none", marker="o", ms=6, mfc="white", mec="0.3", mew=1.3)
-    fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncols=4, fontsize=8)
+    if any_hollow:
+        handles[f"too few replicates (R < {threshold}): hollow, no error bar"] = Line2D(
+            [], [], ls="none", marker="o", ms=8, mfc="white", mec="0.3", mew=1.4)
+    fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncols=3 if len(sizes) < 3 else 4,
+               fontsize=8)
     what = (f"size at α = {alpha:g} (two equal systems)" if which == "size"
             else f"power at α = {alpha:g} (smallest configured true difference)")
-    fig.suptitle(f"Correlated systems (Yeh 2000): {what}; dashed = independence-assuming tests, "
-                 "solid = paired, dotted = exact", fontsize=10)
+    key = (f"dashed = independence-assuming tests, solid = paired, dotted = exact; tests offset by {DODGE:g} in r12 "
+           "so that equal rates stay visible")
+    width = int(fig.get_figwidth() * 12)                     # characters per line at fontsize 10
+    fig.suptitle("\n".join([f"Correlated systems (Yeh 2000): {what}", *textwrap.wrap(key, width)]), fontsize=10)
     return fig
 
 

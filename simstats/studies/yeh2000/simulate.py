@@ -470,10 +470,11 @@ def size_power_markdown(summary: pd.DataFrame, alpha: float) -> str:
     """Size and power tables (rate ± MCSE per test; size verdicts marked)."""
     from simstats.io import markdown_table
 
-    mark = {"liberal": " ↑", "conservative": " ↓", "holds alpha": "", "": ""}
+    mark = {"liberal": " ↑", "conservative": " ↓", "holds alpha": "", "undetermined": " ?", "": ""}
     parts = [f"# Correlated systems: size and power of tests (Yeh 2000), two-sided, α = {alpha}\n",
              "Each cell: share of simulated test sets with p < α ± Monte Carlo SE. Size verdicts: ↑ liberal / "
-             "↓ conservative (outside α ± 3 MCSE); unmarked = holds α. `r12` is the item-level correlation "
+             "↓ conservative (outside α ± 3 MCSE); ? undetermined (too few test sets: the band reaches 0); "
+             "unmarked = holds α. `r12` is the item-level correlation "
              "of the two systems; `–` = not computed (exact stratified randomization above its cell limit).\n"]
     null = summary[summary.difference == 0].assign(verdict=lambda f: f.verdict.replace("", "not computed"))
     verdicts = null.groupby(["kind", "test", "verdict"]).size().unstack(fill_value=0)
