@@ -148,15 +148,8 @@ def _yeh_rows(results: Path) -> list[dict]:
 
 
 def _published_item(paper, table, row, column, index) -> str:
-    t = _targets_text()
-    hit = t[(t.paper == paper) & (t.table == table) & (t.row == row) & (t.column == column)]
-    return str(hit.value.iloc[0]).split(";")[index].strip()
-
-
-def _targets_text() -> pd.DataFrame:
-    from simstats.studies.reference import _paper_targets_text
-
-    return _paper_targets_text()
+    """One number of a published cell that holds several ("45.6; 49.5; 47.5"), as printed."""
+    return _published_value(paper, table, row, column).split(";")[index].strip()
 
 
 def _identity(paper, table, row, column, item, printed: str, ours: float, note: str, source="computed",
@@ -273,9 +266,10 @@ def example_checks(results: Path) -> list[Path]:
 
 
 def _published_value(paper, table, row, column) -> str:
-    t = _targets_text()
-    hit = t[(t.paper == paper) & (t.table == table) & (t.row == row) & (t.column == column)]
-    return str(hit.value.iloc[0])
+    text = paper_text(paper, table, row, column)
+    if text is None:
+        raise ValueError(f"paper_targets.csv has no cell {paper}/{table}/{row}/{column}")
+    return text
 
 
 # --------------------------------------------------------------------------- Dror
