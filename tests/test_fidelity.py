@@ -144,7 +144,7 @@ def test_yeh_two_sided_value_and_worked_example_identities(results):
 
 def test_navamunoz_table8_measures_follow_from_published_scores(results):
     ledger = fidelity_ledger(results)
-    t8 = ledger[(ledger.paper == "navamunoz2024") & (ledger.table == "T8_summary")]
+    t8 = ledger[(ledger.paper == "navamunoz2024") & (ledger.source == "nava_munoz_2024_summaries.csv")]
     judged = t8[t8.verdict != "not compared"]
     assert len(judged) == (3 + 8) + 3 and (judged.verdict == "agrees").all()   # Basque with ties; Spanish not
     spanish_ppi = t8[(t8.row == "Spanish") & (t8.column == "ppi_percent")].iloc[0]
@@ -181,3 +181,25 @@ def test_every_explanation_names_a_known_check_and_fills_its_text():
         assert entry["check"] in CHECKS
         fields = {f for _, f, _, _ in string.Formatter().parse(entry["text"]) if f}
         assert "shown" not in fields
+
+
+def test_tables7_11_consistency_checks(results):
+    ledger = fidelity_ledger(results)
+    t = ledger[ledger.source == "nava_munoz_2024_tables7_11.csv"]
+    pairs = t[t.column == "possible_comparisons"]
+    assert len(pairs) == 24 and (pairs.verdict == "agrees").all()
+    bad = t[t.verdict == "misses"]
+    # Table 11, MEX-A3T aggressiveness: 63 ties after BH but 70 without any correction
+    assert bad.row.tolist() == ["MEX-A3T 2019 Aggressiveness"] and bad.column.tolist() == ["ties"]
+    assert "70/63/80/91" in bad.note.iloc[0]
+
+
+def test_adjusted_pvalues_are_ordered_as_the_consistency_check_assumes():
+    """raw <= BH <= Holm <= Bonferroni for every p-value (statsmodels), so ties can only grow in that order."""
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        p = rng.uniform(0, 0.2, rng.integers(2, 40)) ** rng.uniform(0.5, 3)
+        bh, holm, bonf = (multipletests(p, method=m)[1] for m in ("fdr_bh", "holm", "bonferroni"))
+        assert np.all(p <= bh + 1e-15) and np.all(bh <= holm + 1e-15) and np.all(holm <= bonf + 1e-15)

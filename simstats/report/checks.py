@@ -186,7 +186,14 @@ def real_runs_contrast(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) 
                                f"({r.verdict})" for _, r in real.iterrows())}
 
 
-CHECKS = {f.__name__: f for f in (real_runs_contrast, implied_significance, selection_variance_bound, yeh_counts, figure3_vs_table5,
+def ties_ordering(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """The published tie counts of the rows, in the order none / BH / Holm / Bonferroni."""
+    if rows.empty:
+        return None
+    return {"shown": "; ".join(f"{r.row}: {r.note}" for r in rows.itertuples())}
+
+
+CHECKS = {f.__name__: f for f in (ties_ordering, real_runs_contrast, implied_significance, selection_variance_bound, yeh_counts, figure3_vs_table5,
                                   implied_correlation, convention_contrast)}
 
 

@@ -221,6 +221,7 @@ def _competition_rows(results: Path) -> list[dict]:
                                      item=label, published=float(printed), role="identity", verdict=NOT_COMPARED,
                                      source="nava_munoz_2024_summaries.csv",
                                      note="the paper publishes no Spanish p-values to recompute the ties from"))
+    rows += _tables7_11_rows()
     t5_raw = dict(zip(zip(t5_paper.reference, t5_paper.system), t5_paper.pvalue))
     for row, raw in (("Basque WordUp.01 vs SQYQP.01", t5_raw[("WordUp.01", "SQYQP.01")]),
                      ("Basque WordUp.01 vs WordUp.02", t5_raw[("WordUp.01", "WordUp.02")])):
@@ -253,6 +254,51 @@ def _score_rounding_effects(scores, half_unit: float) -> dict:
         for key in out:
             out[key] += abs(hi[key] - lo[key]) / 2
     return out
+
+
+CORRECTION_ORDER = ("none", "bh", "holm", "bonferroni")
+
+
+def _tables7_11_rows() -> list[dict]:
+    """Tables 7-11 of Nava-Muñoz et al. (24 task columns): the numbers that follow from other published
+    numbers are checked (possible comparisons = m (m - 1) / 2; ties can only grow from no correction
+    to BH, Holm and Bonferroni, since their adjusted p-values are ordered so; ties with the winner
+    are a subset of all ties and at most m - 1); |win - med|, CV and PPI need the systems' scores,
+    which the paper publishes only for VaxxStance Close Track-Textual (Table 1: checked above)."""
+    from simstats.studies.reference import reference_table
+
+    rows = []
+    table = reference_table("nava_munoz_2024_tables7_11")
+    for r in table.itertuples(index=False):
+        label = " ".join(str(x) for x in (r.competition, r.task, r.language) if isinstance(x, str) and x)
+        base = {"paper": "navamunoz2024", "table": f"{r.table}_summary", "row": label, "role": "identity",
+                "source": "nava_munoz_2024_tables7_11.csv"}
+        pairs = r.m * (r.m - 1) // 2
+        rows.append(_row(**base, column="possible_comparisons", published=float(r.possible_comparisons),
+                         ours=float(pairs), mcse=0.0, tolerance=0.0, tolerance_basis="exact (integers)",
+                         verdict=judge(float(pairs), 0.0, float(r.possible_comparisons), 0.0),
+                         note=f"m (m - 1) / 2 with m = {r.m}"))
+        winner = dict(zip(("none", "bonferroni", "holm", "bh"), (int(x) for x in str(r.ties_with_winner).split("/"))))
+        ties = dict(zip(("none", "bonferroni", "holm", "bh"), (int(x) for x in str(r.ties).split("/"))))
+        for column, values in (("ties_with_winner", winner), ("ties", ties)):
+            ordered = all(values[a] <= values[b] for a, b in zip(CORRECTION_ORDER, CORRECTION_ORDER[1:]))
+            bound = r.m - 1 if column == "ties_with_winner" else r.possible_comparisons
+            nested = all(values[c] <= bound for c in values) and (
+                column == "ties" or all(winner[c] <= ties[c] for c in ties))
+            problems = ([] if ordered else ["not ordered none <= BH <= Holm <= Bonferroni"]) + \
+                ([] if nested else [f"above {bound} or not a subset of all ties"])
+            rows.append(_row(**base, column=column, item="none <= BH <= Holm <= Bonferroni; subsets",
+                             published=float("nan"), verdict="misses" if problems else "agrees",
+                             tolerance_basis="consistency of the published counts",
+                             note="none/BH/Holm/Bonferroni = " + "/".join(str(values[c]) for c in CORRECTION_ORDER)
+                                  + "".join(f"; {p}" for p in problems)))
+        if not (r.table == "T8" and r.task == "Close Track-Textual"):
+            for column in ("win_minus_median", "cv_percent", "ppi_percent"):
+                value = getattr(r, column)
+                rows.append(_row(**{**base, "role": "identity"}, column=column, published=float(value),
+                                 verdict=NOT_COMPARED,
+                                 note="the paper publishes no per-system scores for this task"))
+    return rows
 
 
 def example_checks(results: Path) -> list[Path]:
