@@ -1,7 +1,7 @@
 """Computed checks behind the report's explanations of misses.
 
 Each check takes the fidelity ledger, the ledger rows it explains and the results directory, and
-returns the numbers that fill its explanation's {placeholders} (`simstats/data/explanations.yaml`)
+returns the numbers named in braces in its explanation text (`simstats/data/explanations.yaml`)
 plus ``shown``: the computation in one line, printed beside the explanation.  A check returns
 None when what it needs is missing; the miss is then listed as unexplained.
 """

@@ -54,13 +54,14 @@ def _row(**values) -> dict:
     return row
 
 
-def _read(path: Path) -> pd.DataFrame | None:
+def read_if_present(path: Path) -> pd.DataFrame | None:
+    """A study table (CSV) if the study wrote it, else None."""
     return pd.read_csv(path) if path.exists() else None
 
 
 # --------------------------------------------------------------------------- Reimers & Gurevych
 def _reimers_rows(results: Path) -> list[dict]:
-    tables = _read(results / "reimers/tables.csv")
+    tables = read_if_present(results / "reimers/tables.csv")
     if tables is None:
         return []
     rows = []
@@ -91,7 +92,7 @@ def _yeh_rows(results: Path) -> list[dict]:
     from simstats.studies.yeh2000.example import SHUFFLES, yeh_example_statistics
 
     rows = []
-    sd = _read(results / "yeh/sd_ratio.csv")
+    sd = read_if_present(results / "yeh/sd_ratio.csv")
     if sd is not None:
         for r in sd[sd.yeh_2000.notna()].itertuples(index=False):
             printed = f"{r.yeh_2000:.2f}"
@@ -102,7 +103,7 @@ def _yeh_rows(results: Path) -> list[dict]:
                              verdict=judge(float(r.analytic), 0.0, float(r.yeh_2000), rounding(printed)),
                              source="yeh/sd_ratio.csv",
                              note=f"1/sqrt(1 - r12); simulated {r.simulated:.3f} ± {r.se:.3f}"))
-    example = _read(results / "yeh/example.csv")
+    example = read_if_present(results / "yeh/example.csv")
     if example is not None:
         labels = {"recall": "randomization recall I>II", "f1": "randomization F I>II",
                   "precision": "randomization precision II>I"}
@@ -171,7 +172,7 @@ def _competition_rows(results: Path) -> list[dict]:
     from simstats.studies.reference import reference_table
 
     rows = []
-    t5 = _read(results / "competition/table5_check.csv")
+    t5 = read_if_present(results / "competition/table5_check.csv")
     if t5 is not None:
         for r in t5.itertuples(index=False):
             rows.append(_row(paper="navamunoz2024", table="T5_corrections", row=f"{r.reference} vs {r.system}",
@@ -328,7 +329,7 @@ def _dror_rows(results: Path) -> list[dict]:
     from simstats.studies.dror2019.conventions import printed_rounding
 
     rows = []
-    conv = _read(results / "dror/conventions.csv")
+    conv = read_if_present(results / "dror/conventions.csv")
     if conv is not None:
         for r in conv.itertuples(index=False):
             if r.table in DROR_TABLES:
@@ -357,7 +358,7 @@ def _dror_rows(results: Path) -> list[dict]:
                              tolerance_basis=r.tolerance_basis, role="prediction",
                              verdict=verdict, source="dror/conventions.csv",
                              note="ASO found the other system better" if r.verdict == "misses (other winner)" else ""))
-    population = _read(results / "dror/population.csv")
+    population = read_if_present(results / "dror/population.csv")
     if population is not None:
         published = float(_published_value("dror2019", "setup", "255 distributions", "avg_std"))
         ours, mcse = float(population.sd.mean()), float(population.sd.std(ddof=1) / math.sqrt(len(population)))
@@ -370,7 +371,7 @@ def _dror_rows(results: Path) -> list[dict]:
                          note=f"our population's spreads were set by hand to resemble the paper's (a calibration): body sd "
                               f"0.003-0.03, failed runs in about half the distributions (median sd "
                               f"{population.sd.median():.3f}); {len(population)} distributions"))
-    noise = _read(results / "dror/noise_analyses.csv")
+    noise = read_if_present(results / "dror/noise_analyses.csv")
     if noise is not None:
         from simstats.studies.dror2019.simulate import PAPER_NOISE
 

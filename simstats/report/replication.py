@@ -23,12 +23,8 @@ import yaml
 
 from simstats.io import markdown_table
 from simstats.report.checks import run_check
-from simstats.report.fidelity import (NOT_COMPARED, example_checks, fidelity_ledger, systematic_findings,
+from simstats.report.fidelity import (NOT_COMPARED, example_checks, read_if_present, fidelity_ledger, systematic_findings,
                                       verdict_counts)
-
-# Validation verdicts that count as a miss.
-MISS = {"misses", "differs", "conservative", "liberal", "disagrees"}
-
 
 @functools.lru_cache(maxsize=1)
 def explanations() -> list[dict]:
@@ -71,10 +67,6 @@ def _num(value, digits: int = 3) -> str:
         return f"{value:.2g}"
     text = f"{value:.{digits}f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def _read(path: Path) -> pd.DataFrame | None:
-    return pd.read_csv(path) if path.exists() else None
 
 
 def _figures(figures: Path, rel: str, names: list[tuple[str, str]]) -> list[str]:
@@ -165,7 +157,7 @@ REIMERS_TITLES = {
 
 
 def _reimers_section(results: Path, figures: Path, rel: str, ledger: pd.DataFrame) -> list[str]:
-    tables = _read(results / "reimers/tables.csv")
+    tables = read_if_present(results / "reimers/tables.csv")
     if tables is None:
         return []
     lines = ["## Reimers & Gurevych (2018): single scores vs score distributions", "",
@@ -201,8 +193,8 @@ def _reimers_section(results: Path, figures: Path, rel: str, ledger: pd.DataFram
 
 # --------------------------------------------------------------------------- Yeh
 def _yeh_section(results: Path, figures: Path, rel: str, ledger: pd.DataFrame) -> list[str]:
-    sd = _read(results / "yeh/sd_ratio.csv")
-    example = _read(results / "yeh/example.csv")
+    sd = read_if_present(results / "yeh/sd_ratio.csv")
+    example = read_if_present(results / "yeh/example.csv")
     if sd is None:
         return []
     lines = ["## Yeh (2000): correlated systems", "",
@@ -233,7 +225,7 @@ def _yeh_section(results: Path, figures: Path, rel: str, ledger: pd.DataFrame) -
 
 # --------------------------------------------------------------------------- Nava-Muñoz
 def _competition_section(results: Path, figures: Path, rel: str, ledger: pd.DataFrame) -> list[str]:
-    if _read(results / "competition/table5_check.csv") is None:
+    if read_if_present(results / "competition/table5_check.csv") is None:
         return []
     cases = [p.parent.name for p in example_checks(results)]
     lines = ["## Nava-Muñoz et al. (2024): competitions", "",
@@ -266,7 +258,7 @@ def _competition_section(results: Path, figures: Path, rel: str, ledger: pd.Data
 
 # --------------------------------------------------------------------------- Dror
 def _dror_section(results: Path, figures: Path, rel: str, ledger: pd.DataFrame) -> list[str]:
-    if _read(results / "dror/noise_analyses.csv") is None:
+    if read_if_present(results / "dror/noise_analyses.csv") is None:
         return []
     lines = ["## Dror et al. (2019): Almost Stochastic Order", "",
              "ASO (eps_min at alpha = 0.01, with the violation ratio eps_W2) beside COS (larger mean and smaller sd) "
@@ -280,8 +272,8 @@ def _dror_section(results: Path, figures: Path, rel: str, ledger: pd.DataFrame) 
     part = ledger[(ledger.paper == "dror2019") & (ledger.role == "prediction")]
     lines += ["Verdicts per convention:", "",
               markdown_table(verdict_counts(part).drop(columns=["paper", NOT_COMPARED])), ""]
-    cases = _read(results / "dror/synthetic_cases.csv")
-    real = _read(results / "dror/real_data_cases.csv")
+    cases = read_if_present(results / "dror/synthetic_cases.csv")
+    real = read_if_present(results / "dror/real_data_cases.csv")
     if cases is not None:
         shown = []
         for source, group in pd.concat([cases, real]).groupby("source", sort=False):
@@ -311,7 +303,7 @@ def _validation_section(results: Path, figures: Path, rel: str) -> tuple[list[st
              "forms, the size of every test under the null (alpha ± 3 MCSE), the simulated sd ratio against "
              "1/sqrt(1 - r12), and our p-values on CompStats' data beside its documented ones.", ""]
     overview = []
-    noise = _read(results / "noise/summary.csv")
+    noise = read_if_present(results / "noise/summary.csv")
     if noise is not None:
         checked = noise[noise.verdict.isin(["agrees", "disagrees", "differs"])]
         ok = int((checked.verdict == "agrees").sum())
@@ -322,8 +314,8 @@ def _validation_section(results: Path, figures: Path, rel: str) -> tuple[list[st
                   ""]
         lines += _figures(figures, rel, [("noise/conll2003_ner_en_dev_vs_test",
                                           "Dev vs test F1 of simulated CoNLL 2003 NER-En models")])
-    size = _read(results / "yeh/size_power.csv")
-    sd = _read(results / "yeh/sd_ratio.csv")
+    size = read_if_present(results / "yeh/size_power.csv")
+    sd = read_if_present(results / "yeh/sd_ratio.csv")
     if size is not None:
         null = size[size.verdict.notna() & (size.verdict != "")]
         by_test = null.groupby("test").verdict.value_counts().unstack(fill_value=0)
@@ -347,7 +339,7 @@ def _validation_section(results: Path, figures: Path, rel: str) -> tuple[list[st
         lines += [f"Yeh: the simulated sd of a difference assuming independence over its true sd agrees with "
                   f"1/sqrt(1 - r12) in {ok} of {len(sd)} r12 values (`yeh/sd_ratio.md`): tests assuming "
                   "independence overstate the variance of a difference of correlated systems by 1/(1 - r12).", ""]
-    comp = _read(results / "competition/compstats/check.csv")
+    comp = read_if_present(results / "competition/compstats/check.csv")
     if comp is not None:
         ok = int((comp.verdict == "agrees").sum())
         overview.append({"check": "CompStats' documented p-values on its data", "agrees": ok,

@@ -22,7 +22,12 @@ from simstats.studies.reference import judge, rounding
 TOL = {"eps": 0.05, "eps_sd": 0.03, "share": 10.0, "u_p": 0.05}
 
 
-def _table4_paper(targets: pd.DataFrame) -> dict:
+def paper_table4(targets: pd.DataFrame | None = None) -> dict[str, dict[str, float]]:
+    """The paper's Table 4 per case: share of comparisons (%), mean and sd of eps."""
+    if targets is None:
+        from simstats.studies.reference import paper_targets
+
+        targets = paper_targets()
     t = targets[(targets.paper == "dror2019") & (targets.table == "T4_summary")]
     out = {}
     for r in t.itertuples(index=False):
@@ -76,7 +81,7 @@ def conventions_table(paper_cases: dict, comparisons: dict, noise_summary: pd.Da
             else:
                 rows.append(_row(table, source, quantity, conv, r.eps_paper, nan, nan, tol,
                                  f"±{TOL['eps']:g} + rounding", "misses (other winner)"))
-    paper4 = _table4_paper(targets)
+    paper4 = paper_table4(targets)
     for conv, frame in comparisons.items():
         for source, g in frame.groupby("source", sort=True):
             simulated = source == SYNTHETIC

@@ -17,6 +17,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
+from simstats.studies.dror2019.conventions import paper_table4  # noqa: E402
 from simstats.studies.dror2019.simulate import PAPER_ALPHA_ASO, PAPER_NOISE  # noqa: E402
 from simstats.studies.reference import paper_targets  # noqa: E402
 
@@ -39,16 +40,6 @@ NOISE_TITLES = {"false_positive": "(a) false positives: original + N(0, 0.001) v
 def _dror_targets() -> pd.DataFrame:
     t = paper_targets()
     return t[t.paper == "dror2019"]
-
-
-def paper_table4() -> dict[str, dict[str, float]]:
-    """The paper's Table 4 per case: share of comparisons (%), mean and sd of eps."""
-    t = _dror_targets()
-    out = {}
-    for r in t[t.table == "T4_summary"].itertuples(index=False):
-        share, mean, sd = (float(x) for x in str(r.value).split(";"))
-        out[r.row.removeprefix("Case ")] = {"share": share, "eps_mean": mean, "eps_sd": sd}
-    return out
 
 
 def paper_alpha() -> float:
