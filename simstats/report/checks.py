@@ -14,6 +14,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from simstats.report.fidelity import read_if_present
+from simstats.studies.dror2019.conventions import paper_table4
 from simstats.studies.reference import paper_value, reference_table
 
 #: the mean z of a pair whose one-sided shift-convention p lies in (0.04, 0.05): tau = this x se
@@ -193,7 +195,55 @@ def ties_ordering(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> di
     return {"shown": "; ".join(f"{r.row}: {r.note}" for r in rows.itertuples())}
 
 
-CHECKS = {f.__name__: f for f in (ties_ordering, real_runs_contrast, implied_significance, selection_variance_bound, yeh_counts, figure3_vs_table5,
+def _shares(ledger: pd.DataFrame) -> dict[str, dict[str, float]]:
+    """Table 4 case shares (percent) per ledger variant (convention; comparison set): {variant: {case: share}}."""
+    rows = ledger[(ledger.paper == "dror2019") & (ledger.table == "T4_summary") & (ledger["item"] == "share %")]
+    out: dict[str, dict[str, float]] = {}
+    for r in rows.itertuples():
+        out.setdefault(r.variant, {})[str(r.row).removeprefix("Case ")] = float(r.ours)
+    return out
+
+
+def table4_readings(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """Table 4's shares against two things that need no ASO: COS alone (case A + B), and the share with a
+    significant U test (case A + D) under every reading of the paper's U test (dror/so_readings.csv)."""
+    readings = read_if_present(results / "dror" / "so_readings.csv")
+    shares = _shares(ledger)
+    if readings is None or readings.empty or not shares:
+        return None
+    cos = {v: s.get("A", np.nan) + s.get("B", np.nan) for v, s in shares.items()}
+    table4 = paper_table4()
+    paper_cos = table4["A"]["share"] + table4["B"]["share"]
+    shown = [f"COS decisive (A + B): paper {paper_cos:.2f} %, ours " + ", ".join(
+        f"{v.split('; ')[-1]} {x:.1f} %" for v, x in cos.items() if v.startswith("dror2019"))]
+    shown += [f"{r.source}, {r.reading}: U significant {r.so_percent:.1f} %, case A {r.case_a_percent:.1f} %, "
+              f"case D {r.case_d_percent:.1f} %" for r in readings.itertuples()]
+    return {"so_range": _ranges(readings.so_percent), "a_range": _ranges(readings.case_a_percent),
+            "d_range": _ranges(readings.case_d_percent), "cos_range": _ranges(cos.values()),
+            "paper_cos": f"{paper_cos:.2f}", "paper_so": f"{readings.paper_so_percent.iloc[0]:g}",
+            "shown": "; ".join(shown)}
+
+
+def u_test_examples(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """The U p-values of the UKP runs behind Tables 2 and 3 in every sidedness and order
+    (dror/so_readings_examples.csv), beside the published p."""
+    examples = read_if_present(results / "dror" / "so_readings_examples.csv")
+    if examples is None:
+        return None
+    case = {"T2_caseB": "B", "T3_caseC": "C"}.get(str(rows.table.iloc[0]))
+    hit = examples[examples.case == case]
+    if hit.empty:
+        return None
+    r = hit.iloc[0]
+    values = [r.p_two_sided, r.p_first_less, r.p_second_less]
+    return {"pvalues": ", ".join(f"{v:.3g}" for v in values), "paper_p": f"{r.p_paper:g}",
+            "n": f"{int(r.n_first)} / {int(r.n_second)}",
+            "shown": (f"case {case}, {r['first']} ({int(r.n_first)}) vs {r['second']} ({int(r.n_second)}): "
+                      f"two-sided p {values[0]:.3g}, {r['first']} less p {values[1]:.3g}, {r['second']} less p "
+                      f"{values[2]:.3g}; paper {r.p_paper:g}")}
+
+
+CHECKS = {f.__name__: f for f in (table4_readings, u_test_examples, ties_ordering, real_runs_contrast, implied_significance, selection_variance_bound, yeh_counts, figure3_vs_table5,
                                   implied_correlation, convention_contrast)}
 
 

@@ -268,7 +268,8 @@ def _dror_section(results: Path, figures: Path, rel: str, ledger: pd.DataFrame) 
              "sizes, two-sided U) and the paper's released code (1,000 draws per replicate, margin sigma / "
              "sqrt(500) x Phi^-1(1 - alpha), one-sided U, p = 1 below 20 runs). Tables: `dror/conventions.md`, "
              "`dror/paper_cases.md`, `dror/synthetic_cases.md`, `dror/real_data_cases.md`, "
-             "`dror/noise_analyses.md`, `dror/size_power.md`.", ""]
+             "`dror/noise_analyses.md`, `dror/size_power.md`, and `dror/so_readings.md` (the U test read every "
+             "way the paper could have: Table 4's SO shares and Tables 2-3's p-values).", ""]
     part = ledger[(ledger.paper == "dror2019") & (ledger.role == "prediction")]
     lines += ["Verdicts per convention:", "",
               markdown_table(verdict_counts(part).drop(columns=["paper", NOT_COMPARED])), ""]

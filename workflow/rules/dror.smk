@@ -16,6 +16,7 @@ dror_outputs = lambda: (
         f"{RESULTS}/dror/size_power.md",
         f"{RESULTS}/dror/paper_cases.md",
         f"{RESULTS}/dror/conventions.md",
+        f"{RESULTS}/dror/so_readings.md",
         *expand(
             f"{FIGURES}/dror/{{fig}}.{{ext}}",
             fig=["real_data_eps", "synthetic_eps", "noise_eps", "size_power"],
@@ -250,3 +251,28 @@ rule dror_conventions:
         "../envs/simstats.yaml"
     script:
         "../scripts/dror_conventions.py"
+
+
+rule dror_so_readings:
+    """Table 4's SO shares and Tables 2-3's U p-values under each reading of the paper's U test."""
+    input:
+        ukp=rules.dror_real_data.input.ukp,
+        ibm=rules.dror_real_data.input.ibm,
+        verdicts=rules.dror_real_data.output.dror2019,
+    output:
+        csv=report(
+            f"{RESULTS}/dror/so_readings.csv",
+            caption="../report/dror_so_readings.rst",
+            category=DROR_CATEGORY,
+        ),
+        examples=f"{RESULTS}/dror/so_readings_examples.csv",
+        md=f"{RESULTS}/dror/so_readings.md",
+    params:
+        min_scores=DROR.min_scores if DROR else None,
+        alpha_so=DROR.alpha_so if DROR else None,
+    log:
+        log_path("dror/so_readings"),
+    conda:
+        "../envs/simstats.yaml"
+    script:
+        "../scripts/dror_so_readings.py"
