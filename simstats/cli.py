@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from typing import Sequence
 
 import numpy as np
@@ -31,7 +32,10 @@ def _load(paths: Sequence[str]) -> dict:
         except OSError as err:
             raise ScenarioError(f"{path}: cannot read ({err.strerror})") from None
         except yaml.YAMLError as err:
-            raise ScenarioError(f"{path}: not valid YAML ({str(err).splitlines()[0]})") from None
+            mark = getattr(err, "problem_mark", None)
+            where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+            problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+            raise ScenarioError(f"{path}{where}: not valid YAML ({problem})") from None
         if not isinstance(data, dict):
             raise ScenarioError(f"{path}: the top level must be a mapping")
         merge(config, data)
@@ -73,10 +77,21 @@ def _emit(table, fmt: str, header: str) -> None:
                    for row in table.to_dict(orient="records")]
         print(json.dumps({"settings": dict(table.attrs), "rows": records}, indent=2, default=float))
     elif fmt == "csv":
-        print(table.to_csv(index=False, lineterminator="\n", float_format="%.6g"), end="")
+        print(table.to_csv(index=False, lineterminator="\n"), end="")  # floats at full (repr) precision
     else:
         print(header)
         print(markdown_table(table, digits=4), end="")
+
+
+#: H1 as the header states it; compare tests the reference's improvement (metric-aware), compare-scores the scores.
+IMPROVEMENT_H1 = {"greater": "better than", "less": "worse than", "two-sided": "differs from"}
+SCORES_H1 = {"greater": "scores higher than", "less": "scores lower than", "two-sided": "scores differ from"}
+
+
+def _sides(alternative: str, confidence: float) -> str:
+    """States that the p-values follow --alternative while the intervals are always two-sided."""
+    return (f"p-values {'two' if alternative == 'two-sided' else 'one'}-sided, "
+            f"intervals two-sided {100 * confidence:g}%")
 
 
 def _compare(args) -> int:
@@ -92,13 +107,18 @@ def _compare(args) -> int:
         names, stats = statistics_from_long(table, metric)
     else:
         names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric,
-                                                           args.positive, args.classes)
+                                                           args.positive, args.classes, id_column=args.id,
+                                                           exclude=args.exclude)
     out = compare_systems(names, stats, metric, test=args.test, reference=args.reference,
                           n_resamples=args.resamples, seed=args.seed, correction=args.correction,
                           alternative=args.alternative, confidence_level=args.confidence)
     a = out.attrs
-    _emit(out, args.format, f"{a['metric']}: {a['test']}, {a['n_resamples']} resamples, seed {a['seed']}, "
-                            f"H1: reference {a['alternative']} than system, correction {a['correction']}\n")
+    resampling, intervals = f"{a['n_resamples']} resamples, seed {a['seed']}, ", ""
+    if args.test == "exact-randomization":  # exact p-values need no resampling; the intervals do
+        resampling, intervals = "", f" from {a['n_resamples']} bootstrap resamples (seed {a['seed']})"
+    _emit(out, args.format, f"{a['metric']}: {a['test']}, {resampling}correction {a['correction']}\n"
+                            f"H1: reference {IMPROVEMENT_H1[a['alternative']]} system; "
+                            f"{_sides(a['alternative'], args.confidence)}{intervals}\n")
     return 0
 
 
@@ -109,7 +129,9 @@ def _compare_scores(args) -> int:
                                       correction=args.correction, alternative=args.alternative,
                                       min_scores=args.min_scores, aso_alpha=args.aso_alpha, seed=args.seed,
                                       confidence_level=args.confidence)
-    _emit(out, args.format, f"score distributions: {', '.join(args.tests)}; H1: reference {args.alternative}\n")
+    _emit(out, args.format, f"score distributions: {', '.join(args.tests)}, correction {args.correction}\n"
+                            f"H1: reference {SCORES_H1[args.alternative]} system; "
+                            f"{_sides(args.alternative, args.confidence)} (Welch, difference of means)\n")
     return 0
 
 
@@ -123,9 +145,7 @@ def _competition(args) -> int:
 
     table = read_table(args.table)
     names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric, args.positive,
-                                                       args.classes)
-    if not 0 < args.alpha < 1:
-        raise ValueError(f"--alpha must be in (0, 1), got {args.alpha}")
+                                                       args.classes, id_column=args.id, exclude=args.exclude)
     analysis = analyse_competition(names, stats, metric, n_resamples=args.resamples,
                                    rng=np.random.default_rng(args.seed), confidence_level=args.confidence)
     tables = case_tables(analysis, alpha=args.alpha, scope=args.scope)
@@ -156,14 +176,36 @@ def _competition(args) -> int:
 def _prediction_arguments(p, table_help: str, metric_help: str) -> None:
     """The input options shared by ``compare`` and ``competition``."""
     p.add_argument("table", help=table_help)
-    p.add_argument("--gold", default="y", help="gold label column (default y)")
-    p.add_argument("--systems", nargs="+", help="system columns (default: all others)")
-    p.add_argument("--metric", default="accuracy", help=metric_help)
-    p.add_argument("--positive", help="positive label for f1/precision/recall")
-    p.add_argument("--classes", nargs="+", help="classes averaged by macro_f1 (default all)")
+    p.add_argument("--gold", default="y", help="gold label column (default: y)")
+    p.add_argument("--systems", nargs="+", help="system columns (default: all but the gold, id and --exclude "
+                                                "columns)")
+    p.add_argument("--id", metavar="COLUMN",
+                   help="item id column, never a system (default: a column named id or item, if any)")
+    p.add_argument("--exclude", nargs="+", default=[], metavar="COLUMN",
+                   help="columns that are not systems (default: none)")
+    p.add_argument("--metric", default="accuracy", help=metric_help + " (default: accuracy)")
+    p.add_argument("--positive", help="positive label for f1/precision/recall (default: the last of two labels "
+                                      "in sorted order)")
+    p.add_argument("--classes", nargs="+", help="classes averaged by macro_f1 (default: all)")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+#: Checks of numeric options, so that errors name the flag: (attribute, flag, test, requirement).
+OPTION_CHECKS = [
+    ("resamples", "--resamples", lambda v: v >= 1, "must be >= 1"),
+    ("seed", "--seed", lambda v: v >= 0, "must be >= 0"),
+    ("confidence", "--confidence", lambda v: 0 < v < 1, "must be in (0, 1)"),
+    ("alpha", "--alpha", lambda v: 0 < v < 1, "must be in (0, 1)"),
+    ("aso_alpha", "--aso-alpha", lambda v: 0 < v < 1, "must be in (0, 1)"),
+]
+
+
+def _check_options(args) -> None:
+    for attr, flag, ok, requirement in OPTION_CHECKS:
+        if hasattr(args, attr) and not ok(getattr(args, attr)):
+            raise ValueError(f"{flag} {requirement}, got {getattr(args, attr)}")
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="simstats", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("compare", help="compare systems' predictions (or per-item statistics) on one test set")
@@ -171,44 +213,59 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "long rows (system, item, statistics...)",
                           "accuracy, f1, precision, recall (binary, see --positive), macro_f1 (see --classes), "
                           "weighted_f1, mae")
-    p.add_argument("--statistics", action="store_true", help="the table holds per-item sufficient statistics")
-    p.add_argument("--test", default="bootstrap", choices=["bootstrap", "randomization", "exact-randomization"])
+    p.add_argument("--statistics", action="store_true",
+                   help="the table holds per-item sufficient statistics (default: it holds predictions)")
+    p.add_argument("--test", default="bootstrap", choices=["bootstrap", "randomization", "exact-randomization"],
+                   help="paired bootstrap, approximate randomization or exact stratified randomization "
+                        "(default: bootstrap)")
     p.add_argument("--reference", default="best", help="system every other is compared with (default: the best)")
     p.add_argument("--alternative", default="greater", choices=["greater", "less", "two-sided"],
-                   help="H1 about the reference's improvement over each system (default greater)")
-    p.add_argument("--resamples", type=int, default=10_000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--confidence", type=float, default=0.95)
-    p.add_argument("--correction", default="none", choices=["none", "bonferroni", "holm", "bh"])
-    p.add_argument("--format", default="table", choices=["table", "csv", "json"])
+                   help="H1 about the reference's improvement over each system (default: greater)")
+    p.add_argument("--resamples", type=int, default=10_000,
+                   help="bootstrap resamples of the intervals, and of the p-values of --test bootstrap or "
+                        "randomization (default: 10000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default: 0)")
+    p.add_argument("--confidence", type=float, default=0.95,
+                   help="level of the two-sided intervals (default: 0.95)")
+    p.add_argument("--correction", default="none", choices=["none", "bonferroni", "holm", "bh"],
+                   help="multiple-comparison correction of the p-values (default: none)")
+    p.add_argument("--format", default="table", choices=["table", "csv", "json"],
+                   help="output: Markdown table, CSV or JSON (default: table)")
     p.set_defaults(func=_compare)
     p = sub.add_parser("compare-scores", help="compare score distributions (one score per run/seed)")
     p.add_argument("table", help="CSV/TSV/parquet: long (columns system, score and optionally seed) or wide "
                                  "(one column of scores per system, one row per seed, optional seed column)")
     p.add_argument("--tests", nargs="+", default=["welch", "mwu"], choices=["welch", "mwu", "wilcoxon", "aso"],
-                   help="welch, mwu (independent runs), wilcoxon (scores paired by seed id), aso (eps_min)")
+                   help="welch, mwu (independent runs), wilcoxon (scores paired by seed id), aso (eps_min) "
+                        "(default: welch mwu)")
     p.add_argument("--confidence", type=float, default=0.95,
-                   help="level of the Welch interval of the difference of means (default 0.95)")
-    p.add_argument("--aso-alpha", type=float, default=0.05, help="ASO level (default 0.05)")
-    p.add_argument("--seed", type=int, default=0, help="seed of ASO's bootstrap")
-    p.add_argument("--reference", default="best")
-    p.add_argument("--alternative", default="greater", choices=["greater", "less", "two-sided"])
-    p.add_argument("--correction", default="none", choices=["none", "bonferroni", "holm", "bh"])
-    p.add_argument("--min-scores", type=int, default=3, help="fewest scores a system may have (default 3)")
-    p.add_argument("--format", default="table", choices=["table", "csv", "json"])
+                   help="level of the two-sided Welch interval of the difference of means (default: 0.95)")
+    p.add_argument("--aso-alpha", type=float, default=0.05, help="ASO level (default: 0.05)")
+    p.add_argument("--seed", type=int, default=0, help="seed of ASO's bootstrap (default: 0)")
+    p.add_argument("--reference", default="best",
+                   help="system every other is compared with (default: the best, highest mean)")
+    p.add_argument("--alternative", default="greater", choices=["greater", "less", "two-sided"],
+                   help="H1 about the reference's scores against each system's (default: greater)")
+    p.add_argument("--correction", default="none", choices=["none", "bonferroni", "holm", "bh"],
+                   help="multiple-comparison correction of the p-values (default: none)")
+    p.add_argument("--min-scores", type=int, default=3, help="fewest scores a system may have (default: 3)")
+    p.add_argument("--format", default="table", choices=["table", "csv", "json"],
+                   help="output: Markdown table, CSV or JSON (default: table)")
     p.set_defaults(func=_compare_scores)
     p = sub.add_parser("competition", help="analyse a competition as Nava-Muñoz et al. 2024: CIs, differences "
                        "vs the best, p-value matrix, corrections, summary measures")
     _prediction_arguments(p, "CSV/TSV/parquet: a gold column and one prediction column per system",
                           "accuracy, f1 (see --positive), macro_f1 (see --classes), weighted_f1, mae (lower is "
                           "better)")
-    p.add_argument("--resamples", type=int, default=10_000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--confidence", type=float, default=0.95)
-    p.add_argument("--alpha", type=float, default=0.05, help="level for counting ties (default 0.05)")
+    p.add_argument("--resamples", type=int, default=10_000, help="bootstrap samples (default: 10000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
+    p.add_argument("--confidence", type=float, default=0.95, help="level of the CIs (default: 0.95)")
+    p.add_argument("--alpha", type=float, default=0.05, help="level for counting ties (default: 0.05)")
     p.add_argument("--scope", default="group", choices=["group", "all"],
-                   help="corrections within each reference system's comparisons (as the paper) or over all pairs")
-    p.add_argument("--out", help="directory for the tables (CSV), report.md and figures (PNG, PDF)")
+                   help="corrections within each reference system's comparisons (as the paper) or over all pairs "
+                        "(default: group)")
+    p.add_argument("--out", help="directory for the tables (CSV), report.md and figures (PNG, PDF) "
+                                 "(default: print the report only)")
     p.set_defaults(func=_competition)
     p = sub.add_parser("check-config", help="validate configuration file(s) and list the scenarios")
     p.add_argument("config", nargs="+", help="YAML files; later ones override earlier ones")
@@ -217,12 +274,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("scenario")
     p.add_argument("--config", nargs="+", default=["config/config.yaml"])
     p.set_defaults(func=_implied)
-    args = parser.parse_args(argv)
-    try:
-        return args.func(args)
-    except (ScenarioError, ValueError) as err:
-        print(f"simstats: error: {err}", file=sys.stderr)
-        return 2
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    # Python warnings (numpy, scipy, ASO's small-sample warning) become one line each, after the output;
+    # after an error only the error is printed.
+    with warnings.catch_warnings(record=True) as caught:
+        try:
+            _check_options(args)
+            code = args.func(args)
+        except (ScenarioError, ValueError) as err:
+            print(f"simstats: error: {err}", file=sys.stderr)
+            return 2
+    for message in dict.fromkeys(str(w.message).partition("\n")[0] for w in caught):
+        print(f"simstats: warning: {message}", file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,7 @@ from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
 from simstats.stats import classical
-from simstats.stats.aso import aso
+from simstats.stats.aso import WARN_SCORES, SmallSampleWarning, aso
 from simstats.stats.bootstrap import bootstrap_scores, paired_bootstrap
 from simstats.stats.metrics import Metric, accuracy, classification_f1, get_metric, label_statistics, mae
 from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
@@ -26,6 +27,8 @@ TESTS = ("bootstrap", "randomization", "exact-randomization")
 SCORE_TESTS = {"welch": classical.welch_t_test, "mwu": classical.mann_whitney_test,
                "wilcoxon": classical.wilcoxon_test, "aso": None}
 CORRECTIONS = {"none": None, "bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh", "fdr_bh": "fdr_bh"}
+#: Columns taken as the item id (never a system) when no id column is named.
+ID_COLUMNS = ("id", "item")
 
 
 class InputError(ValueError):
@@ -34,6 +37,8 @@ class InputError(ValueError):
 
 def read_table(path: str) -> pd.DataFrame:
     p = Path(path)
+    if p.is_dir():
+        raise InputError(f"{path}: is a directory, not a table file")
     if not p.is_file():
         raise InputError(f"{path}: no such file")
     try:
@@ -51,6 +56,19 @@ def _no_missing(frame: pd.DataFrame, what: str) -> None:
         raise InputError(f"{what}: missing or NaN values in column(s) {', '.join(map(str, bad))}")
 
 
+def _show(value) -> str:
+    """A table cell as messages show it: 5, not np.int64(5)."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
+def _first_not_finite(values: pd.Series) -> int | None:
+    """Position of the first value that is not a finite number, None if all are.
+
+    Messages give position + 2 as the row: the line of a CSV file, whose line 1 is the header."""
+    bad = np.flatnonzero(~np.isfinite(pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)))
+    return int(bad[0]) if bad.size else None
+
+
 def label_metric(name: str, labels, positive=None, subset=None) -> tuple[Metric, dict]:
     """The metric object and the keyword arguments label_statistics needs."""
     if name == "accuracy":
@@ -63,7 +81,8 @@ def label_metric(name: str, labels, positive=None, subset=None) -> tuple[Metric,
                 raise InputError(f"metric {name}: give --positive (labels are {list(labels)})")
             positive = sorted(labels, key=str)[-1]
         if positive not in labels:
-            raise InputError(f"metric {name}: positive label {positive!r} is not a gold label")
+            raise InputError(f"metric {name}: --positive {positive!r} is not a gold label "
+                             f"(gold labels: {', '.join(map(str, labels[:10]))})")
         return get_metric(name), {"positive": positive}
     if name in ("macro_f1", "weighted_f1"):
         average = "macro" if name == "macro_f1" else "weighted"
@@ -80,27 +99,64 @@ def _coerce(values: pd.Series, like):
     out = []
     for v in values:
         try:
-            out.append(str(v) if isinstance(like, str) else type(like)(v))
+            value = str(v) if isinstance(like, str) else type(like)(v)
         except (TypeError, ValueError):
             raise InputError(f"label {v!r} is not a gold label (gold labels are of type {type(like).__name__})") \
                 from None
+        out.append(value.item() if isinstance(value, np.generic) else value)  # 5, not np.int64(5), in messages
     return out
 
 
 def statistics_from_predictions(table: pd.DataFrame, gold_column: str, systems=None, metric_name: str = "accuracy",
-                                positive=None, subset=None):
-    """(names, stats (systems, items, k), metric) from a wide table of gold labels and predictions."""
+                                positive=None, subset=None, *, id_column=None, exclude=()):
+    """(names, stats (systems, items, k), metric) from a wide table of gold labels and predictions.
+
+    The systems are ``systems`` or else every column but the gold column, the item-id column
+    (``id_column``, default: a column named ``id`` or ``item``) and the ``exclude`` columns.
+    Item ids must be unique.
+    """
+    columns = ", ".join(map(str, table.columns))
     if gold_column not in table.columns:
-        raise InputError(f"gold column {gold_column!r} not found (columns: {', '.join(map(str, table.columns))})")
-    systems = list(systems) if systems else [c for c in table.columns if c != gold_column]
+        raise InputError(f"gold column {gold_column!r} not found (columns: {columns})")
+    if id_column is not None and id_column not in table.columns:
+        raise InputError(f"--id column {id_column!r} not found (columns: {columns})")
+    if id_column == gold_column:
+        raise InputError(f"--id: {id_column!r} is the gold column (--gold)")
+    missing = [c for c in exclude if c not in table.columns]
+    if missing:
+        raise InputError(f"--exclude column(s) {', '.join(map(repr, missing))} not found (columns: {columns})")
+    if systems:
+        systems = list(systems)
+        repeated = [s for i, s in enumerate(systems) if s in systems[:i]]
+        if repeated:
+            raise InputError(f"--systems: {repeated[0]!r} is given more than once")
+        for s in systems:
+            if s == gold_column or s == id_column:
+                raise InputError(f"--systems: {s!r} is the {'gold' if s == gold_column else 'item id'} column, "
+                                 "not a system")
+        ids = [id_column] if id_column is not None else []
+    else:
+        ids = [id_column] if id_column is not None else [c for c in ID_COLUMNS if c in table.columns]
+        systems = [c for c in table.columns if c != gold_column and c not in ids]
+    systems = [s for s in systems if s not in exclude]
     missing = [s for s in systems if s not in table.columns]
     if missing:
         raise InputError(f"system column(s) {', '.join(missing)} not found")
+    for c in ids:
+        repeated = table[c].duplicated()
+        if repeated.any():
+            i = int(np.flatnonzero(repeated.to_numpy())[0])
+            raise InputError(f"item id column {c!r}: {_show(table[c].iloc[i])} (row {i + 2}) repeats an earlier id")
     if len(systems) < 2:
         raise InputError(f"need at least two systems to compare, got {len(systems)}")
     if len(table) == 0:
         raise InputError("the table has no rows")
     _no_missing(table[[gold_column, *systems]], "input")
+    for c in [gold_column, *systems] if metric_name == "mae" else []:
+        i = _first_not_finite(table[c])
+        if i is not None:
+            what = f"gold column {c!r}" if c == gold_column else f"system {c!r}"
+            raise InputError(f"{what}: {_show(table[c].iloc[i])} (row {i + 2}) is not a finite number")
     gold = table[gold_column].to_numpy()
     labels = sorted(pd.unique(gold).tolist(), key=str)
     if metric_name != "mae":
@@ -126,6 +182,11 @@ def statistics_from_long(table: pd.DataFrame, metric: Metric):
         raise InputError(f"statistics table lacks column(s) {', '.join(missing)} (metric {metric.name} needs "
                          f"{', '.join(metric.statistics)})")
     _no_missing(table[need], "statistics table")
+    for c in metric.statistics:
+        i = _first_not_finite(table[c])
+        if i is not None:
+            raise InputError(f"statistics table: system {_show(table.system.iloc[i])}, column {c!r}: "
+                             f"{_show(table[c].iloc[i])} (row {i + 2}) is not a finite number")
     if table.duplicated(["system", "item"]).any():
         raise InputError("statistics table has repeated (system, item) rows")
     names = list(pd.unique(table.system))
@@ -173,9 +234,15 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
     else:
         boot = paired_bootstrap(stats, metric, pairs, n_resamples=n_resamples, rng=rng, alternative=alternative,
                                 confidence_level=confidence_level)
-        res = (approximate_randomization(stats, metric, pairs, n_resamples=n_resamples, rng=rng,
-                                         alternative=alternative) if test == "randomization"
-               else exact_stratified_randomization(stats, metric, pairs, alternative=alternative))
+        if test == "randomization":
+            res = approximate_randomization(stats, metric, pairs, n_resamples=n_resamples, rng=rng,
+                                            alternative=alternative)
+        else:
+            try:
+                res = exact_stratified_randomization(stats, metric, pairs, alternative=alternative)
+            except ValueError as err:  # too many discordant-item kinds for the exact distribution
+                raise InputError(f"--test exact-randomization: {str(err).split('; use ')[0]}; "
+                                 "use --test randomization (approximate) instead") from None
         res = dataclasses.replace(res, confidence_interval=boot.confidence_interval)
     pvalues = np.asarray(res.pvalue, dtype=float)
     method = CORRECTIONS[correction]
@@ -191,8 +258,16 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
                      "pvalue": pvalues[j], "pvalue_adjusted": adjusted[j]})
     out = pd.DataFrame(rows)
     out.attrs.update(metric=metric.name, test=res.method, correction=correction, n_resamples=n_resamples,
-                     seed=seed, alternative=alternative)
+                     seed=seed, alternative=alternative, confidence_level=confidence_level,
+                     intervals="percentile bootstrap, two-sided")
     return out
+
+
+def _infinite(system, scores: pd.Series) -> None:
+    bad = scores[np.isinf(scores.to_numpy(dtype=float))]
+    if len(bad):
+        raise InputError(f"system {system!r}: scores must be finite numbers, found {bad.iloc[0]} in row "
+                         f"{bad.index[0] + 2}")
 
 
 def _score_groups(table: pd.DataFrame) -> tuple[dict[str, pd.Series], bool]:
@@ -203,16 +278,21 @@ def _score_groups(table: pd.DataFrame) -> tuple[dict[str, pd.Series], bool]:
     scores per system): a row is one seed (``seed`` column if present, else the row number)."""
     if {"system", "score"} <= set(table.columns):
         has_seed = "seed" in table.columns
+        unnamed = np.flatnonzero(table.system.isna().to_numpy())
+        if unnamed.size:
+            raise InputError(f"row {unnamed[0] + 2}: missing system name")
         groups = {}
         for s, g in table.groupby("system", sort=False):
             scores = pd.to_numeric(g.score, errors="coerce")
             bad = g.score[scores.isna()]
             if len(bad):
-                raise InputError(f"system {s!r}: score {bad.iloc[0]!r} (row {bad.index[0] + 2}) is not a number")
+                what = "missing score" if pd.isna(bad.iloc[0]) else f"score {bad.iloc[0]!r}"
+                raise InputError(f"system {s!r}: {what} (row {bad.index[0] + 2}) is not a number")
+            _infinite(s, scores)
             index = g.seed.to_numpy() if has_seed else np.arange(len(g))
             if has_seed and pd.Index(index).has_duplicates:
                 dup = pd.Index(index)[pd.Index(index).duplicated()][0]
-                raise InputError(f"system {s!r} has several scores for seed {dup!r}")
+                raise InputError(f"system {s!r} has several scores for seed {_show(dup)}")
             groups[str(s)] = pd.Series(scores.to_numpy(float), index=index)
         return groups, has_seed
     seeds = table["seed"].to_numpy() if "seed" in table.columns else np.arange(len(table))
@@ -227,6 +307,7 @@ def _score_groups(table: pd.DataFrame) -> tuple[dict[str, pd.Series], bool]:
         if col.isna().any():
             raise InputError(f"system {c!r}: missing score in row {int(np.flatnonzero(col.isna())[0]) + 2} "
                              "(a wide table needs one score per system and seed; use a long table for unequal runs)")
+        _infinite(c, col)
         groups[str(c)] = pd.Series(col.to_numpy(float), index=seeds)
     return groups, True
 
@@ -245,9 +326,6 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     (difference over the pooled sd); ``attrs`` records the settings.
     """
     groups, has_seed = _score_groups(table)
-    if any(not np.isfinite(v.to_numpy()).all() for v in groups.values()):
-        bad = next(s for s, v in groups.items() if not np.isfinite(v.to_numpy()).all())
-        raise InputError(f"system {bad!r}: scores must be finite numbers (found NaN or inf)")
     if len(groups) < 2:
         raise InputError(f"need at least two systems to compare, got {len(groups)}")
     small = [s for s, v in groups.items() if v.size < min_scores]
@@ -270,6 +348,10 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     method = CORRECTIONS[correction]
     rows = []
     aso_comparisons = max(1, len(names) - 1) if method else 1
+    few = [s for s in names if groups[s].size < WARN_SCORES]
+    if "aso" in tests and few:
+        warnings.warn(f"aso: system(s) {', '.join(map(repr, few))} have fewer than {WARN_SCORES} scores; "
+                      "eps_min's bootstrap sd is unreliable", SmallSampleWarning, stacklevel=2)
     r = groups[ref].to_numpy()
     for s in names:
         v = groups[s].to_numpy()
@@ -288,8 +370,10 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
                 row["eps_min_aso" if t == "aso" else f"pvalue_{t}"] = np.nan
                 continue
             if t == "aso":
-                res = aso(r, v, confidence_level=1 - aso_alpha, num_comparisons=aso_comparisons,
-                          rng=np.random.default_rng(seed))
+                with warnings.catch_warnings():  # warned above, naming the systems
+                    warnings.simplefilter("ignore", SmallSampleWarning)
+                    res = aso(r, v, confidence_level=1 - aso_alpha, num_comparisons=aso_comparisons,
+                              rng=np.random.default_rng(seed))
                 row["eps_min_aso"] = res.statistic
                 continue
             if t == "wilcoxon":
