@@ -46,6 +46,41 @@ def bivariate_normal_equal_cdf(h, rho):
     return special.ndtr(h) - 2.0 * special.owens_t(h, a)
 
 
+def bivariate_normal_cdf(h: float, k: float, rho: float) -> float:
+    """P(Z1 <= h, Z2 <= k) for a standard bivariate normal with correlation |rho| < 1 (Owen's T)."""
+    if h == 0 and k == 0:
+        return 0.25 + math.asin(rho) / (2 * math.pi)
+    r = math.sqrt(1.0 - rho * rho)
+
+    def t(x, y):      # Owen's T(x, (y - rho x) / (x r)), the limit +-1/4 at x = 0
+        if x == 0:
+            return 0.25 * math.copysign(1.0, y)
+        return float(special.owens_t(x, (y - rho * x) / (x * r)))
+
+    beta = 0.0 if h * k > 0 or (h * k == 0 and h + k >= 0) else 0.5
+    return float(0.5 * special.ndtr(h) + 0.5 * special.ndtr(k) - t(h, k) - t(k, h) - beta)
+
+
+def mixture_spearman(weights, means, covariances) -> float:
+    """Spearman's rho of (X, Y) from a mixture of bivariate normals (weights (K,), means (K, 2),
+    covariances (K, 2, 2)): 3 (P[(X1 - X2)(Y1 - Y3) > 0] - P[... < 0]) with (X1, Y1) from the
+    mixture and X2, Y3 independent draws of its margins; exact (6 / pi) asin(r / 2) for K = 1."""
+    w = np.asarray(weights, float)
+    m = np.asarray(means, float)
+    c = np.asarray(covariances, float)
+    concordant = 0.0
+    for i in range(w.size):
+        for j in range(w.size):
+            for k in range(w.size):
+                mu_u, mu_v = m[i, 0] - m[j, 0], m[i, 1] - m[k, 1]
+                s_u, s_v = math.sqrt(c[i, 0, 0] + c[j, 0, 0]), math.sqrt(c[i, 1, 1] + c[k, 1, 1])
+                rho = c[i, 0, 1] / (s_u * s_v)
+                both_pos = bivariate_normal_cdf(mu_u / s_u, mu_v / s_v, rho)     # P(U > 0, V > 0)
+                both_neg = bivariate_normal_cdf(-mu_u / s_u, -mu_v / s_v, rho)   # P(U < 0, V < 0)
+                concordant += w[i] * w[j] * w[k] * (both_pos + both_neg)
+    return float(3.0 * (2.0 * concordant - 1.0))
+
+
 @dataclass(frozen=True)
 class Population:
     """Exact population quantities of a scenario (no sampling)."""
@@ -175,41 +210,57 @@ def _solve_mu(scenario: Scenario, target: float, split: str) -> float:
 
 
 # --------------------------------------------------------------------------- seed distribution
-def theta_quadrature(scenario: Scenario, approach: str, *, n_nodes: int = 2001):
-    """Nodes and weights (summing to 1) representing the distribution of a model's ability.
+def seed_quadrature(scenario: Scenario, approach: str, *, n_nodes: int = 2001):
+    """Nodes, weights (summing to 1), mean test-only shift and component (index into
+    ``seed_distribution.components``) of a model's ability.
 
     Point masses (sigma_seed = 0) are single nodes; continuous parts use a fine grid of
-    +-9 sd with density weights, so smooth functions of theta integrate to ~1e-8.
+    +-9 sd with density weights, so smooth functions of theta integrate to ~1e-8.  The test
+    shift of a node is its mean plus N(0, sigma_shift^2); the mean is 0 except for the low
+    runs of a ``test_shift_mixture`` (-low_shift), whose theta is lowered by low_theta.
     """
     sc = scenario
     sd = sc.seed_distribution
     mu = Population(sc).mu(approach)
-    parts: list[tuple[np.ndarray, np.ndarray]] = []
+    parts: list[tuple[np.ndarray, np.ndarray, float, int]] = []
+    component = 0
 
-    def continuous(pdf, centre, spread, mass):
+    def continuous(pdf, centre, spread, mass, shift=0.0):
         x = np.linspace(centre - 9 * spread, centre + 9 * spread, n_nodes)
         w = pdf(x)
-        parts.append((x, mass * w / w.sum()))
+        parts.append((x, mass * w / w.sum(), shift, component))
 
-    main_mass = 1 - sd.failure_prob if sd.family == "failure_mixture" else 1.0
-    if sc.sigma_seed == 0:
-        parts.append((np.array([mu]), np.array([main_mass])))
-    elif sd.family == "skew_normal":
-        d = sd.shape / math.sqrt(1 + sd.shape**2)
-        mean, sdev = d * math.sqrt(2 / math.pi), math.sqrt(1 - 2 * d**2 / math.pi)
-        scale = sc.sigma_seed / sdev
-        continuous(lambda x: stats.skewnorm.pdf(x, sd.shape, loc=mu - mean * scale, scale=scale),
-                   mu, sc.sigma_seed, main_mass)
-    else:
-        continuous(lambda x: stats.norm.pdf(x, mu, sc.sigma_seed), mu, sc.sigma_seed, main_mass)
+    for component, (mass, drop_theta, drop_shift) in enumerate(sd.components):
+        centre = mu - drop_theta
+        main_mass = mass * (1 - sd.failure_prob if sd.family == "failure_mixture" else 1.0)
+        if sc.sigma_seed == 0:
+            parts.append((np.array([centre]), np.array([main_mass]), -drop_shift, component))
+        elif sd.family == "skew_normal":
+            d = sd.shape / math.sqrt(1 + sd.shape**2)
+            mean, sdev = d * math.sqrt(2 / math.pi), math.sqrt(1 - 2 * d**2 / math.pi)
+            scale = sc.sigma_seed / sdev
+            continuous(lambda x: stats.skewnorm.pdf(x, sd.shape, loc=mu - mean * scale, scale=scale),
+                       mu, sc.sigma_seed, main_mass)
+        else:
+            continuous(lambda x, c=centre: stats.norm.pdf(x, c, sc.sigma_seed), centre, sc.sigma_seed, main_mass,
+                       -drop_shift)
     if sd.family == "failure_mixture":
         centre = mu + sd.failure_shift
         if sd.failure_sd == 0:
-            parts.append((np.array([centre]), np.array([sd.failure_prob])))
+            parts.append((np.array([centre]), np.array([sd.failure_prob]), 0.0, component))
         else:
             continuous(lambda x: stats.norm.pdf(x, centre, sd.failure_sd), centre, sd.failure_sd, sd.failure_prob)
     nodes = np.concatenate([p[0] for p in parts])
     weights = np.concatenate([p[1] for p in parts])
+    shifts = np.concatenate([np.full(p[0].size, p[2]) for p in parts])
+    components = np.concatenate([np.full(p[0].size, p[3]) for p in parts])
+    return nodes, weights, shifts, components
+
+
+def theta_quadrature(scenario: Scenario, approach: str, *, n_nodes: int = 2001):
+    """Nodes and weights (summing to 1) representing the distribution of a model's ability
+    (see :func:`seed_quadrature`, which also gives each node's mean test shift)."""
+    nodes, weights, _, _ = seed_quadrature(scenario, approach, n_nodes=n_nodes)
     return nodes, weights
 
 
@@ -241,10 +292,15 @@ def draw_abilities(scenario: Scenario, approach: str, indices, root_seed: int, s
         z = (skew - d * math.sqrt(2 / math.pi)) / math.sqrt(1 - 2 * d**2 / math.pi)
     theta = mu + sc.sigma_seed * z
     failed = np.zeros(indices.size, dtype=bool)
+    delta = sc.sigma_shift * z_shift
     if sd.family == "failure_mixture":
         failed = special.ndtr(u_fail) < sd.failure_prob
         theta = np.where(failed, mu + sd.failure_shift + sd.failure_sd * z_fail, theta)
-    return Abilities(indices, theta, sc.sigma_shift * z_shift, failed)
+    elif sd.family == "test_shift_mixture":        # ``failed`` flags the low runs
+        failed = special.ndtr(u_fail) < sd.low_prob
+        theta = theta - failed * sd.low_theta
+        delta = delta - failed * sd.low_shift
+    return Abilities(indices, theta, delta, failed)
 
 
 # --------------------------------------------------------------------------- items

@@ -14,7 +14,7 @@ from simstats.sim.fields import ScenarioError  # noqa: F401  (re-exported: simst
 from simstats.sim.fields import as_mapping, check_keys, fail
 
 METRICS = ("accuracy", "recall", "precision", "f1")
-SEED_FAMILIES = ("normal", "skew_normal", "failure_mixture")
+SEED_FAMILIES = ("normal", "skew_normal", "failure_mixture", "test_shift_mixture")
 SPLITS = ("dev", "test")
 
 
@@ -48,7 +48,11 @@ class SeedDistribution:
     ``normal``: theta = mu + sigma_seed * z.  ``skew_normal``: z is a skew-normal with
     ``shape``, standardised to mean 0 and variance 1.  ``failure_mixture``: with
     probability ``failure_prob`` a run fails and theta = mu + failure_shift +
-    failure_sd * z (latent units); otherwise as ``normal``.
+    failure_sd * z (latent units); otherwise as ``normal``.  ``test_shift_mixture``: with
+    probability ``low_prob`` a run is "low": its ability theta drops by ``low_theta`` and its
+    test-only shift delta by ``low_shift`` (latent units, same spreads sigma_seed and
+    sigma_shift as the other runs), so the dev split sees only part of a drop the test split
+    sees in full.
     """
 
     family: str = "normal"
@@ -56,6 +60,17 @@ class SeedDistribution:
     failure_prob: float = 0.0
     failure_shift: float = 0.0
     failure_sd: float = 0.0
+    low_prob: float = 0.0
+    low_theta: float = 0.0
+    low_shift: float = 0.0
+
+    @property
+    def components(self) -> tuple[tuple[float, float, float], ...]:
+        """(weight, drop of theta, drop of the test shift) of each normal component of a
+        ``test_shift_mixture`` (one component, no drops, for every other family)."""
+        if self.family != "test_shift_mixture":
+            return ((1.0, 0.0, 0.0),)
+        return ((1.0 - self.low_prob, 0.0, 0.0), (self.low_prob, self.low_theta, self.low_shift))
 
 
 @dataclass(frozen=True)
@@ -140,7 +155,8 @@ def _parse_seed_distribution(value: Any, path: str) -> SeedDistribution:
     """A seed distribution (already checked by the schema): the parameters its family takes."""
     family = value["family"]
     allowed = {"normal": set(), "skew_normal": {"shape"},
-               "failure_mixture": {"failure_prob", "failure_shift", "failure_sd"}}[family]
+               "failure_mixture": {"failure_prob", "failure_shift", "failure_sd"},
+               "test_shift_mixture": {"low_prob", "low_theta", "low_shift"}}[family]
     for key in sorted(set(value) - {"family"} - allowed):
         fail(f"{path}.{key}", f"not a parameter of the {family} seed distribution")
     if family == "skew_normal":
@@ -152,6 +168,10 @@ def _parse_seed_distribution(value: Any, path: str) -> SeedDistribution:
         return SeedDistribution(family, failure_prob=float(value["failure_prob"]),
                                 failure_shift=float(value["failure_shift"]),
                                 failure_sd=float(value.get("failure_sd", 0.0)))   # failure_mixture only
+    if family == "test_shift_mixture":
+        check_keys(value, path, {"family", "low_prob", "low_theta", "low_shift"}, {"low_prob", "low_theta", "low_shift"})
+        return SeedDistribution(family, low_prob=float(value["low_prob"]), low_theta=float(value["low_theta"]),
+                                low_shift=float(value["low_shift"]))
     return SeedDistribution(family)
 
 

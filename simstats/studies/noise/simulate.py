@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from simstats.sim.noise import Population, make_item_set, simulate_models, theta_quadrature
+from simstats.sim.noise import Population, make_item_set, mixture_spearman, seed_quadrature, simulate_models
 from simstats.studies.reference import paper_value
 from simstats.sim.scenario import SPLITS, Scenario
 from simstats.sim.seeding import generator
@@ -113,6 +113,60 @@ def _given_items(pop: Population, items, theta: np.ndarray, n_grid: int = 161) -
     return np.interp(theta, grid, mean), np.interp(theta, grid, var)
 
 
+def node_moments(scenario: Scenario, approach: str, item_sets: dict | None = None, *,
+                 with_r12: bool = False) -> dict[str, np.ndarray]:
+    """Per quadrature node of (theta, test shift): weights and a model's expected dev / test score
+    and its within-set variance, over the population or on the realised ``item_sets`` (and the
+    item-level correlation r12 of two such models if ``with_r12``)."""
+    pop = Population(scenario)
+    nodes, weights, shifts, components = seed_quadrature(scenario, approach)
+    gh_x, gh_w = np.polynomial.hermite_e.hermegauss(41)
+    gh_w = gh_w / gh_w.sum()
+    theta_test = nodes[:, None] + shifts[:, None] + scenario.sigma_shift * gh_x[None, :]
+    out = {"weights": weights, "w2": weights[:, None] * gh_w[None, :], "component": components,
+           "psi_dev": np.asarray(pop.psi_true(nodes, "dev")), "psi_test": np.asarray(pop.psi_true(theta_test, "test"))}
+    if item_sets is None:
+        out["e_dev"], out["e_test"] = out["psi_dev"], out["psi_test"]
+        out["v_dev"], out["v_test"] = pop.x_variance(nodes, "dev"), pop.x_variance(theta_test, "test")
+    else:  # expected scores and their variance on the realised sets, not the population's
+        out["e_dev"], out["v_dev"] = _given_items(pop, item_sets["dev"], nodes)
+        out["e_test"], out["v_test"] = _given_items(pop, item_sets["test"], theta_test)
+    if with_r12:
+        out["r12"] = pop.pair_correlation(theta_test, "gold")
+    return out
+
+
+def score_moments(nodes: dict[str, np.ndarray], mask=None) -> dict[str, float]:
+    """Mean and covariance of (dev score, test score) of one model over the nodes (``mask``: a subset,
+    e.g. one mixture component): expected scores on the set plus their within-set variance."""
+    w, w2 = nodes["weights"], nodes["w2"]
+    if mask is not None:
+        w, w2 = w * mask, w2 * mask[:, None]
+    total = w.sum()
+    w, w2 = w / total, w2 / total
+    e_dev, e_test = nodes["e_dev"], nodes["e_test"]
+    m_dev, m_test = np.sum(w * e_dev), np.sum(w2 * e_test)
+    return {"weight": float(total), "mean_dev": float(m_dev), "mean_test": float(m_test),
+            "var_dev": float(np.sum(w * (e_dev - m_dev) ** 2) + np.sum(w * nodes["v_dev"])),
+            "var_test": float(np.sum(w2 * (e_test - m_test) ** 2) + np.sum(w2 * nodes["v_test"])),
+            "cov": float(np.sum(w2 * (e_dev[:, None] - m_dev) * (e_test - m_test))),
+            "var_x_test": float(np.sum(w2 * nodes["v_test"]))}
+
+
+def component_moments(scenario: Scenario, approach: str, item_sets: dict | None = None, *,
+                      nodes: dict | None = None) -> list[dict[str, float]]:
+    """:func:`score_moments` of each component of the seed distribution (one for most families)."""
+    nodes = node_moments(scenario, approach, item_sets) if nodes is None else nodes
+    return [score_moments(nodes, (nodes["component"] == c).astype(float))
+            for c in range(len(scenario.seed_distribution.components))]
+
+
+def component_spearman(parts: list[dict[str, float]]) -> float:
+    """Spearman's rho of dev and test scores with each component's scores bivariate normal."""
+    return mixture_spearman([p["weight"] for p in parts], [[p["mean_dev"], p["mean_test"]] for p in parts],
+                            [[[p["var_dev"], p["cov"]], [p["cov"], p["var_test"]]] for p in parts])
+
+
 def implied_values(scenario: Scenario, approach: str, item_sets: dict | None = None) -> dict[str, float]:
     """What the model implies for each summary statistic (quadrature over theta and delta).
 
@@ -120,43 +174,30 @@ def implied_values(scenario: Scenario, approach: str, item_sets: dict | None = N
     sd of X and the dev-test correlations are those the realised dev and test sets imply
     (a model's expected score on a fixed set is not exactly Psi_true); without, their
     expectation over item sets.  The correlations treat X_dev and X_test as independent
-    of each other and of theta; Spearman's value
-    is (6/pi) asin(rho/2), exact for bivariate normal scores, so it is given only for a
-    normal seed distribution.
+    of each other and of theta.  Spearman's value is (6/pi) asin(rho/2), exact for bivariate
+    normal scores (normal seed distribution); for a ``test_shift_mixture`` it is the
+    mixture's Spearman with each component's scores bivariate normal; other families: NaN.
     """
-    pop = Population(scenario)
-    nodes, weights = theta_quadrature(scenario, approach)
-    gh_x, gh_w = np.polynomial.hermite_e.hermegauss(41)
-    gh_w = gh_w / gh_w.sum()
-    d = scenario.sigma_shift * gh_x
-    f_dev = np.asarray(pop.psi_true(nodes, "dev"))
-    f_test = np.asarray(pop.psi_true(nodes[:, None] + d[None, :], "test"))
-    w2 = weights[:, None] * gh_w[None, :]
-    m_dev, m_test = np.sum(weights * f_dev), np.sum(w2 * f_test)
-    var_dev = np.sum(weights * (f_dev - m_dev) ** 2)
+    nodes = node_moments(scenario, approach, item_sets, with_r12=True)
+    w, w2 = nodes["weights"], nodes["w2"]
+    f_dev, f_test = nodes["psi_dev"], nodes["psi_test"]
+    m_dev, m_test = np.sum(w * f_dev), np.sum(w2 * f_test)
+    var_dev = np.sum(w * (f_dev - m_dev) ** 2)
     var_test = np.sum(w2 * (f_test - m_test) ** 2)
-    cov = np.sum(w2 * (f_dev[:, None] - m_dev) * (f_test - m_test))
-    set_var_dev, set_var_test = var_dev, var_test
-    if item_sets is None:
-        vx_dev = np.sum(weights * pop.x_variance(nodes, "dev"))
-        vx_test = np.sum(w2 * pop.x_variance(nodes[:, None] + d[None, :], "test"))
-    else:  # expected scores and their variance on the realised sets, not the population's
-        e_dev, v_dev = _given_items(pop, item_sets["dev"], nodes)
-        e_test, v_test = _given_items(pop, item_sets["test"], nodes[:, None] + d[None, :])
-        vx_dev, vx_test = np.sum(weights * v_dev), np.sum(w2 * v_test)
-        m_dev, m_test = np.sum(weights * e_dev), np.sum(w2 * e_test)
-        cov = np.sum(w2 * (e_dev[:, None] - m_dev) * (e_test - m_test))
-        set_var_dev = np.sum(weights * (e_dev - m_dev) ** 2)
-        set_var_test = np.sum(w2 * (e_test - m_test) ** 2)
-    pearson = cov / math.sqrt((set_var_dev + vx_dev) * (set_var_test + vx_test))
-    normal = scenario.seed_distribution.family == "normal"
-    r12 = np.sum(w2 * pop.pair_correlation(nodes[:, None] + d[None, :], "gold"))
+    whole = score_moments(nodes)
+    pearson = whole["cov"] / math.sqrt(whole["var_dev"] * whole["var_test"])
+    family = scenario.seed_distribution.family
+    if family == "normal":
+        spearman = 6 / math.pi * math.asin(pearson / 2)
+    elif family == "test_shift_mixture":
+        spearman = component_spearman(component_moments(scenario, approach, nodes=nodes))
+    else:
+        spearman = float("nan")
     return {
         "sd_psi_true_dev": math.sqrt(var_dev), "sd_psi_true_test": math.sqrt(var_test),
-        "sd_x_dev": math.sqrt(vx_dev), "sd_x_test": math.sqrt(vx_test),
-        "pearson_dev_test": pearson,
-        "spearman_dev_test": 6 / math.pi * math.asin(pearson / 2) if normal else float("nan"),
-        "mean_r12": float(r12),
+        "sd_x_dev": math.sqrt(np.sum(w * nodes["v_dev"])), "sd_x_test": math.sqrt(whole["var_x_test"]),
+        "pearson_dev_test": pearson, "spearman_dev_test": spearman,
+        "mean_r12": float(np.sum(w2 * nodes["r12"])),
     }
 
 

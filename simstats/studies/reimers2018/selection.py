@@ -1,0 +1,132 @@
+"""Closed forms of Evaluations 1 and 2 (Reimers & Gurevych 2018) under the noise model.
+
+One training run's (dev score, test score) is a mixture of bivariate normals, one per component
+of the seed distribution (``simstats.studies.noise.simulate.component_moments``: a single
+component except for the ``test_shift_mixture``).  Evaluation 2 picks, per approach, the run
+with the best dev score among n; its test score T has density
+
+    g(t) = n  sum_c w_c  integral f_c(d) F(d)^(n - 1) phi_c(t | d) dd,
+
+with F the mixture cdf of the dev score and phi_c(t | d) the component's conditional normal
+density.  The difference of the two approaches' picked runs has density g * g(-.) (independent
+approaches); n = 1 is Evaluation 1.  A pair is significant when |Delta| exceeds
+z_(1 - alpha) times the paired bootstrap's standard error sqrt(2) s_x (the shift convention's
+one-sided p below alpha), tau is the mean |Delta| of the pairs with 0.04 < p < 0.05, and
+Delta95 the 95th percentile of |Delta|.  Computed on a grid (quadrature error far below Monte
+Carlo error at paper scale).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import optimize, special, stats
+
+from simstats.sim.scenario import Scenario
+from simstats.studies.noise.simulate import component_moments
+
+#: Band of one-sided p-values whose pairs define tau (Table 1).
+TAU_BAND = (0.04, 0.05)
+
+
+def mixture_difference_values(components: list[dict], *, alpha: float = 0.05) -> dict[str, float]:
+    """Evaluation 1 exactly: the test-score difference of two independent runs is a mixture of
+    normals (one per pair of components); % significant, Delta95, tau and sd of Delta."""
+    w = np.array([c["weight"] for c in components])
+    m = np.array([c["mean_test"] for c in components])
+    v = np.array([c["var_test"] for c in components])
+    weights = (w[:, None] * w[None, :]).ravel()
+    means = (m[:, None] - m[None, :]).ravel()
+    sds = np.sqrt(v[:, None] + v[None, :]).ravel()
+    se = math.sqrt(2.0 * sum(c["weight"] * c["var_x_test"] for c in components))
+
+    def abs_cdf(x: float) -> float:
+        return float(np.sum(weights * (special.ndtr((x - means) / sds) - special.ndtr((-x - means) / sds))))
+
+    def abs_partial_mean(lo: float, hi: float) -> float:   # integral of |Delta| f over lo <= |Delta| <= hi
+        out = 0.0
+        for sign in (1.0, -1.0):        # Delta in [lo, hi] and -Delta in [lo, hi]
+            mu = sign * means
+            a, b = (lo - mu) / sds, (hi - mu) / sds
+            out += np.sum(weights * (mu * (special.ndtr(b) - special.ndtr(a)) + sds * (stats.norm.pdf(a)
+                                                                                      - stats.norm.pdf(b))))
+        return float(out)
+
+    total_sd = math.sqrt(float(np.sum(weights * (sds**2 + means**2))))
+    delta95 = optimize.brentq(lambda x: abs_cdf(x) - 0.95, 0.0, 20 * total_sd, xtol=1e-15, rtol=1e-13)
+    lo, hi = (stats.norm.isf(p) * se for p in reversed(TAU_BAND))
+    tau = abs_partial_mean(lo, hi) / (abs_cdf(hi) - abs_cdf(lo))
+    pct = 100.0 * (1.0 - abs_cdf(stats.norm.isf(alpha) * se))
+    return {"pct_significant": pct, "delta95_test": 100 * delta95, "tau": 100 * tau, "se_pair": 100 * se,
+            "sigma_delta": 100 * total_sd}
+
+
+def _normal_pdf(x, mean, sd):
+    z = (x - mean) / sd
+    return np.exp(-0.5 * z * z) / (sd * math.sqrt(2 * math.pi))
+
+
+def selected_test_density(components: list[dict], n: int, *, n_dev: int = 601, n_test: int = 1001):
+    """(t grid, density of the test score of the best-by-dev run of n)."""
+    w = np.array([c["weight"] for c in components])
+    m_d = np.array([c["mean_dev"] for c in components])
+    m_t = np.array([c["mean_test"] for c in components])
+    s_d = np.sqrt([c["var_dev"] for c in components])
+    s_t = np.sqrt([c["var_test"] for c in components])
+    cov = np.array([c["cov"] for c in components])
+    d = np.linspace((m_d - 9 * s_d).min(), (m_d + 9 * s_d).max(), n_dev)
+    t = np.linspace((m_t - 9 * s_t).min(), (m_t + 9 * s_t).max(), n_test)
+    pdf_c = w[:, None] * _normal_pdf(d[None, :], m_d[:, None], s_d[:, None])         # (C, D)
+    cdf = np.sum(w[:, None] * special.ndtr((d[None, :] - m_d[:, None]) / s_d[:, None]), axis=0)
+    select = n * cdf ** (n - 1)                                                       # (D,)
+    dens = np.zeros_like(t)
+    dd = d[1] - d[0]
+    for c in range(w.size):
+        slope = cov[c] / s_d[c] ** 2
+        cond_sd = math.sqrt(max(s_t[c] ** 2 - slope * cov[c], 1e-300))
+        mean = m_t[c] + slope * (d - m_d[c])                                          # (D,)
+        kernel = _normal_pdf(t[None, :], mean[:, None], cond_sd)                       # (D, T)
+        dens += (pdf_c[c] * select * dd) @ kernel
+    return t, dens
+
+
+def difference_density(t: np.ndarray, density: np.ndarray):
+    """(Delta grid, density) of the difference of two independent draws from ``density``."""
+    dt = t[1] - t[0]
+    diff = np.convolve(density, density[::-1]) * dt
+    grid = (np.arange(diff.size) - (density.size - 1)) * dt
+    return grid, diff
+
+
+def _abs_cdf(grid: np.ndarray, dens: np.ndarray):
+    """(x >= 0, P(|Delta| <= x)) from a symmetric-or-not density on a uniform grid."""
+    dx = grid[1] - grid[0]
+    cum = np.cumsum(dens) * dx
+    centre = np.searchsorted(grid, 0.0)
+    x = grid[centre:]
+    upper = np.interp(x, grid, cum)
+    lower = np.interp(-x, grid, cum)
+    return x, np.clip(upper - lower, 0.0, 1.0)
+
+
+def evaluation_values(components: list[dict], n: int, *, alpha: float = 0.05) -> dict[str, float]:
+    """% significant, Delta95, tau of the best-by-dev runs of n per approach (n = 1: Evaluation 1),
+    in F1 points / percent."""
+    se = math.sqrt(2.0 * sum(c["weight"] * c["var_x_test"] for c in components))
+    t, g = selected_test_density(components, n)
+    grid, dens = difference_density(t, g)
+    x, cdf = _abs_cdf(grid, dens)
+    pct = 100.0 * (1.0 - float(np.interp(stats.norm.isf(alpha) * se, x, cdf)))
+    delta95 = float(np.interp(0.95, cdf, x))
+    lo, hi = (stats.norm.isf(p) * se for p in reversed(TAU_BAND))
+    x_band = np.linspace(lo, hi, 401)                  # the narrow band, on the interpolated density
+    f_band = np.interp(x_band, grid, dens) + np.interp(-x_band, grid, dens)
+    tau = float(np.trapezoid(x_band * f_band, x_band) / np.trapezoid(f_band, x_band))
+    return {"pct_significant": pct, "delta95_test": 100 * delta95, "tau": 100 * tau, "se_pair": 100 * se}
+
+
+def scenario_evaluation(scenario: Scenario, n: int, *, approach: str | None = None, item_sets: dict | None = None,
+                        alpha: float = 0.05) -> dict[str, float]:
+    """:func:`evaluation_values` of a scenario's approach (default: its first)."""
+    approach = approach or scenario.approaches[0].name
+    return evaluation_values(component_moments(scenario, approach, item_sets), n, alpha=alpha)
