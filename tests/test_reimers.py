@@ -10,7 +10,7 @@ import yaml
 from scipy import stats
 
 from simstats.stats.bootstrap import paired_bootstrap
-from simstats.studies.reimers2018.calibration import PARAMETERS, calibrate, calibration_table, predicted
+from simstats.studies.reimers2018.calibration import calibration_table, predicted
 from simstats.stats.metrics import get_metric
 from simstats.sim.noise import make_item_set
 from simstats.studies.reimers2018.simulate import best_by_dev, bootstrap_pvalues, parse_reimers, simulate_chunk
@@ -129,19 +129,32 @@ def test_settings_are_validated_with_one_line_errors():
 
 
 # --------------------------------------------------------------------------- calibration
-def test_refit_reproduces_the_stored_task_parameters():
-    table = calibration_table([SCENARIOS[name] for name in TASKS])
-    params = table[table.kind == "parameter"]
-    assert len(params) == 3 * len(TASKS) == 21
+@pytest.fixture(scope="module")
+def refit():
+    """The pipeline's calibration of every task, on the realised item sets of the config's root seed."""
+    return calibration_table([SCENARIOS[name] for name in TASKS], root_seed=CONFIG["root_seed"])
+
+
+#: Tasks whose Table 2 % significant the test_shift_mixture reaches while keeping tau, Delta95 and rho.
+TABLE2_REACHED = ("conll2003_ner_en", "conll2003_ner_de", "ace2005_entities", "ace2005_events")
+
+
+def test_refit_reproduces_the_stored_task_parameters(refit):
+    params = refit[refit.kind == "parameter"]
+    assert len(params) == 4 * len(TASKS) == 28            # sigma_seed, sigma_shift, sigma_e, low_shift
     assert (params.difference < 1e-4).all(), params[params.difference >= 1e-4]
-    targets = table[table.kind == "target"]
-    exact = targets[targets.scenario != "tempeval3_events"]
-    np.testing.assert_allclose(exact.fit, exact.value, rtol=1e-6, atol=1e-6)
+    targets = refit[refit.kind == "target"]
+    three = targets[(targets.quantity != "pct_significant_eval2")
+                    & ~((targets.scenario == "tempeval3_events") & (targets.quantity == "spearman_rho"))]
+    # tau, Delta95 and rho keep their fit everywhere (Table 2 weighs less where it is out of reach)
+    np.testing.assert_allclose(three.fit, three.value, rtol=2e-3, atol=2e-3)
+    reached = targets[(targets.quantity == "pct_significant_eval2") & targets.scenario.isin(TABLE2_REACHED)]
+    np.testing.assert_allclose(reached.fit, reached.value, atol=1e-4)
     # TempEval's rho (-0.017) is out of reach: sigma_seed sits at its bound 0 and rho = 0
     te = targets[(targets.scenario == "tempeval3_events") & (targets.quantity == "spearman_rho")]
     assert te.fit.iloc[0] == pytest.approx(0.0, abs=1e-9)
-    # finite-sample noise alone (no test shift) cannot give the published rho
-    no_shift = table[(table.kind == "no_shift") & (table.value > 0.1)]
+    # finite-sample noise alone (no test shift, no low runs) cannot give the published rho
+    no_shift = refit[(refit.kind == "no_shift") & (refit.value > 0.1)]
     assert (no_shift.fit > no_shift.value + 0.1).all()
 
 
@@ -161,14 +174,6 @@ def test_closed_form_tau_and_delta95_against_simulated_pairs():
     assert sd_delta == pytest.approx(pred["sigma_delta"], rel=0.06)   # se of an sd over 1,200 pairs: 2 %
     t, t_se, k = tau(100 * e1.delta.to_numpy(), e1.pvalue.to_numpy())
     assert k >= 15 and abs(t - pred["tau"]) < 3 * t_se + 0.03 * pred["tau"]
-
-
-def test_calibration_stored_parameters_are_in_the_config():
-    for name in TASKS:
-        sc = SCENARIOS[name]
-        fit = calibrate(sc)
-        for p in PARAMETERS:
-            assert getattr(sc, p) == pytest.approx(fit.parameters[p], rel=1e-4, abs=1e-9)
 
 
 # --------------------------------------------------------------------------- Evaluations 3 and 4, Table 5

@@ -30,6 +30,12 @@ def tree(tmp_path):
                  (task, "T1_eval1", "tau", 1, 0.5, 0.001),                       # fitted
                  (task, "T2_eval2", "pct_significant", 50, 33.0, 0.2)]           # misses (paper about 21-23 %)
     reimers_tables(rows).to_csv(results / "reimers/tables.csv", index=False)
+    pd.DataFrame([{"scenario": "ner_en", "reference": TASKS[0], "kind": "target", "quantity": "pct_significant_eval2",
+                   "value": 21.72, "fit": 21.72, "difference": 0.0, "note": "fit exact"}]
+                 ).to_csv(results / "reimers/calibration_fit.csv", index=False)
+    pd.DataFrame([{"scenario": "ner_en", "reference": TASKS[0], "n": n, "pct_significant": pct}
+                  for n, pct in ((1, 30.7), (50, 21.7), (100, 21.2))]
+                 ).to_csv(results / "reimers/closed_form_curves.csv", index=False)
     (figures / "reimers/figure4.png").write_bytes(b"png")
     (results / "reimers/tables.md").write_text("# tables\n")
     return results, figures
@@ -52,8 +58,9 @@ def test_each_miss_carries_its_explanation_and_computed_check(tree):
     discrepancies = text.split("### Discrepancies")[1]
     table2 = [line for line in discrepancies.splitlines() if "T2_eval2 pct_significant" in line]
     assert len(table2) == 1
-    assert "**Why:** The noise model draws dev and test scores from a bivariate normal" in table2[0]
-    assert "*Computed check:* CoNLL 2003 - NER-En: rho 0.23, factor >= 0.95, paper 0.65" in table2[0]
+    assert "**Why:** Table 2's % significant is one of the numbers the noise parameters are fitted to" in table2[0]
+    assert ("*Computed check:* CoNLL 2003 - NER-En: closed form 30.7 % at n = 1 to 21.2 % at n = 100; best fit of "
+            "Table 2 21.72 % vs paper 21.72 % (fit exact)") in table2[0]
     # figures are linked relative to the report's directory; missing ones are not linked
     assert "](../figs/reimers/figure4.png)" in text and "dev_vs_test.png" not in text
     assert "root seed 3" in text and "Scale: tiny" in text

@@ -184,6 +184,7 @@ def _reimers_section(results: Path, figures: Path, rel: str, ledger: pd.DataFram
               markdown_table(show), ""]
     lines += _figures(figures, rel, [
         ("reimers/figure4", "Figure 4: % significant when the best of n runs on dev is compared (paper's values marked)"),
+        ("reimers/figure4_tasks", "Figure 4's curve for the other six tasks (paper's Table 1 and 2 values marked)"),
         ("reimers/dev_vs_test", "Dev vs test score of every model, with the regression line and the 2 zeta band"),
         ("reimers/calibration", "Calibration residuals of the three fitted numbers per task"),
         ("reimers/power", "Runs per approach needed for 80 % power (Welch and Mann-Whitney U)"),

@@ -3,7 +3,7 @@ import dataclasses
 
 REIMERS = SETTINGS.reimers
 REIMERS_CATEGORY = "Single scores vs distributions (Reimers 2018)"
-REIMERS_FIGURES = ["figure4", "dev_vs_test", "power", "calibration"]
+REIMERS_FIGURES = ["figure4", "figure4_tasks", "dev_vs_test", "power", "calibration"]
 
 
 # Study helpers (lambdas: `snakemake --lint` wants functions in common.smk, helpers of one
@@ -40,11 +40,16 @@ rule reimers:
 
 
 rule reimers_calibration:
-    """Refit every task's noise parameters to tau, Delta95 (Table 1) and rho (Table 2)."""
+    """Refit every task's noise parameters to tau, Delta95 (Table 1) and rho (Table 2), and Table 2's
+    % significant for test_shift_mixture tasks; closed-form Figure 4 curves of the stored parameters."""
     output:
         csv=f"{RESULTS}/reimers/calibration_fit.csv",
+        curves=f"{RESULTS}/reimers/closed_form_curves.csv",
     params:
         scenarios=reimers_task_scenarios(),
+        ns=REIMERS.figure4_n if REIMERS else None,
+        alpha=REIMERS.alpha if REIMERS else None,
+        root_seed=ROOT_SEED,
     log:
         log_path("reimers/calibration"),
     benchmark:
@@ -151,6 +156,7 @@ rule reimers_tables:
 rule plot_reimers:
     input:
         tables=rules.reimers_tables.output.csv,
+        curves=rules.reimers_calibration.output.curves,
         calibration=rules.reimers_tables.output.calibration_csv,
         scores=reimers_task_files("scores"),
         power=reimers_task_files("power"),

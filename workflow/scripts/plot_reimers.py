@@ -1,14 +1,17 @@
 """Reimers study figures: Figure 4, dev vs test with the prediction band, power, calibration."""
 import pandas as pd
 
-from simstats.studies.reimers2018.figures import reimers_calibration_figure, reimers_dev_test_figure, reimers_figure4, reimers_power_figure
+from simstats.studies.reimers2018.figures import (reimers_calibration_figure, reimers_dev_test_figure, reimers_figure4,
+                                                 reimers_figure4_tasks, reimers_power_figure)
 from simstats.io import save_figure
 from simstats.io import script_logger
 
 with script_logger(snakemake.log[0]) as log:
     tables = pd.read_csv(snakemake.input.tables)
     out = snakemake.output
-    save_figure(reimers_figure4(tables), out.figure4, out.figure4_pdf)
+    curves = pd.read_csv(snakemake.input.curves)
+    save_figure(reimers_figure4(tables, curves), out.figure4, out.figure4_pdf)
+    save_figure(reimers_figure4_tasks(tables, curves), out.figure4_tasks, out.figure4_tasks_pdf)
     scores = {p.split("/")[-2]: pd.read_parquet(p) for p in snakemake.input.scores}
     save_figure(reimers_dev_test_figure(scores, tables), out.dev_vs_test, out.dev_vs_test_pdf)
     power = pd.concat([pd.read_parquet(p) for p in snakemake.input.power], ignore_index=True)

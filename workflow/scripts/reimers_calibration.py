@@ -1,8 +1,14 @@
-"""Reimers study: refit each task's noise parameters and compare with the stored ones."""
+"""Reimers study: refit each task's noise parameters and compare with the stored ones; the closed-form
+Figure 4 / Table 2 curves of the stored parameters."""
 from simstats.studies.reimers2018.calibration import calibration_table
+from simstats.studies.reimers2018.selection import closed_form_curves
 from simstats.io import script_logger
 from simstats.io import write_csv
 
 with script_logger(snakemake.log[0]) as log:
-    table = calibration_table(list(snakemake.params.scenarios.values()), progress=log.info)
+    scenarios = list(snakemake.params.scenarios.values())
+    table = calibration_table(scenarios, progress=log.info, root_seed=snakemake.params.root_seed)
+    curves = closed_form_curves(scenarios, snakemake.params.ns, alpha=snakemake.params.alpha,
+                                root_seed=snakemake.params.root_seed, progress=log.info)
     write_csv(table, snakemake.output.csv)
+    write_csv(curves, snakemake.output.curves)

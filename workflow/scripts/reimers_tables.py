@@ -1,7 +1,8 @@
 """Reimers study: every table beside the paper, calibration residuals, power and real data."""
 import pandas as pd
 
-from simstats.studies.reimers2018.markdown import calibration_markdown, realdata_markdown, simulated_calibration, tables_markdown
+from simstats.studies.reimers2018.markdown import (calibration_markdown, fitted_cells, realdata_markdown,
+                                                  simulated_calibration, tables_markdown)
 from simstats.studies.reimers2018.tables import required_runs, side_by_side
 from simstats.io import script_logger
 from simstats.io import write_csv, write_text
@@ -9,10 +10,11 @@ from simstats.io import write_csv, write_text
 with script_logger(snakemake.log[0]) as log:
     settings = snakemake.params.settings.value
     alpha, target = settings.alpha, settings.power_target
-    tables = side_by_side(pd.concat([pd.read_parquet(p) for p in snakemake.input.summaries], ignore_index=True))
+    fit = pd.read_csv(snakemake.input.calibration)
+    tables = side_by_side(pd.concat([pd.read_parquet(p) for p in snakemake.input.summaries], ignore_index=True),
+                          fitted=fitted_cells(fit))
     needed = required_runs(pd.concat([pd.read_parquet(p) for p in snakemake.input.power], ignore_index=True),
                            target, alpha)
-    fit = pd.read_csv(snakemake.input.calibration)
     calibration = simulated_calibration(fit, tables)
     realdata = pd.read_csv(snakemake.input.realdata)
     write_csv(tables, snakemake.output.csv)

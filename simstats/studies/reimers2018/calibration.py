@@ -45,6 +45,9 @@ TARGETS = ("tau", "delta95_test", "spearman_rho")
 #: The mixture's extra parameter and the published number it is fitted to.
 MIXTURE_PARAMETER = "low_shift"
 MIXTURE_TARGET = "pct_significant_eval2"
+#: low_theta / low_shift of the configured tasks (dev sees a fifth of a low run's test drop): the
+#: ratio used when a scenario's own low_shift is 0 and gives none.
+THETA_RATIO = 0.25
 #: Evaluation 2's group size in the paper's Table 2 (best of 50 runs on dev).
 EVAL2_N = 50
 #: Weight of Table 2's % significant (per point) against a relative 1 % of tau or Delta95: low, so
@@ -54,6 +57,8 @@ MIXTURE_WEIGHT = 0.1
 TAU_BAND = (0.04, 0.05)
 #: Upper bounds of the search (latent units, item difficulty sd = 1).
 UPPER = {"sigma_seed": 0.5, "sigma_shift": 0.5, "sigma_e": 20.0, "low_shift": 2.0}
+#: Typical sizes of the parameters (the least-squares scale; starting values when one is 0).
+START = {"sigma_seed": 0.01, "sigma_shift": 0.01, "sigma_e": 0.6, "low_shift": 0.1}
 
 
 def is_mixture(scenario: Scenario) -> bool:
@@ -62,12 +67,12 @@ def is_mixture(scenario: Scenario) -> bool:
 
 def with_parameters(scenario: Scenario, **values: float) -> Scenario:
     """The scenario with new noise parameters; ``low_shift`` moves ``low_theta`` in proportion
-    (their ratio is an assumption of the scenario)."""
+    (their ratio is an assumption of the scenario; THETA_RATIO when its low_shift is 0)."""
     values = {k: float(v) for k, v in values.items()}
     low = values.pop(MIXTURE_PARAMETER, None)
     if low is not None:
         sd = scenario.seed_distribution
-        ratio = sd.low_theta / sd.low_shift if sd.low_shift > 0 else 0.0
+        ratio = sd.low_theta / sd.low_shift if sd.low_shift > 0 else THETA_RATIO
         scenario = dataclasses.replace(scenario, seed_distribution=dataclasses.replace(
             sd, low_shift=low, low_theta=ratio * low))
     return dataclasses.replace(scenario, **values)
@@ -85,7 +90,8 @@ def _parameter(scenario: Scenario, name: str) -> float:
     return float(scenario.seed_distribution.low_shift if name == MIXTURE_PARAMETER else getattr(scenario, name))
 
 
-def predicted(scenario: Scenario, approach: str | None = None, item_sets: dict | None = None) -> dict[str, float]:
+def predicted(scenario: Scenario, approach: str | None = None, item_sets: dict | None = None, *,
+              eval2: bool = True) -> dict[str, float]:
     """tau, Delta95 (test) and Spearman rho the scenario implies, in F1 points (rho unitless).
 
     Without ``item_sets``: the expectation over dev/test sets of the configured sizes (what the
@@ -93,7 +99,7 @@ def predicted(scenario: Scenario, approach: str | None = None, item_sets: dict |
     """
     approach = approach or scenario.approaches[0].name
     if is_mixture(scenario):
-        return _predicted_mixture(scenario, approach, item_sets)
+        return _predicted_mixture(scenario, approach, item_sets, eval2=eval2)
     imp = implied_values(scenario, approach, item_sets)
     s_x = imp["sd_x_test"]
     se = math.sqrt(2.0) * s_x
@@ -106,15 +112,15 @@ def predicted(scenario: Scenario, approach: str | None = None, item_sets: dict |
             imp["sd_psi_true_test"], "sd_x_test": 100 * s_x, "sigma_delta": 100 * sigma_d}
 
 
-def _predicted_mixture(scenario: Scenario, approach: str, item_sets) -> dict[str, float]:
-    """tau, Delta95, rho and Evaluation 2's % significant of a test_shift_mixture task."""
+def _predicted_mixture(scenario: Scenario, approach: str, item_sets, *, eval2: bool = True) -> dict[str, float]:
+    """tau, Delta95, rho and (``eval2``) Evaluation 2's % significant of a test_shift_mixture task."""
     from simstats.studies.noise.simulate import component_moments, component_spearman, node_moments
     from simstats.studies.reimers2018.selection import evaluation_values, mixture_difference_values
 
     nodes = node_moments(scenario, approach, item_sets)
     parts = component_moments(scenario, approach, nodes=nodes)
     one = mixture_difference_values(parts)
-    two = evaluation_values(parts, EVAL2_N)
+    two = evaluation_values(parts, EVAL2_N) if eval2 else {"pct_significant": float("nan")}
     w2, f = nodes["w2"], nodes["psi_test"]
     sd_true = math.sqrt(np.sum(w2 * (f - np.sum(w2 * f)) ** 2))
     return {"tau": one["tau"], "delta95_test": one["delta95_test"], "spearman_rho": component_spearman(parts),
@@ -141,9 +147,9 @@ def targets(scenario: Scenario) -> dict[str, float]:
 
 
 def _residuals(scenario: Scenario, goal: dict[str, float], free: tuple[str, ...], x: np.ndarray,
-               use: tuple[str, ...]) -> np.ndarray:
+               use: tuple[str, ...], item_sets: dict | None = None) -> np.ndarray:
     sc = with_parameters(scenario, **dict(zip(free, x)))
-    pred = predicted(sc)
+    pred = predicted(sc, item_sets=item_sets, eval2=MIXTURE_TARGET in use)
     out = []
     for key in use:
         if key == "spearman_rho":
@@ -171,13 +177,15 @@ class CalibrationResult:
 
 
 def calibrate(scenario: Scenario, *, fixed: dict[str, float] | None = None,
-              use: tuple[str, ...] | None = None) -> CalibrationResult:
+              use: tuple[str, ...] | None = None, item_sets: dict | None = None) -> CalibrationResult:
     """Fit the free noise parameters (those not in ``fixed``) to the published ``use`` numbers.
 
-    Deterministic: least squares from a fixed start (relative residuals for tau and Delta95,
+    Deterministic: least squares from the scenario's stored values (relative residuals for tau and Delta95,
     absolute for rho), parameters bounded to [0, UPPER].  A target outside the model's
     reach (a negative rho, say) leaves a residual; ``success`` says whether the fit is exact
-    to 1e-4.
+    to 1e-4.  With ``item_sets`` (the realised dev and test sets of a run) the fit is to what
+    the model implies on those sets, so that the simulation hits the targets rather than
+    their expectation over set draws.
     """
     fixed = dict(fixed or {})
     use = targets_of(scenario) if use is None else use
@@ -185,22 +193,32 @@ def calibrate(scenario: Scenario, *, fixed: dict[str, float] | None = None,
     base = with_parameters(scenario, **fixed)
     names = parameters_of(scenario)
     free = tuple(p for p in names if p not in fixed)
-    start = np.array([{"sigma_seed": 0.01, "sigma_shift": 0.01, "sigma_e": 0.6, "low_shift": 0.1}[p] for p in free])
+    default = np.array([START[p] for p in free])
     upper = np.array([UPPER[p] for p in free])
-    fit = optimize.least_squares(lambda x: _residuals(base, goal, free, x, use), start,
-                                 bounds=(np.zeros(len(free)), upper), x_scale=np.array(start), xtol=1e-12,
+    # from the stored values (a refit of a calibrated scenario ends at once), kept inside the bounds
+    start = np.clip([_parameter(base, p) for p in free], 1e-3 * default, upper)
+    fit = optimize.least_squares(lambda x: _residuals(base, goal, free, x, use, item_sets), start,
+                                 bounds=(np.zeros(len(free)), upper), x_scale=default, xtol=1e-12,
                                  ftol=1e-12, gtol=1e-12, max_nfev=400, method="trf")
-    # a bound reached only up to round-off is the bound itself
-    values = {**fixed, **{p: (0.0 if v < 1e-9 else float(v)) for p, v in zip(free, fit.x)}}
+    # a parameter at its lower bound up to a flat direction of the fit (1e-4 of its typical size) is 0
+    values = {**fixed, **{p: (0.0 if v < 1e-4 * START[p] else float(v)) for p, v in zip(free, fit.x)}}
     final = with_parameters(scenario, **values)
-    pred = predicted(final)
+    pred = predicted(final, item_sets=item_sets, eval2=is_mixture(final))
     exact = bool(np.max(np.abs(fit.fun)) < 1e-4)
     return CalibrationResult(scenario.name, {p: values[p] for p in names}, goal, pred, exact,
                              "fit exact" if exact else "target(s) out of reach: closest fit")
 
 
-def calibration_table(scenarios, progress=None):
+def realised_item_sets(scenario: Scenario, root_seed: int) -> dict:
+    """The dev and test sets every model of a run of ``root_seed`` is scored on (stream "noise")."""
+    from simstats.sim.noise import make_item_set
+
+    return {s: make_item_set(scenario, s, root_seed, "noise") for s in ("dev", "test")}
+
+
+def calibration_table(scenarios, progress=None, *, root_seed: int | None = None):
     """Stored vs refitted parameters and the fit's residuals, per task; plus the no-shift check.
+    With ``root_seed``, fitted on the run's realised item sets (:func:`realised_item_sets`).
 
     Rows (long): kind "parameter" (stored, refit, relative difference), "target" (published,
     fitted, residual) and "no_shift" (the fit with sigma_shift = 0 to tau and Delta95 only,
@@ -210,7 +228,8 @@ def calibration_table(scenarios, progress=None):
 
     rows = []
     for sc in scenarios:
-        fit = calibrate(sc)
+        item_sets = None if root_seed is None else realised_item_sets(sc, root_seed)
+        fit = calibrate(sc, item_sets=item_sets)
         for p in parameters_of(sc):
             stored, refit = _parameter(sc, p), fit.parameters[p]
             rel = abs(refit - stored) / max(abs(stored), 1e-12) if stored or refit else 0.0
@@ -221,7 +240,7 @@ def calibration_table(scenarios, progress=None):
                          "value": fit.targets[k], "fit": fit.predicted[k],
                          "difference": fit.predicted[k] - fit.targets[k], "note": fit.message})
         no_shift = calibrate(sc, fixed={"sigma_shift": 0.0, **({MIXTURE_PARAMETER: 0.0} if is_mixture(sc) else {})},
-                             use=("tau", "delta95_test"))
+                             use=("tau", "delta95_test"), item_sets=item_sets)
         rows.append({"scenario": sc.name, "reference": sc.reference, "kind": "no_shift", "quantity": "spearman_rho",
                      "value": no_shift.targets["spearman_rho"], "fit": no_shift.predicted["spearman_rho"],
                      "difference": no_shift.predicted["spearman_rho"] - no_shift.targets["spearman_rho"],

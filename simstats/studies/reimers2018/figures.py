@@ -9,38 +9,80 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 
-def reimers_figure4(tables: pd.DataFrame):
-    """% of best-of-n comparisons called significant against n, per task, with a 95 % MCSE band."""
-    fig, ax = plt.subplots(figsize=(8.5, 6.4), constrained_layout=True)
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    f4 = tables[(tables.table == "F4_eval2_vs_n")]
-    for k, (ref, sub) in enumerate(f4.groupby("reference", sort=True)):
-        c = colours[k % len(colours)]
-        sub = sub.sort_values("n")
-        ax.plot(sub.n, sub.estimate, marker="o", ms=3, color=c, label=ref)
-        ax.fill_between(sub.n, sub.estimate - 1.96 * sub.se, sub.estimate + 1.96 * sub.se, color=c, alpha=0.15)
-        for table, n_col, marker in (("T1_eval1", 1, "s"), ("T2_eval2", None, "D")):
-            paper = tables[(tables.table == table) & (tables.reference == ref) & (tables.quantity == "pct_significant")]
-            if len(paper) and np.isfinite(paper.paper.iloc[0]):
-                ax.scatter([n_col or paper.n.iloc[0]], [paper.paper.iloc[0]], marker=marker, facecolors="none",
-                           edgecolors=c, s=45, zorder=3)
-        marked = sub[np.isfinite(sub.paper)]
-        if len(marked):
-            ax.scatter(marked.n, marked.paper, marker="*", s=160, color=c, edgecolors="black", zorder=4,
-                       label=f"paper, {ref}, n = {int(marked.n.iloc[0])}: {marked.paper.iloc[0]:.2f} %")
-    ax.scatter([], [], marker="s", facecolors="none", edgecolors="grey", label="paper, Table 1 (n = 1)")
-    ax.scatter([], [], marker="D", facecolors="none", edgecolors="grey", label="paper, Table 2 (best of 50)")
+#: The task whose Figure 4 the paper draws.
+FIGURE4_TASK = "CoNLL 2003 - NER-En"
+
+
+def _figure4_panel(ax, tables: pd.DataFrame, curves: pd.DataFrame | None, ref: str, *, legend: bool) -> None:
+    """One task: simulated % significant vs n (±1.96 MCSE), the closed form, the paper's values."""
+    sub = tables[(tables.table == "F4_eval2_vs_n") & (tables.reference == ref)].sort_values("n")
+    ax.plot(sub.n, sub.estimate, marker="o", ms=3, color="C0", label="simulated (band: ±1.96 MCSE)")
+    ax.fill_between(sub.n, sub.estimate - 1.96 * sub.se, sub.estimate + 1.96 * sub.se, color="C0", alpha=0.15)
+    if curves is not None:
+        c = curves[curves.reference == ref].sort_values("n")
+        if len(c):
+            ax.plot(c.n, c.pct_significant, color="C1", lw=1.5, label="noise model, closed form")
+    marks = []
+    for table, marker, what in (("T1_eval1", "s", "Table 1 (n = 1)"), ("T2_eval2", "D", "Table 2 (best of 50)")):
+        paper = tables[(tables.table == table) & (tables.reference == ref) & (tables.quantity == "pct_significant")]
+        if len(paper) and np.isfinite(paper.paper.iloc[0]):
+            n = 1 if table == "T1_eval1" else int(paper.n.iloc[0])
+            marks.append((n, float(paper.paper.iloc[0]), marker, f"paper, {what}"))
+    for r in sub[np.isfinite(sub.paper)].itertuples():
+        marks.append((int(r.n), float(r.paper), "*", f"paper, Figure 4 text (n = {int(r.n)})"))
+    for n, value, marker, label in marks:
+        ax.scatter([n], [value], marker=marker, s=150 if marker == "*" else 55, color="black" if marker == "*" else
+                   "none", edgecolors="black", zorder=4, label=f"{label}: {value:.2f} %")
     ax.set_xscale("log")
-    ns = sorted(f4.n.unique())
+    ns = sorted(sub.n.unique())
     ax.set_xticks(ns)
-    ax.set_xticklabels([str(int(n)) for n in ns], fontsize=8)
+    ax.set_xticklabels([str(int(n)) for n in ns], fontsize=7)
     ax.minorticks_off()
+    ax.grid(alpha=0.3, which="both")
+    values = [v for _, v, _, _ in marks] + [1.0]
+    if len(sub):
+        values.append(float(np.nanmax(sub.estimate + 1.96 * sub.se.fillna(0))))
+    if curves is not None and len(c):
+        values.append(float(c.pct_significant.max()))
+    ax.set_ylim(0, 1.05 * max(values))
+    if legend:
+        ax.legend(fontsize=7, loc="lower left")
+    return 1.05 * max(values)
+
+
+def reimers_figure4(tables: pd.DataFrame, curves: pd.DataFrame | None = None):
+    """Figure 4 (NER-En, as the paper): % of best-of-n comparisons called significant against n."""
+    fig, ax = plt.subplots(figsize=(7.5, 5.2), constrained_layout=True)
+    _figure4_panel(ax, tables, curves, FIGURE4_TASK, legend=True)
     ax.set_xlabel("runs per approach the best-by-dev model is chosen from, n (log scale)")
     ax.set_ylabel("comparisons called significant at p < 0.05 (%)")
-    ax.set_title("Identical approaches, best-by-dev model of n runs each (band: ±1.96 MCSE)")
-    ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.12))
-    ax.set_ylim(bottom=0)
+    ax.set_title(f"Figure 4 analogue, {FIGURE4_TASK}: identical approaches, best-by-dev model of n runs each",
+                 fontsize=10)
+    return fig
+
+
+def reimers_figure4_tasks(tables: pd.DataFrame, curves: pd.DataFrame | None = None):
+    """Figure 4's curve for every other task, small multiples on one y scale."""
+    refs = sorted(set(tables[tables.table == "F4_eval2_vs_n"].reference) - {FIGURE4_TASK})
+    cols = min(3, max(len(refs), 1))
+    rows = max(-(-len(refs) // cols), 1)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.4 * rows), constrained_layout=True, squeeze=False,
+                             sharey=True)
+    tops = []
+    for ax, ref in zip(axes.ravel(), refs):
+        tops.append(_figure4_panel(ax, tables, curves, ref, legend=False))
+        ax.set_title(ref, fontsize=9)
+        ax.set_xlabel("n (log scale)", fontsize=8)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("% significant at p < 0.05")
+    for ax in axes.ravel()[len(refs):]:
+        ax.set_visible(False)
+    axes[0, 0].set_ylim(0, max(tops, default=1.0))
+    handles, labels = axes.ravel()[0].get_legend_handles_labels()
+    keep = [(h, lab.rsplit(": ", 1)[0] if lab.startswith("paper") else lab) for h, lab in zip(handles, labels)]
+    fig.legend([h for h, _ in keep], [lab for _, lab in keep], fontsize=7, loc="outside lower center", ncol=4)
+    fig.suptitle("Figure 4 for the other tasks: best-by-dev model of n runs per approach (simulated ±1.96 MCSE, "
+                 "closed form, paper's Table 1/2 values)", fontsize=10)
     return fig
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 from scipy import optimize, special, stats
 
 from simstats.sim.scenario import Scenario
@@ -130,3 +131,22 @@ def scenario_evaluation(scenario: Scenario, n: int, *, approach: str | None = No
     """:func:`evaluation_values` of a scenario's approach (default: its first)."""
     approach = approach or scenario.approaches[0].name
     return evaluation_values(component_moments(scenario, approach, item_sets), n, alpha=alpha)
+
+
+def closed_form_curves(scenarios, ns, *, alpha: float = 0.05, root_seed: int | None = None,
+                       progress=None) -> pd.DataFrame:
+    """Figure 4 and Table 2 in closed form: per task scenario and group size n, the % significant,
+    Delta95 and tau of the best-by-dev runs (on the realised dev/test sets of ``root_seed``, else the
+    expectation over sets of the configured sizes)."""
+    from simstats.studies.reimers2018.calibration import realised_item_sets
+
+    rows = []
+    for sc in scenarios:
+        item_sets = None if root_seed is None else realised_item_sets(sc, root_seed)
+        parts = component_moments(sc, sc.approaches[0].name, item_sets)
+        for n in sorted(set(ns)):
+            values = evaluation_values(parts, n, alpha=alpha)
+            rows.append({"scenario": sc.name, "reference": sc.reference, "n": n, **values})
+        if progress is not None:
+            progress(f"{sc.name}: closed-form curve over {len(set(ns))} group sizes")
+    return pd.DataFrame(rows)

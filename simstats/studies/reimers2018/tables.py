@@ -193,7 +193,7 @@ def _paper(table: str, reference: str, quantity: str, n: int) -> float:
 CALIBRATED = {("T1_eval1", "tau"), ("T1_eval1", "delta95_test"), ("T2_eval2", "spearman_rho")}
 
 
-def side_by_side(summary: pd.DataFrame) -> pd.DataFrame:
+def side_by_side(summary: pd.DataFrame, fitted: set[tuple[str, str, str]] = frozenset()) -> pd.DataFrame:
     """Each simulated cell beside the paper's value, with the difference and a computed verdict.
 
     Tolerances (issue #4): % significant +-3 points; Delta95, Delta_max, tau of Table 2 and
@@ -201,12 +201,14 @@ def side_by_side(summary: pd.DataFrame) -> pd.DataFrame:
     (2,000 comparisons per task); Table 5 +-10 %; rho +-0.05; each plus half a unit of the
     published value's last digit.  The verdict is the symmetric rule of
     :func:`simstats.studies.reference.judge` on ours' 95 % Monte Carlo interval.  Calibrated
-    cells are marked as such and judged like the others.
+    cells (CALIBRATED, plus ``fitted``: (reference, table, quantity) of further fitted cells, e.g.
+    Table 2's % significant of a test_shift_mixture task) are marked as such and judged like the others.
     """
     out = summary.copy()
     out["paper"] = [_paper(t, r, q, n) for t, r, q, n in zip(out.table, out.reference, out.quantity, out.n)]
     out["difference"] = out.estimate - out.paper
-    out["role"] = ["calibrated" if (t, q) in CALIBRATED else "prediction" for t, q in zip(out.table, out.quantity)]
+    out["role"] = ["calibrated" if (t, q) in CALIBRATED or (r, t, q) in fitted else "prediction"
+                   for r, t, q in zip(out.reference, out.table, out.quantity)]
     tolerance, tolerance_value, verdict = [], [], []
     for row in out.itertuples(index=False):
         text, tol, why = _judge(row)
