@@ -257,3 +257,31 @@ def test_ukp_replicate_groups_and_statistics():
     assert all_rows.loc["deltamax_test", "estimate"] == pytest.approx(2.0)
     assert all_rows.loc["delta95_test", "estimate"] == pytest.approx(np.quantile(diffs, 0.95))
     assert all_rows.loc["delta95_test", "pairs"] == 4
+    # the centred test scores of the two configurations (points): scipy's skew and kurtosis
+    test = np.array([89.0, 88.0, 90.0, 79.0, 80.0])
+    centred = np.concatenate([test[:3] - test[:3].mean(), test[3:] - test[3:].mean()])
+    assert all_rows.loc["skewness", "estimate"] == pytest.approx(stats.skew(centred))
+    assert all_rows.loc["excess_kurtosis", "estimate"] == pytest.approx(stats.kurtosis(centred))
+    assert np.isnan(all_rows.loc["skewness", "model"])             # no simulated runs given
+
+
+def test_ukp_statistics_of_the_model_use_the_configurations_group_sizes():
+    table = pd.DataFrame({
+        "ID": list("abcde"), "Dataset": ["conll2003_ner.pkl"] * 5,
+        "Optimizer": ["Adam", "Adam", "Adam", "SGD", "SGD"],
+        "Dev_F1": [0.90, 0.91, 0.92, 0.80, 0.82], "Test_F1": [0.89, 0.88, 0.90, 0.79, 0.80]})
+    sim = pd.DataFrame({"approach": ["A"] * 6 + ["B"] * 6, "index": list(range(6)) * 2,
+                        "psi_dev": [0.9, 0.91, 0.93, 0.8, 0.84, 0.5] * 2,
+                        "psi_test": [0.89, 0.88, 0.91, 0.79, 0.83, 0.5] + [0.0] * 6})
+    out = ukp_replicates(table, np.random.default_rng(0), n_boot=10, model_scores={"conll2003_ner_en": sim})
+    model = out[out.subset == "all configurations"].set_index("quantity").model
+    # groups of 3 and 2 of approach A's first 5 runs: test pairs |89-88|, |89-91|, |88-91|, |79-83|
+    assert model["deltamax_test"] == pytest.approx(4.0)
+    test = np.array([89.0, 88.0, 91.0, 79.0, 83.0])
+    centred = np.concatenate([test[:3] - test[:3].mean(), test[3:] - test[3:].mean()])
+    assert model["skewness"] == pytest.approx(stats.skew(centred))
+    # too few simulated runs (4) for the 5 runs of all configurations: no model value; the top quarter
+    # (one configuration of 3 runs) still gets one
+    small = ukp_replicates(table, np.random.default_rng(0), n_boot=10, model_scores={"conll2003_ner_en": sim.head(4)})
+    assert small[small.subset == "all configurations"].model.isna().all()
+    assert small[small.subset == "top quarter"].model.notna().any()

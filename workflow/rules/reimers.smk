@@ -110,6 +110,7 @@ rule summarise_reimers:
 rule reimers_realdata:
     input:
         ukp="resources/realdata/ukp_bilstm_runs_2017.tsv.gz",
+        scores=reimers_task_files("scores"),
     output:
         csv=f"{RESULTS}/reimers/realdata.csv",
     params:

@@ -1,4 +1,9 @@
-"""Reimers study, real data: seed replicates of one configuration in the UKP BiLSTM runs."""
+"""Reimers study, real data: seed replicates of one configuration in the UKP BiLSTM runs, beside the
+calibrated tasks' simulated runs grouped alike."""
+from pathlib import Path
+
+import pandas as pd
+
 from simstats.studies.reimers2018.realdata import read_ukp, ukp_replicates
 from simstats.io import script_logger
 from simstats.sim.seeding import generator
@@ -7,4 +12,6 @@ from simstats.io import write_csv
 with script_logger(snakemake.log[0]) as log:
     table = read_ukp(snakemake.input.ukp)
     log.info("%d runs read", len(table))
-    write_csv(ukp_replicates(table, generator(snakemake.params.root_seed, "reimers", "ukp")), snakemake.output.csv)
+    scores = {Path(p).parent.name: pd.read_parquet(p) for p in snakemake.input.scores}
+    write_csv(ukp_replicates(table, generator(snakemake.params.root_seed, "reimers", "ukp"), model_scores=scores),
+              snakemake.output.csv)

@@ -144,7 +144,8 @@ def calibration_markdown(calibration: pd.DataFrame, fit: pd.DataFrame) -> str:
 
 def realdata_markdown(realdata: pd.DataFrame, tables: pd.DataFrame) -> str:
     sim_key = {"spearman_rho": ("T2_eval2", "spearman_rho"), "two_zeta": ("T3_prediction_interval", "two_zeta"),
-               "delta95_test": ("T1_eval1", "delta95_test"), "deltamax_test": ("T1_eval1", "deltamax_test")}
+               "delta95_test": ("T1_eval1", "delta95_test"), "deltamax_test": ("T1_eval1", "deltamax_test"),
+               "skewness": (None, None), "excess_kurtosis": (None, None)}
     rows = []
     for r in realdata.itertuples(index=False):
         table, quantity = sim_key[r.quantity]
@@ -153,6 +154,7 @@ def realdata_markdown(realdata: pd.DataFrame, tables: pd.DataFrame) -> str:
                      "UKP replicates": _fmt(r.estimate),
                      "95% CI (configurations)": "–" if math.isnan(r.ci_low) else f"[{r.ci_low:.3f}, {r.ci_high:.3f}]",
                      "pairs": r.pairs, "configurations": r.configurations,
+                     "model (same grouping)": _fmt(getattr(r, "model", math.nan)),
                      "simulated": _fmt(sim.estimate.iloc[0]) if len(sim) else float("nan"),
                      "paper": _fmt(sim.paper.iloc[0]) if len(sim) else float("nan"),
                      "note": r.note if isinstance(r.note, str) else ""})
@@ -162,9 +164,13 @@ def realdata_markdown(realdata: pd.DataFrame, tables: pd.DataFrame) -> str:
         "Runs that share every hyperparameter are replicates of one configuration differing only in the seed. "
         "rho and 2 zeta use dev and test F1 centred on each configuration's mean (across configurations the "
         "hyperparameters drive both scores); Delta95 / Delta_max are over all pairs of replicate runs. "
-        "Intervals: bootstrap over configurations. `simulated`: the matching calibrated task (Table 2 rho, "
-        "Table 3 2 zeta, Table 1 Delta95 / Delta_max); Delta_max grows with the number of pairs, so it is not "
-        "comparable across rows with different counts.",
+        "Skewness and excess kurtosis are of the centred test scores (a lower tail of bad runs makes the "
+        "skewness negative). Intervals: bootstrap over configurations. `model (same grouping)`: the same "
+        "statistic of the matching calibrated task's simulated runs cut into groups of the UKP configurations' "
+        "sizes (centring within groups of 2-6 affects both alike; empty when the run simulated too few models). "
+        "`simulated`: the task's table cell (Table 2 rho, Table 3 2 zeta, Table 1 Delta95 / Delta_max over "
+        "independent pairs); Delta_max grows with the number of pairs, so it is not comparable across rows with "
+        "different counts.",
         "",
         "What score-only data can show: the spread of test scores between seeds and how weakly dev predicts "
         "test. What it cannot show: tau and the share of 'significant' single-run comparisons, which need each "

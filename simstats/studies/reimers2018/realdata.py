@@ -8,7 +8,13 @@ Per task we report, with a bootstrap over configurations:
 * Spearman rho(dev, test) within configurations (scores centred on their configuration's
   mean; across configurations the hyperparameters, not the seed, drive both scores);
 * 2 zeta of the prediction interval of test given dev on the same centred scores;
-* Delta95 and Delta_max of |Delta test F1| over all pairs of replicate runs.
+* Delta95 and Delta_max of |Delta test F1| over all pairs of replicate runs;
+* skewness and excess kurtosis of the centred test scores (the shape a lower tail of bad runs
+  would show).
+
+Beside each UKP value, ``model`` is the same statistic of the calibrated task's simulated runs
+(approach A) cut into groups of the same sizes as the UKP configurations, so that centring within
+small groups affects both alike.
 
 Score-only data cannot give Table 1's tau or % significant: those need each run's
 per-sentence output for the paired bootstrap.  Configurations have only 2-6 replicates,
@@ -73,11 +79,32 @@ def _statistics(parts) -> dict[str, float]:
     return {"spearman_rho": math.nan if same else float(stats.spearmanr(dev, test).statistic),
             "two_zeta": math.nan if same else float(prediction_interval_width(dev, test).mean()),
             "delta95_test": float(np.quantile(diffs, 0.95)), "deltamax_test": float(diffs.max()),
+            "skewness": float(stats.skew(test)), "excess_kurtosis": float(stats.kurtosis(test)),
             "pairs": diffs.size, "configurations": len(parts), "runs": dev.size, "dev_equals_test": same}
 
 
-def ukp_replicates(table: pd.DataFrame, rng: np.random.Generator, n_boot: int = 1000) -> pd.DataFrame:
-    """Per task and subset (all / top quarter): the statistics with bootstrap-over-configuration CIs."""
+QUANTITIES = ("spearman_rho", "two_zeta", "delta95_test", "deltamax_test", "skewness", "excess_kurtosis")
+
+
+def grouped_like(dev: np.ndarray, test: np.ndarray, sizes) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Simulated runs (F1 points) cut into consecutive groups of the given sizes, as _per_config does
+    with real configurations; raises if there are too few runs."""
+    sizes = [int(k) for k in sizes]
+    if sum(sizes) > dev.size:
+        raise ValueError(f"grouping needs {sum(sizes)} simulated runs, the task has {dev.size}")
+    out, start = [], 0
+    for k in sizes:
+        d, t = dev[start:start + k], test[start:start + k]
+        i, j = np.triu_indices(k, 1)
+        out.append((d - d.mean(), t - t.mean(), np.abs(t[i] - t[j])))
+        start += k
+    return out
+
+
+def ukp_replicates(table: pd.DataFrame, rng: np.random.Generator, n_boot: int = 1000,
+                   model_scores: dict[str, pd.DataFrame] | None = None) -> pd.DataFrame:
+    """Per task and subset (all / top quarter): the statistics with bootstrap-over-configuration CIs,
+    and (``model_scores``: simulated score rows per scenario) the model's value under the same grouping."""
     runs = replicate_groups(table)
     rows = []
     for task, sub in runs.groupby("task", sort=True):
@@ -86,13 +113,21 @@ def ukp_replicates(table: pd.DataFrame, rng: np.random.Generator, n_boot: int = 
         for subset, part in (("all configurations", sub), ("top quarter", sub[sub.config.isin(top)])):
             parts = _per_config(part)
             point = _statistics(parts)
-            reps = {k: [] for k in ("spearman_rho", "two_zeta", "delta95_test")}
+            model = {}
+            scores = (model_scores or {}).get(UKP_TASKS[task])
+            if scores is not None:
+                a = scores[scores.approach == scores.approach.min()].sort_values("index")
+                sizes = part.groupby("config", sort=True).size().to_numpy()
+                if sizes.sum() <= len(a):       # else too few simulated runs (a small run): no model value
+                    model = _statistics(grouped_like(100 * a.psi_dev.to_numpy(), 100 * a.psi_test.to_numpy(),
+                                                     sizes))
+            reps = {k: [] for k in ("spearman_rho", "two_zeta", "delta95_test", "skewness", "excess_kurtosis")}
             for _ in range(n_boot):
                 pick = rng.integers(0, len(parts), size=len(parts))
                 s = _statistics([parts[k] for k in pick])
                 for k in reps:
                     reps[k].append(s[k])
-            for key in ("spearman_rho", "two_zeta", "delta95_test", "deltamax_test"):
+            for key in QUANTITIES:
                 lo = hi = math.nan
                 if key in reps and np.isfinite(point[key]):
                     lo, hi = np.quantile(reps[key], [0.025, 0.975])
@@ -100,6 +135,7 @@ def ukp_replicates(table: pd.DataFrame, rng: np.random.Generator, n_boot: int = 
                     "spearman_rho", "two_zeta") else ""
                 rows.append({"task": task, "scenario": UKP_TASKS[task], "subset": subset, "quantity": key,
                              "estimate": point[key], "ci_low": float(lo), "ci_high": float(hi),
+                             "model": model.get(key, math.nan),
                              "pairs": point["pairs"], "configurations": point["configurations"],
                              "runs": point["runs"], "note": note})
     return pd.DataFrame(rows)
