@@ -285,3 +285,23 @@ def test_ukp_statistics_of_the_model_use_the_configurations_group_sizes():
     small = ukp_replicates(table, np.random.default_rng(0), n_boot=10, model_scores={"conll2003_ner_en": sim.head(4)})
     assert small[small.subset == "all configurations"].model.isna().all()
     assert small[small.subset == "top quarter"].model.notna().any()
+
+
+def test_identifiability_refits_each_shape_to_the_published_numbers():
+    from simstats.studies.reimers2018.calibration import (identifiability, identifiability_band, identifiability_task,
+                                                          realised_item_sets)
+
+    assert identifiability_task(SCENARIOS.values()).name == "conll2003_ner_en"
+    assert identifiability_task([SCENARIOS["ace2005_events"], SCENARIOS["iid"]]).name == "ace2005_events"
+    assert identifiability_task([SCENARIOS["iid"]]) is None
+    sc = SCENARIOS["ace2005_events"]
+    table = identifiability(sc, [0.15], [0.25, 1.0], [1, 50], item_sets=realised_item_sets(sc, CONFIG["root_seed"]))
+    assert len(table) == 4 and table.fit_exact.all()
+    # n = 50 is Table 2's % significant, one of the four fitted numbers: every exact shape meets it
+    at50 = table[table.n == 50].pct_significant
+    assert np.allclose(at50, 29.08, atol=1e-3)
+    band = identifiability_band(table).set_index("n")
+    assert band.loc[50, "exact_high"] - band.loc[50, "exact_low"] < 2e-3
+    assert band.loc[1, "exact_low"] <= band.loc[1, "exact_high"] and band.loc[1, "shapes"] == 2
+    with pytest.raises(ValueError, match="needs a test_shift_mixture"):
+        identifiability(SCENARIOS["iid"], [0.1], [0.25], [1])

@@ -164,11 +164,13 @@ def _reimers_section(results: Path, figures: Path, rel: str, ledger: pd.DataFram
              "Two approaches identical by construction train many models of each of the paper's seven tasks; every "
              "'significant' difference between them is false. Evaluation 1 compares single runs with a paired "
              "bootstrap over test sentences, Evaluation 2 the best of n runs on dev, Evaluations 3 and 4 groups of "
-             "25 runs (Welch, Wilcoxon, Mann-Whitney U). The noise parameters are fitted to three published "
-             "numbers per task (tau and Delta95 of Table 1, rho of Table 2); Table 2's tau, Table 3's 2 zeta and "
-             "Table 5 at n = 1 follow from them (identities); every other cell is a prediction. Full tables: "
-             "`reimers/tables.md`; calibration: `reimers/calibration.md`; UKP real data: `reimers/realdata.md`.",
-             ""]
+             "25 runs (Welch, Wilcoxon, Mann-Whitney U). A run is normal or, with an assumed share, \"low\" (its "
+             "test score drops more than its dev score: the test_shift_mixture). The noise parameters are fitted "
+             "to published numbers per task (tau and Delta95 of Table 1, rho of Table 2, and for mixture tasks "
+             "Table 2's % significant); Table 2's tau, Table 3's 2 zeta and Table 5 at n = 1 follow from them "
+             "(identities); every other cell is a prediction. Full tables: `reimers/tables.md`; calibration: "
+             "`reimers/calibration.md`; UKP real data: `reimers/realdata.md`; identifiability: "
+             "`reimers/identifiability.md`.", ""]
     part = ledger[(ledger.paper == "reimers2018") & (ledger.verdict != NOT_COMPARED)]
     counts = part.groupby(["table", "role", "verdict"]).size().unstack(fill_value=0).reset_index()
     counts["table"] = counts.table.map(lambda k: REIMERS_TITLES.get(k, k))
@@ -182,6 +184,18 @@ def _reimers_section(results: Path, figures: Path, rel: str, ledger: pd.DataFram
         "verdict": headline.verdict})
     lines += ["% significant between identical approaches (the paper's headline numbers):", "",
               markdown_table(show), ""]
+    band = read_if_present(results / "reimers/identifiability.csv")
+    if band is not None and len(band):
+        from simstats.studies.reimers2018.calibration import identifiability_band
+
+        b = identifiability_band(band)
+        shown = pd.DataFrame({"n": b.n, "exact fits": [f"{_num(lo, 1)}-{_num(hi, 1)} %" for lo, hi in
+                                                       zip(b.exact_low, b.exact_high)],
+                              "all shapes": [f"{_num(lo, 1)}-{_num(hi, 1)} %" for lo, hi in zip(b.all_low, b.all_high)]})
+        lines += [f"Identifiability ({band.reference.iloc[0]}): closed-form % significant over "
+                  f"{int(b.shapes.iloc[0])} assumed shapes of the low runs ({int(b.exact_shapes.iloc[0])} fit the "
+                  "four published numbers exactly); the published numbers pin down what the exact fits agree on:",
+                  "", markdown_table(shown), ""]
     lines += _figures(figures, rel, [
         ("reimers/figure4", "Figure 4: % significant when the best of n runs on dev is compared (paper's values marked)"),
         ("reimers/figure4_tasks", "Figure 4's curve for the other six tasks (paper's Table 1 and 2 values marked)"),

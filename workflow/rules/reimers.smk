@@ -28,6 +28,7 @@ reimers_outputs = lambda: (
         f"{RESULTS}/reimers/tables.md",
         f"{RESULTS}/reimers/calibration.md",
         f"{RESULTS}/reimers/realdata.md",
+        f"{RESULTS}/reimers/identifiability.md",
         *expand(f"{FIGURES}/reimers/{{fig}}.{{ext}}", fig=REIMERS_FIGURES, ext=["png", "pdf"]),
     ]
 )
@@ -58,6 +59,28 @@ rule reimers_calibration:
         "../envs/simstats.yaml"
     script:
         "../scripts/reimers_calibration.py"
+
+
+rule reimers_identifiability:
+    """Refit the Figure 4 task under each assumed mixture shape: the Figure 4 values the published numbers
+    do not pin down."""
+    output:
+        csv=f"{RESULTS}/reimers/identifiability.csv",
+        md=f"{RESULTS}/reimers/identifiability.md",
+    params:
+        scenarios=reimers_task_scenarios(),
+        low_prob=REIMERS.identifiability_low_prob if REIMERS else None,
+        theta_ratio=REIMERS.identifiability_theta_ratio if REIMERS else None,
+        ns=REIMERS.figure4_n if REIMERS else None,
+        root_seed=ROOT_SEED,
+    log:
+        log_path("reimers/identifiability"),
+    benchmark:
+        benchmark_path("reimers/identifiability")
+    conda:
+        "../envs/simstats.yaml"
+    script:
+        "../scripts/reimers_identifiability.py"
 
 
 rule simulate_reimers_chunk:

@@ -42,6 +42,8 @@ from simstats.sim.scenario import Scenario
 
 PARAMETERS = ("sigma_seed", "sigma_shift", "sigma_e")
 TARGETS = ("tau", "delta95_test", "spearman_rho")
+#: The task whose Figure 4 the paper draws (and whose shape the identifiability study varies).
+FIGURE4_REFERENCE = "CoNLL 2003 - NER-En"
 #: The mixture's extra parameter and the published number it is fitted to.
 MIXTURE_PARAMETER = "low_shift"
 MIXTURE_TARGET = "pct_significant_eval2"
@@ -249,3 +251,75 @@ def calibration_table(scenarios, progress=None, *, root_seed: int | None = None)
         if progress is not None:
             progress(f"{sc.name}: {fit.message}")
     return pd.DataFrame(rows)
+
+
+def identifiability(scenario: Scenario, low_probs, theta_ratios, ns, *, item_sets: dict | None = None,
+                    progress=None):
+    """Refit a test_shift_mixture task under each assumed shape (share of low runs x low_theta /
+    low_shift) and give, per shape, whether the four published numbers are met and the closed-form
+    Figure 4 curve: the band of values the published numbers do not pin down."""
+    import pandas as pd
+
+    from simstats.studies.noise.simulate import component_moments
+    from simstats.studies.reimers2018.selection import evaluation_values, mixture_difference_values
+
+    if not is_mixture(scenario):
+        raise ValueError(f"scenario {scenario.name!r}: identifiability needs a test_shift_mixture task")
+    rows = []
+    for prob in low_probs:
+        for ratio in theta_ratios:
+            sd = dataclasses.replace(scenario.seed_distribution, low_prob=float(prob),
+                                     low_shift=scenario.seed_distribution.low_shift or START[MIXTURE_PARAMETER],
+                                     low_theta=float(ratio) * (scenario.seed_distribution.low_shift
+                                                               or START[MIXTURE_PARAMETER]))
+            fit = calibrate(dataclasses.replace(scenario, seed_distribution=sd), item_sets=item_sets)
+            final = with_parameters(dataclasses.replace(scenario, seed_distribution=sd), **fit.parameters)
+            parts = component_moments(final, final.approaches[0].name, item_sets)
+            base = {"scenario": scenario.name, "reference": scenario.reference, "low_prob": float(prob),
+                    "theta_ratio": float(ratio), "fit_exact": fit.success, **fit.parameters,
+                    "pct_significant_eval1": mixture_difference_values(parts)["pct_significant"]}
+            for n in sorted(set(ns)):
+                rows.append({**base, "n": n, "pct_significant": evaluation_values(parts, n)["pct_significant"]})
+            if progress is not None:
+                progress(f"{scenario.name}: low_prob {prob}, ratio {ratio}: {fit.message}")
+    return pd.DataFrame(rows)
+
+
+def identifiability_band(table):
+    """Per n: the range of % significant over the shapes whose fit is exact (and over all shapes)."""
+    exact = table[table.fit_exact]
+    out = table.groupby("n").pct_significant.agg(all_low="min", all_high="max")
+    out = out.join(exact.groupby("n").pct_significant.agg(exact_low="min", exact_high="max"))
+    out["exact_shapes"] = exact.groupby(["low_prob", "theta_ratio"]).ngroups
+    out["shapes"] = table.groupby(["low_prob", "theta_ratio"]).ngroups
+    return out.reset_index()
+
+
+def identifiability_task(scenarios):
+    """The task the identifiability study refits: the paper's Figure 4 task if configured, else the
+    first test_shift_mixture task (by name); None when there is none."""
+    mixtures = [sc for sc in sorted(scenarios, key=lambda sc: sc.name) if is_mixture(sc)]
+    for sc in mixtures:
+        if sc.reference == FIGURE4_REFERENCE:
+            return sc
+    return mixtures[0] if mixtures else None
+
+
+def identifiability_markdown(table, band) -> str:
+    from simstats.io import markdown_table
+
+    task = table.reference.iloc[0] if len(table) else ""
+    shapes = table.drop_duplicates(["low_prob", "theta_ratio"])[
+        ["low_prob", "theta_ratio", "fit_exact", "sigma_seed", "sigma_shift", "sigma_e", "low_shift",
+         "pct_significant_eval1"]]
+    return "\n".join([
+        f"# Identifiability of Figure 4 ({task})", "",
+        "The share of low runs (low_prob) and the share of a low run's drop that dev sees (theta_ratio = "
+        "low_theta / low_shift) are assumptions. For each assumed shape the task is refitted to its four "
+        "published numbers (tau, Delta95, rho, Table 2 % significant) on the run's item sets; the band is the "
+        "range of the closed-form % significant over the shapes whose fit is exact: what the published "
+        "numbers pin down and what they leave open.", "",
+        "## Band per n (% significant, closed form)", "",
+        markdown_table(band.assign(**{c: band[c].map(lambda v: f"{v:.2f}") for c in
+                                      ("all_low", "all_high", "exact_low", "exact_high")})), "",
+        "## Shapes", "", markdown_table(shapes, digits=5), ""])

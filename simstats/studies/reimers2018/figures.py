@@ -9,8 +9,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 
-#: The task whose Figure 4 the paper draws.
-FIGURE4_TASK = "CoNLL 2003 - NER-En"
+from simstats.studies.reimers2018.calibration import FIGURE4_REFERENCE as FIGURE4_TASK  # noqa: E402
 
 
 def _figure4_panel(ax, tables: pd.DataFrame, curves: pd.DataFrame | None, ref: str, *, legend: bool) -> None:

@@ -54,6 +54,8 @@ class ReimersSettings:
     power_n: tuple[int, ...]        # runs per approach tried
     power_replicates: int
     power_target: float
+    identifiability_low_prob: tuple[float, ...] = (0.1, 0.15, 0.2)
+    identifiability_theta_ratio: tuple[float, ...] = (0.25, 0.5, 1.0)
 
     @property
     def group_sizes(self) -> tuple[int, ...]:
@@ -108,6 +110,8 @@ def parse_reimers(value, scenarios: dict[str, Scenario]) -> ReimersSettings:
         power_n=tuple(sorted(power["n"])),
         power_replicates=power["replicates"],
         power_target=float(power["target"]),
+        identifiability_low_prob=tuple(float(x) for x in value["identifiability"]["low_prob"]),
+        identifiability_theta_ratio=tuple(float(x) for x in value["identifiability"]["theta_ratio"]),
     )
     if settings.chunk_size % settings.block:
         raise ScenarioError(f"{path}.chunk_size: must be a multiple of {settings.block} (the least common multiple "
