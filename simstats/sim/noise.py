@@ -7,7 +7,9 @@ For model m of approach A and item i of a split:
     gold / plain item i : outcome 1[ theta - b_i - g_c(i) + e_mi > 0 ]       (recalled / correct)
     spurious candidate j: outcome 1[ kappa - theta - b_j + g_c(j) + e_mj > 0 ] (produced)
 
-with b ~ N(0, sigma_item^2) per item, g ~ N(0, sigma_c^2) per cluster (document),
+with b ~ N(0, sigma_item^2) per item, g ~ N(0, sigma_c^2) per cluster (document), and, with an
+approach x item interaction, each approach's own offset a_Ai ~ N(0, sigma_approach_item^2) added to
+every item's threshold (approach A finds item i harder by a_Ai; ``ItemSet.for_approach``),
 e ~ N(0, sigma_e^2) i.i.d. per model and item, kappa = ``spurious_offset``.  A hard
 document lowers recall and raises false alarms.  With s = sqrt(sigma_item^2 +
 sigma_c^2 + sigma_e^2) the population rates are exactly p(theta) = Phi(theta/s) and
@@ -115,12 +117,14 @@ class Population:
         return self.solve_mu(self.scenario.target + self.scenario.approach(approach).difference)
 
     # -- dependence between outcomes --------------------------------------------------
-    def pair_correlation(self, theta, kind: str = "gold"):
-        """Item-level r12: phi correlation of two models' outcomes (same theta) over random items."""
+    def pair_correlation(self, theta, kind: str = "gold", *, same_approach: bool = True):
+        """Item-level r12: phi correlation of two models' outcomes (same theta) over random items; two
+        models of one approach share its item offsets, two of different approaches do not."""
         p, q = self.rates(theta)
         rate = p if kind == "gold" else q
         sc = self.scenario
-        rho = (sc.sigma_item**2 + sc.sigma_c**2) / self.s**2
+        shared = sc.sigma_item**2 + sc.sigma_c**2 + (sc.sigma_approach_item**2 if same_approach else 0.0)
+        rho = shared / self.s**2
         h = special.ndtri(rate)
         p11 = bivariate_normal_equal_cdf(h, rho)
         return (p11 - rate**2) / (rate * (1 - rate))
@@ -132,6 +136,22 @@ class Population:
         rho = self.scenario.sigma_c**2 / self.s**2
         p11 = bivariate_normal_equal_cdf(special.ndtri(rate), rho)
         return (p11 - rate**2) / (rate * (1 - rate))
+
+    def approach_item_variance(self, theta, split: str) -> float:
+        """Variance over item sets of the difference between two approaches' expected accuracy (or
+        recall) on one set, for models of ability theta: the approach x item interaction's share.
+        Per item D = P_A - P_B with P_X = P(outcome = 1 | item, approach X); Var(D) = 2 (E[P_A^2] -
+        E[P_A P_B]), both bivariate normal orthant probabilities; the set mean divides by its items."""
+        sc = self.scenario
+        if sc.clusters is not None:
+            raise ValueError("approach_item_variance: closed form without clusters only")
+        spec = sc.split(split)
+        n = spec.items + spec.gold
+        h = float(np.asarray(theta, dtype=float)) / self.s
+        within = (sc.sigma_item**2 + sc.sigma_approach_item**2) / self.s**2
+        across = sc.sigma_item**2 / self.s**2
+        per_item = 2.0 * (bivariate_normal_equal_cdf(h, within) - bivariate_normal_equal_cdf(h, across))
+        return float(per_item) / n
 
     def x_variance(self, theta, split: str, *, within_set: bool = True):
         """Variance of X = Psi - Psi_true for a model of ability theta (delta method for ratios).
@@ -315,6 +335,16 @@ class ItemSet:
     unit: np.ndarray          # resampling unit (sentence) of each item, sorted (int32)
     cluster: np.ndarray       # cluster (document) of each item (int32); all 0 without clusters
     unit_start: np.ndarray    # first item of each unit; unit_start[-1] == n_items (int64)
+    #: per approach, its own threshold offset of every item (approach x item interaction); empty without
+    approach_offsets: dict = field(default_factory=dict)
+
+    def for_approach(self, approach: str) -> "ItemSet":
+        """The set as ``approach`` sees it: thresholds plus its own item offsets (itself without any)."""
+        offsets = self.approach_offsets.get(approach)
+        if offsets is None:
+            return self
+        return ItemSet(self.split, self.dataset, self.sign, (self.threshold + offsets).astype(np.float32), self.unit,
+                       self.cluster, self.unit_start)
 
     @property
     def n_items(self) -> int:
@@ -359,7 +389,12 @@ def make_item_set(scenario: Scenario, split: str, root_seed: int, stream: str = 
         shared = 0.0
     threshold = b + sign * shared - np.where(sign < 0, sc.spurious_offset, 0.0)
     unit_start = np.searchsorted(unit, np.arange(n_units + 1)).astype(np.int64)
-    return ItemSet(split, dataset, sign, threshold.astype(np.float32), unit, cluster, unit_start)
+    offsets = {}
+    if sc.sigma_approach_item > 0:     # own keys: the shared draws above do not change
+        for spec_a in sc.approaches:
+            g_a = generator(root_seed, stream, sc.name, "approach_items", spec_a.name, split, dataset)
+            offsets[spec_a.name] = (sc.sigma_approach_item * g_a.standard_normal(sign.size)).astype(np.float32)
+    return ItemSet(split, dataset, sign, threshold.astype(np.float32), unit, cluster, unit_start, offsets)
 
 
 # --------------------------------------------------------------------------- models
@@ -422,7 +457,7 @@ def simulate_models(scenario: Scenario, approach: str, start: int, stop: int, ro
     unit_splits = SPLITS if keep_unit_stats is True else tuple(keep_unit_stats or ())
     for split in SPLITS:
         keep_units = split in unit_splits
-        items = item_sets[split]
+        items = item_sets[split].for_approach(approach)
         theta = abil.theta + (abil.delta if split == "test" else 0.0)
         gold, spur = np.empty(n_models, np.int64), np.empty(n_models, np.int64)
         max_per_unit = int(np.diff(items.unit_start).max()) if items.n_units else 0

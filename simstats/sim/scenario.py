@@ -100,6 +100,8 @@ class Scenario:
     sigma_seed: float = 0.0
     sigma_shift: float = 0.0
     sigma_e: float = 1.0
+    #: approach x item interaction: each approach's own difficulty offset per item, N(0, this^2)
+    sigma_approach_item: float = 0.0
     spurious_offset: float = 0.0
     seed_distribution: SeedDistribution = field(default_factory=SeedDistribution)
     clusters: ClusterSpec | None = None
@@ -114,8 +116,9 @@ class Scenario:
 
     @property
     def latent_scale(self) -> float:
-        """sqrt(sigma_item^2 + sigma_c^2 + sigma_e^2): sd of an outcome's latent noise."""
-        return math.sqrt(self.sigma_item**2 + self.sigma_c**2 + self.sigma_e**2)
+        """sqrt(sigma_item^2 + sigma_c^2 + sigma_approach_item^2 + sigma_e^2): sd of an outcome's latent
+        noise over items, models and approaches."""
+        return math.sqrt(self.sigma_item**2 + self.sigma_c**2 + self.sigma_approach_item**2 + self.sigma_e**2)
 
     def split(self, name: str) -> SplitSpec:
         if name not in SPLITS:
@@ -195,7 +198,8 @@ def parse_scenario(name: str, value: Any, path: str | None = None) -> Scenario:
         for split_name, split in (("dev", dev), ("test", test)):
             if split.spurious == 0:
                 fail(f"{path}.{split_name}.spurious", "precision needs a spurious-candidate pool > 0")
-    sigmas = {key: float(value[key]) for key in ("sigma_item", "sigma_seed", "sigma_shift", "sigma_e")}
+    sigmas = {key: float(value[key]) for key in ("sigma_item", "sigma_seed", "sigma_shift", "sigma_e",
+                                                 "sigma_approach_item")}
     if sigmas["sigma_e"] == 0 and sigmas["sigma_item"] == 0:
         fail(f"{path}.sigma_e", "sigma_e and sigma_item cannot both be 0 (outcomes would be deterministic)")
     seed_distribution = _parse_seed_distribution(value["seed_distribution"], f"{path}.seed_distribution")

@@ -129,8 +129,8 @@ def node_moments(scenario: Scenario, approach: str, item_sets: dict | None = Non
         out["e_dev"], out["e_test"] = out["psi_dev"], out["psi_test"]
         out["v_dev"], out["v_test"] = pop.x_variance(nodes, "dev"), pop.x_variance(theta_test, "test")
     else:  # expected scores and their variance on the realised sets, not the population's
-        out["e_dev"], out["v_dev"] = _given_items(pop, item_sets["dev"], nodes)
-        out["e_test"], out["v_test"] = _given_items(pop, item_sets["test"], theta_test)
+        out["e_dev"], out["v_dev"] = _given_items(pop, item_sets["dev"].for_approach(approach), nodes)
+        out["e_test"], out["v_test"] = _given_items(pop, item_sets["test"].for_approach(approach), theta_test)
     if with_r12:
         out["r12"] = pop.pair_correlation(theta_test, "gold")
     return out
