@@ -139,9 +139,19 @@ def _competition(args) -> int:
     from pathlib import Path
 
     from simstats.compare import read_table, statistics_from_predictions
-    from simstats.stats.competition import analyse_competition
+    from simstats.stats.competition import TIE_METHOD, WINNER_METHOD, analyse_competition
     from simstats.studies.navamunoz2024.tables import case_markdown, case_tables
     from simstats.io import write_csv, write_text
+
+    def records(frame) -> list[dict]:
+        """JSON-ready rows of a table: NaN as null, numpy scalars as Python ones."""
+        return [{str(k): (None if isinstance(v, float) and np.isnan(v) else v.item() if isinstance(v, np.generic)
+                          else v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
+
+    #: Figures written with --out and shown at the end of report.md: (file stem, caption).
+    figure_links = (("intervals", "Ordered bootstrap CIs (Figure 1)"),
+                    ("differences", "CIs of differences from the best (Figure 2)"),
+                    ("bootstrap", "Bootstrap distribution of the difference between the two best systems (Figure 3)"))
 
     table = read_table(args.table)
     names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric, args.positive,
@@ -153,14 +163,20 @@ def _competition(args) -> int:
              f"{args.resamples} bootstrap samples, seed {args.seed}, corrections over "
              + ("each reference system's group" if args.scope == "group" else "all pairs"))
     report = case_markdown(title, tables)
+    # Files and JSON: Table 4 as numbers (matrix) with its significance in long form beside it; the
+    # Markdown report keeps the marked cells.
+    files = {**tables, "matrix": analysis.difference_values(),
+             "matrix_significance": analysis.difference_significance(alpha=args.alpha, scope=args.scope)}
     if args.out:
         from simstats.studies.navamunoz2024.figures import bootstrap_difference_figure, difference_intervals_figure, ordered_intervals_figure
         from simstats.io import save_figure
 
         out = Path(args.out)
-        for name, frame in tables.items():
+        for name, frame in files.items():
             write_csv(frame, out / f"{name}.csv")
-        write_text(report, out / "report.md")
+        figures = "\n## Figures\n\n" + "\n\n".join(f"![{caption}]({stem}.png)" for stem, caption in
+                                                     figure_links) + "\n"
+        write_text(report + figures, out / "report.md")
         save_figure(ordered_intervals_figure(tables["scores"], metric.name), out / "intervals.png",
                     out / "intervals.pdf")
         save_figure(difference_intervals_figure(tables["differences"], metric.name), out / "differences.png",
@@ -169,7 +185,18 @@ def _competition(args) -> int:
         panel = (f"{first.reference} vs {first.system}", analysis.improvement_replicates(0, 1), first.difference,
                  float(tables["pairs"].pvalue.iloc[0]))
         save_figure(bootstrap_difference_figure([panel], metric.name), out / "bootstrap.png", out / "bootstrap.pdf")
-    print(report, end="")
+    if args.format == "json":
+        settings = {"table": str(args.table), "metric": metric.name, "higher_is_better": metric.higher_is_better,
+                    "systems": analysis.m, "items": analysis.n_items, "resamples": args.resamples,
+                    "seed": args.seed, "confidence": args.confidence, "alpha": args.alpha, "scope": args.scope,
+                    "pvalues": "one-sided, P*(delta* >= 2 delta), reference ranked above system",
+                    "tie_method": TIE_METHOD, "possible_winner_method": WINNER_METHOD}
+        print(json.dumps({"settings": settings, "tables": {name: records(frame) for name, frame in files.items()}},
+                         indent=2))
+    elif args.format == "csv":
+        print(tables["ranks"].to_csv(index=False, lineterminator="\n"), end="")  # full (repr) precision
+    else:
+        print(report, end="")
     return 0
 
 
@@ -260,12 +287,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resamples", type=int, default=10_000, help="bootstrap samples (default: 10000)")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
     p.add_argument("--confidence", type=float, default=0.95, help="level of the CIs (default: 0.95)")
-    p.add_argument("--alpha", type=float, default=0.05, help="level for counting ties (default: 0.05)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="level for counting ties (Table 6), tie groups and possible winners (default: 0.05)")
     p.add_argument("--scope", default="group", choices=["group", "all"],
                    help="corrections within each reference system's comparisons (as the paper) or over all pairs "
                         "(default: group)")
     p.add_argument("--out", help="directory for the tables (CSV), report.md and figures (PNG, PDF) "
                                  "(default: print the report only)")
+    p.add_argument("--format", default="md", choices=["md", "csv", "json"],
+                   help="standard output: the Markdown report, the ranks table as CSV, or JSON with the settings "
+                        "and every table (default: md)")
     p.set_defaults(func=_competition)
     p = sub.add_parser("check-config", help="validate configuration file(s) and list the scenarios")
     p.add_argument("config", nargs="+", help="YAML files; later ones override earlier ones")

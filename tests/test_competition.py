@@ -265,3 +265,145 @@ def test_example_competition_that_cannot_be_conditioned_is_an_error(monkeypatch)
     with pytest.raises(ValueError, match="condition_on_ranking: false"):
         simulate.example_competition(comp.populations[example.population], example, root_seed=5, n_resamples=200,
                                      name="basque")
+
+
+# --------------------------------------------------------------------------- rankings with uncertainty
+from simstats.stats.competition import (CompetitionAnalysis, bootstrap_ranks, possible_winners,  # noqa: E402
+                                        tie_structure)
+
+#: Five bootstrap replicates of three systems (A > B > C observed), ranked by hand:
+#: r1 1,2,3; r2 2,1,3; r3 A and B tie behind C: 2.5,2.5,1; r4 1,3,2; r5 A and B tie first: 1.5,1.5,3.
+HAND_REPLICATES = np.array([[.80, .70, .60], [.70, .75, .60], [.70, .70, .72], [.85, .60, .65], [.78, .78, .50]])
+HAND_RANKS = np.array([[1, 2, 3], [2, 1, 3], [2.5, 2.5, 1], [1, 3, 2], [1.5, 1.5, 3]])
+
+
+def _hand_case(lower_is_better: bool, level: float) -> CompetitionAnalysis:
+    if lower_is_better:       # the same competition as MAE-like scores: 1 - accuracy, lower is better
+        return CompetitionAnalysis(list("ABC"), np.array([.2, .3, .4]), 1 - HAND_REPLICATES, mae, 100, level)
+    return CompetitionAnalysis(list("ABC"), np.array([.8, .7, .6]), HAND_REPLICATES, accuracy, 100, level)
+
+
+@pytest.mark.parametrize("lower_is_better", [False, True])
+@pytest.mark.parametrize("level, low, high", [
+    # level 0.5: quartiles at sorted positions 1 and 3 (of 0..4): A [1,1,1.5,2,2.5] -> 1, 2;
+    # B [1,1.5,2,2.5,3] -> 1.5, 2.5 -> outwards 1, 3; C [1,2,3,3,3] -> 2, 3
+    (0.5, [1, 1, 2], [2, 3, 3]),
+    # level 0.8: positions 0.4 and 3.6: A 1, 2 + 0.6 * 0.5 = 2.3 -> 3; B 1.2 -> 1, 2.8 -> 3; C 1.4 -> 1, 3
+    (0.8, [1, 1, 1], [3, 3, 3]),
+])
+def test_rank_table_on_a_hand_computed_case(lower_is_better, level, low, high):
+    analysis = _hand_case(lower_is_better, level)
+    np.testing.assert_array_equal(analysis.bootstrap_ranks(), HAND_RANKS)
+    t = analysis.rank_table()
+    assert t.system.tolist() == list("ABC") and t["rank"].tolist() == [1, 2, 3]
+    np.testing.assert_allclose(t.mean_rank, [8 / 5, 10 / 5, 12 / 5])
+    assert t.rank_low.tolist() == low and t.rank_high.tolist() == high
+    # best in r1, r4 and half of r5 (A); r2 and half of r5 (B); r3 (C)
+    np.testing.assert_allclose(t.p_rank1, [2.5 / 5, 1.5 / 5, 1 / 5])
+
+
+def test_observed_ties_share_the_average_rank():
+    assert bootstrap_ranks([0.7, 0.9, 0.7, 0.5]).tolist() == [2.5, 1, 2.5, 4]
+    assert bootstrap_ranks([0.7, 0.9, 0.7, 0.5], higher_is_better=False).tolist() == [2.5, 4, 2.5, 1]
+    # equal up to rounding noise is a tie
+    assert bootstrap_ranks([0.1 + 0.2, 0.3]).tolist() == [1.5, 1.5]
+
+
+def test_rank_table_matches_brute_force_counting_on_the_analysis_replicates():
+    metric, stats = _toy(n=80, m=5)
+    res = analyse_competition(list("ABCDE"), stats, metric, n_resamples=400, rng=np.random.default_rng(4))
+    v = res.replicates
+    B, m = v.shape
+    ranks = np.empty_like(v)
+    for b in range(B):
+        for k in range(m):
+            ranks[b, k] = 1 + np.sum(v[b] > v[b, k]) + 0.5 * (np.sum(v[b] == v[b, k]) - 1)
+    best = np.array([[v[b, k] == v[b].max() for k in range(m)] for b in range(B)], float)
+    t = res.rank_table()
+    np.testing.assert_allclose(t.mean_rank, ranks.mean(axis=0))
+    np.testing.assert_allclose(t.p_rank1, (best / best.sum(axis=1, keepdims=True)).mean(axis=0))
+    assert t.p_rank1.sum() == pytest.approx(1)
+    lo, hi = np.percentile(ranks, [2.5, 97.5], axis=0)
+    assert t.rank_low.tolist() == np.floor(lo).astype(int).tolist()
+    assert t.rank_high.tolist() == np.ceil(hi).astype(int).tolist()
+    assert (t.rank_low <= t["rank"]).all() and (t["rank"] <= t.rank_high).all()
+
+
+def _pairs(p: dict) -> pd.DataFrame:
+    return pd.DataFrame([(a, b, v) for (a, b), v in p.items()], columns=["reference", "system", "pvalue"])
+
+
+# Raw one-sided p-values of four systems A > B > C > D; Holm over the 6 pairs, by hand:
+# sorted .001 AD, .002 BD, .004 AC, p_BC, .30 AB, .5 CD -> .006, .010, .016, 3 p_BC, .60, max(.60, .5) = .60.
+SPLIT = {("A", "B"): .30, ("A", "C"): .004, ("A", "D"): .001, ("B", "C"): .01, ("B", "D"): .002, ("C", "D"): .5}
+CHAIN = {**SPLIT, ("B", "C"): .02}   # 3 * .02 = .06 >= .05: B ~ C after correction (significant raw)
+
+
+def test_tie_groups_split_where_an_adjacent_pair_is_significant():
+    # B vs C: 3 * .01 = .03 < .05 -> significant; A ~ B and C ~ D (.60)
+    t = tie_structure(list("ABCD"), _pairs(SPLIT), alpha=0.05)
+    assert t.tie_group.tolist() == [1, 1, 2, 2]
+    assert t.tied_with.tolist() == ["B", "A", "D", "C"] and t.n_tied.tolist() == [1, 1, 1, 1]
+
+
+def test_tie_groups_chain_and_tied_with_lists_the_graph():
+    t = tie_structure(list("ABCD"), _pairs(CHAIN), alpha=0.05)
+    # every adjacent pair is tied, so one group, though A vs C (.016) and B vs D (.010) are significant
+    assert t.tie_group.tolist() == [1, 1, 1, 1]
+    assert t.tied_with.tolist() == ["B", "A; C", "B; D", "C"]
+    # at alpha = .1 (.06 < .1) B and C separate again; the orientation of a pair does not matter
+    flipped = _pairs({(b, a): v for (a, b), v in CHAIN.items()})
+    assert tie_structure(list("ABCD"), flipped, alpha=0.1).tie_group.tolist() == [1, 1, 2, 2]
+    with pytest.raises(ValueError, match="6 pairs"):
+        tie_structure(list("ABCD"), _pairs(CHAIN).iloc[:5], alpha=0.05)
+
+
+def test_possible_winners_are_holm_over_the_best_comparisons():
+    # A's comparisons .30 (B), .004 (C), .001 (D): Holm .30, .008, .003 -> A and B
+    w = possible_winners(list("ABCD"), _pairs(SPLIT), alpha=0.05)
+    assert w.possible_winner.tolist() == [True, True, False, False]
+    np.testing.assert_allclose(w.p_vs_best_holm, [np.nan, .30, .008, .003])
+    # A vs C raw .02: Holm over A's 3 comparisons gives .04 (not a possible winner) while over all
+    # 6 pairs it is .06 (tied with A): the two families differ on purpose
+    p = {**SPLIT, ("A", "C"): .02}
+    w = possible_winners(list("ABCD"), _pairs(p), alpha=0.05)
+    assert w.possible_winner.tolist() == [True, True, False, False]
+    assert w.p_vs_best_holm.iloc[2] == pytest.approx(.04)
+    assert "C" in tie_structure(list("ABCD"), _pairs(p), alpha=0.05).tied_with.iloc[0].split("; ")
+
+
+def test_rank_table_ties_and_winners_come_from_the_pair_table():
+    metric, stats = _toy(n=120, m=5)
+    res = analyse_competition(list("ABCDE"), stats, metric, n_resamples=500, rng=np.random.default_rng(9))
+    t = res.rank_table(alpha=0.05)
+    pairs = res.pairs(scope="all")
+    sig = {(r.reference, r.system) for r in pairs.itertuples() if r.pvalue_holm < 0.05}
+    groups = [1]
+    for a, b in zip(res.names, res.names[1:]):
+        groups.append(groups[-1] + ((a, b) in sig))
+    assert t.tie_group.tolist() == groups
+    vs_best = res.pairs(scope="group").query("reference == @res.names[0]")
+    np.testing.assert_allclose(t.p_vs_best_holm.iloc[1:], vs_best.pvalue_holm)
+    assert t.possible_winner.tolist() == [True] + (vs_best.pvalue_holm >= 0.05).tolist()
+
+
+def test_rank_intervals_cover_the_true_ranks():
+    """12 systems with true accuracies 0.80, 0.79, ..., 0.69 (gap 0.01, about 0.7 sd of a paired
+    difference at n = 1,500), 80 simulated test sets, B = 200.  Coverage of the 95 % rank interval
+    over systems; MCSE from the per-test-set coverages (systems of one test set are dependent)."""
+    m, n, R, B = 12, 1500, 80, 200
+    rng = np.random.default_rng(20240917)
+    true = 0.80 - 0.01 * np.arange(m)
+    names = [f"s{k:02d}" for k in range(m)]
+    per_set, widths = [], []
+    for _ in range(R):
+        correct = (rng.random((m, n)) < true[:, None]).astype(float)
+        stats = np.stack([correct, np.ones_like(correct)], axis=2)
+        t = analyse_competition(names, stats, accuracy, n_resamples=B, rng=rng).rank_table()
+        true_rank = np.array([names.index(s) + 1 for s in t.system])
+        per_set.append(np.mean((t.rank_low <= true_rank) & (true_rank <= t.rank_high)))
+        widths.append(np.mean(t.rank_high - t.rank_low))
+    rate, mcse = np.mean(per_set), np.std(per_set, ddof=1) / np.sqrt(R)
+    print(f"rank-interval coverage {rate:.4f} (MCSE {mcse:.4f}), mean width {np.mean(widths):.2f} ranks")
+    assert np.mean(widths) > 2          # the intervals are not trivially one rank wide
+    assert rate >= 0.95 - 3 * mcse, (rate, mcse)

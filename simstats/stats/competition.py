@@ -13,7 +13,11 @@ replicate of that pair's difference.  From it:
   system ranked below it), by Bonferroni, Holm and Benjamini-Hochberg from statsmodels
   (Table 5), or over all m(m-1)/2 pairs at once (``scope="all"``);
 * the summary measures of the paper's Table 6: ties with the winner and among all pairs per
-  correction, |winner - median|, CV and PPI.
+  correction, |winner - median|, CV and PPI;
+* rankings with uncertainty (:meth:`CompetitionAnalysis.rank_table`, not in the paper): each
+  system's rank in every bootstrap replicate (the same replicates as everything above), its
+  mean, percentile interval and P(rank 1); tie groups (:func:`tie_structure`) and the possible
+  winners (:func:`possible_winners`) from the pairs' p-values.
 
 Improvements are in the metric's "better" direction: for a lower-is-better metric (MAE)
 the improvement of i over j is score_j - score_i.  Identical systems have delta* = delta = 0
@@ -34,6 +38,11 @@ from simstats.stats.multitest import CORRECTIONS, adjust_pvalues, quick_gc
 #: Significance marks of the paper's Table 4 (dagger p < .1, * < .05, ** < .01, *** < .001).
 MARKS = ((0.001, "***"), (0.01, "**"), (0.05, "*"), (0.1, "†"))
 SCOPES = ("group", "all")
+#: How the rank table decides ties and possible winners (named in the CLI's output).
+TIE_METHOD = "Holm over all pairs"
+WINNER_METHOD = "Holm vs best"
+#: Scores equal to this many decimals are tied when ranking (guards against rounding noise).
+RANK_DECIMALS = 12
 
 
 def significance_mark(p: float) -> str:
@@ -98,6 +107,94 @@ def summary_measures(names, scores, pairs: pd.DataFrame, *, n_items: int, higher
     return out
 
 
+def bootstrap_ranks(values, higher_is_better: bool = True) -> np.ndarray:
+    """Rank of every system (column) in every row of ``values`` (..., m): 1 = best.
+
+    Lower-is-better metrics (``higher_is_better=False``, e.g. MAE) rank the smallest score
+    first.  Scores equal to :data:`RANK_DECIMALS` decimals are tied and share their average
+    rank (two systems tied for first both get 1.5)."""
+    from scipy.stats import rankdata
+
+    v = np.round(np.asarray(values, dtype=float), RANK_DECIMALS)
+    return rankdata(-v if higher_is_better else v, method="average", axis=-1)
+
+
+def _pvalue_matrix(names, pairs: pd.DataFrame, column: str) -> np.ndarray:
+    """Symmetric (m, m) matrix of ``pairs[column]``; every unordered pair exactly once."""
+    index = {name: k for k, name in enumerate(names)}
+    m = len(names)
+    out = np.full((m, m), np.nan)
+    for ref, sys_, p in zip(pairs["reference"], pairs["system"], pairs[column]):
+        if ref not in index or sys_ not in index or ref == sys_:
+            raise ValueError(f"pair ({ref!r}, {sys_!r}) is not a pair of two of the systems")
+        a, b = index[ref], index[sys_]
+        if not np.isnan(out[a, b]):
+            raise ValueError(f"pair ({ref!r}, {sys_!r}) appears twice")
+        out[a, b] = out[b, a] = p
+    if len(pairs) != m * (m - 1) // 2:
+        raise ValueError(f"{m} systems need all {m * (m - 1) // 2} pairs, got {len(pairs)}")
+    return out
+
+
+def tie_structure(names, pairs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+    """Which systems cannot be separated after correcting over all pairs.
+
+    ``names`` in observed rank order (best first); ``pairs`` has columns reference, system,
+    pvalue with every unordered pair once (as :meth:`CompetitionAnalysis.pairs`: the one-sided
+    p-value of "reference, ranked above, is better", P*(delta* >= 2 delta)).
+
+    * The raw p-values are Holm-adjusted over all m(m-1)/2 pairs at once (family-wise error
+      over the whole table).  Two systems are *tied* when their adjusted p >= ``alpha``;
+      ``tied_with`` lists, in rank order and separated by "; ", every system a system is tied
+      with (edges of the "not significantly different" graph).
+    * ``tie_group``: walk down the observed ranking and open a new group (ids 1, 2, ...)
+      whenever a system is significantly worse than the system ranked just above it; a group
+      is thus a maximal run of consecutive ranks in which every adjacent pair is tied.  Groups
+      chain: with A ~ B and B ~ C, A, B and C share a group even when A vs C is significant
+      (``tied_with`` shows that).
+
+    Returns one row per system (rank order): system, tie_group, tied_with, n_tied.
+    """
+    names = list(names)
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    if len(names) < 2:
+        raise ValueError(f"tie groups need at least two systems, got {len(names)}")
+    adjusted = adjust_pair_table(pairs[["reference", "system", "pvalue"]], scope="all", corrections={"holm": "holm"})
+    p = _pvalue_matrix(names, adjusted, "pvalue_holm")
+    tied = p >= alpha
+    np.fill_diagonal(tied, False)
+    groups = [1]
+    for k in range(1, len(names)):
+        groups.append(groups[-1] + (0 if tied[k - 1, k] else 1))
+    return pd.DataFrame({"system": names, "tie_group": groups,
+                         "tied_with": ["; ".join(names[j] for j in np.flatnonzero(row)) for row in tied],
+                         "n_tied": tied.sum(axis=1)})
+
+
+def possible_winners(names, pairs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+    """The systems not significantly worse than the observed best ("Holm vs best").
+
+    ``names`` in observed rank order (best first); ``pairs`` as for :func:`tie_structure`.
+    The best system's m - 1 one-sided p-values ("the best is better than system j") are
+    Holm-adjusted as one family; system j is a possible winner when its adjusted p >= ``alpha``.
+    The best itself always is one (its ``p_vs_best_holm`` is NaN).
+
+    Returns one row per system (rank order): system, p_vs_best_holm, possible_winner.
+    """
+    names = list(names)
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    if len(names) < 2:
+        raise ValueError(f"possible winners need at least two systems, got {len(names)}")
+    p = _pvalue_matrix(names, pairs, "pvalue")[0, 1:]
+    with quick_gc():
+        adjusted = adjust_pvalues(p, "holm")
+    values = np.concatenate([[np.nan], adjusted])
+    return pd.DataFrame({"system": names, "p_vs_best_holm": values,
+                         "possible_winner": np.concatenate([[True], adjusted >= alpha])})
+
+
 @dataclass
 class CompetitionAnalysis:
     """Bootstrap analysis of one competition; systems are stored in rank order (winner first)."""
@@ -160,6 +257,61 @@ class CompetitionAnalysis:
             cells.loc[row.system, row.reference] = f"{row.difference:.3f} {significance_mark(p)}".rstrip()
         cells.index.name = "system"
         return cells.reset_index()
+
+    def difference_values(self) -> pd.DataFrame:
+        """Table 4 as numbers: cell (row j, column i) = improvement of i over j; NaN elsewhere."""
+        cells = pd.DataFrame(np.nan, index=self.names[1:], columns=self.names[:-1])
+        for row in self.pairs().itertuples(index=False):
+            cells.loc[row.system, row.reference] = row.difference
+        cells.index.name = "system"
+        return cells.reset_index()
+
+    def difference_significance(self, *, alpha: float = 0.05, scope: str = "group") -> pd.DataFrame:
+        """The cells of Table 4 in long form: reference (column), system (row), difference,
+        raw and adjusted p-values, the mark of the raw p (as in Table 4) and, per correction,
+        ``significant_<correction>`` = adjusted p < ``alpha``."""
+        pairs = self.pairs(scope=scope)
+        out = pairs[["reference", "system", "reference_rank", "system_rank", "difference", "pvalue"]
+                    + [f"pvalue_{c}" for c in CORRECTIONS if c != "none"]].copy()
+        out["mark"] = [significance_mark(p) for p in pairs.pvalue]
+        for label in CORRECTIONS:
+            out[f"significant_{label}"] = pairs[f"pvalue_{label}"].to_numpy() < alpha
+        return out
+
+    def bootstrap_ranks(self) -> np.ndarray:
+        """(B, m) rank of every system (rank-order columns) in every bootstrap replicate."""
+        return bootstrap_ranks(self.replicates, self.metric.higher_is_better)
+
+    def rank_table(self, *, alpha: float = 0.05) -> pd.DataFrame:
+        """Rankings with uncertainty, one row per system (observed rank order).
+
+        From the stored bootstrap replicates (no new resampling):
+
+        * ``rank``: the observed rank (1 = best; lower-is-better metrics respected; tied scores
+          share their average rank), ``mean_rank`` its bootstrap mean;
+        * ``rank_low``, ``rank_high``: the ``confidence_level`` percentile interval of the
+          bootstrap ranks (numpy's default linear quantiles, as for the score CIs), rounded
+          outwards to integers (floor of the lower, ceiling of the upper limit);
+        * ``p_rank1``: share of replicates in which the system is best; a k-way tie for best
+          counts 1/k for each, so the column sums to 1;
+        * ``tie_group``, ``tied_with``, ``n_tied``: :func:`tie_structure` (Holm over all pairs);
+        * ``p_vs_best_holm``, ``possible_winner``: :func:`possible_winners` (Holm vs best).
+        """
+        ranks = self.bootstrap_ranks()
+        low, high = self._interval(ranks)
+        first = ranks == ranks.min(axis=1, keepdims=True)
+        share = (first / first.sum(axis=1, keepdims=True)).mean(axis=0)
+        observed = bootstrap_ranks(self.scores, self.metric.higher_is_better)
+        if np.all(observed == np.round(observed)):
+            observed = observed.astype(int)
+        table = pd.DataFrame({"system": self.names, "score": self.scores, "rank": observed,
+                              "mean_rank": ranks.mean(axis=0),
+                              "rank_low": np.floor(np.round(low, 9)).astype(int),
+                              "rank_high": np.ceil(np.round(high, 9)).astype(int), "p_rank1": share})
+        pairs = self.pairs()
+        ties = tie_structure(self.names, pairs, alpha=alpha)
+        winners = possible_winners(self.names, pairs, alpha=alpha)
+        return pd.concat([table, ties.drop(columns="system"), winners.drop(columns="system")], axis=1)
 
     def summary(self, *, alpha: float = 0.05, scope: str = "group") -> dict:
         """Table 6 measures of this competition."""

@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simstats.stats.competition import CompetitionAnalysis, adjust_pair_table, significance_mark
+from simstats.stats.competition import (TIE_METHOD, WINNER_METHOD, CompetitionAnalysis, adjust_pair_table,
+                                        bootstrap_ranks, significance_mark)
 from simstats.stats.multitest import CORRECTIONS
 from simstats.studies.reference import judge, reference_table
 from simstats.io import markdown_table
@@ -32,7 +33,10 @@ COMPSTATS_DOCUMENTED = {"BoW (Class Weight)": .001, "Dense": .032, "BoW (Corpus)
 
 def case_tables(analysis: CompetitionAnalysis, truth: dict | None = None, *, alpha: float = 0.05,
                 scope: str = "group") -> dict[str, pd.DataFrame]:
-    """The paper's Tables 2-6 for one competition (plus true scores when known)."""
+    """The paper's Tables 2-6 for one competition (plus true scores when known), and under
+    ``ranks`` the rankings with uncertainty (:meth:`CompetitionAnalysis.rank_table`: bootstrap
+    rank intervals, P(rank 1), tie groups by Holm over all pairs, possible winners by Holm vs
+    best, all at ``alpha`` whatever ``scope``; with ``truth``, also each system's true rank)."""
     scores = analysis.score_intervals()
     differences = analysis.differences_from_best()
     pairs = analysis.pairs(scope=scope)
@@ -43,8 +47,13 @@ def case_tables(analysis: CompetitionAnalysis, truth: dict | None = None, *, alp
                            [truth[differences.reference.iloc[0]] - truth[s] if analysis.metric.higher_is_better
                             else truth[s] - truth[differences.reference.iloc[0]] for s in differences.system])
     summary = pd.DataFrame([analysis.summary(alpha=alpha, scope=scope)])
+    ranks = analysis.rank_table(alpha=alpha)
+    if truth is not None:
+        true_ranks = bootstrap_ranks([truth[s] for s in ranks.system], analysis.metric.higher_is_better)
+        ranks.insert(3, "true_rank", true_ranks.astype(int) if np.all(true_ranks % 1 == 0) else true_ranks)
+    ranks.attrs = {"alpha": alpha}
     return {"scores": scores, "differences": differences, "pairs": pairs, "matrix": analysis.difference_matrix(),
-            "summary": summary}
+            "summary": summary, "ranks": ranks}
 
 
 def table5_check() -> pd.DataFrame:
@@ -167,6 +176,17 @@ def study_markdown(summary: pd.DataFrame, alpha: float) -> str:
     return "\n".join(parts)
 
 
+def ranks_heading(alpha: float) -> str:
+    """Section heading and legend of the rank table in a case report."""
+    return ("## Rankings with uncertainty\n\n"
+            "rank: observed (1 = best, ties share the average rank); mean_rank, rank_low–rank_high: mean and "
+            "percentile interval (outward to integers) of the ranks in the same bootstrap samples; p_rank1: share "
+            f"of samples in which the system is best. Tie groups ({TIE_METHOD}, α = {alpha:g}): a new group starts "
+            "where a system is significantly worse than the one ranked just above it; tied_with: every system "
+            f"not significantly different from it. Possible winners ({WINNER_METHOD}, α = {alpha:g}): not "
+            "significantly worse than the best, Holm over the best's m − 1 one-sided comparisons.\n")
+
+
 def case_markdown(title: str, tables: dict[str, pd.DataFrame], extra: dict[str, pd.DataFrame] | None = None) -> str:
     parts = [f"# {title}\n", "## Ordered bootstrap CIs (Table 2)\n", markdown_table(tables["scores"]),
              "\n## CIs of differences from the best (Table 3)\n", markdown_table(tables["differences"]),
@@ -178,6 +198,8 @@ def case_markdown(title: str, tables: dict[str, pd.DataFrame], extra: dict[str, 
              markdown_table(tables["pairs"][["reference", "system", "difference", "pvalue", "pvalue_bonferroni",
                                              "pvalue_holm", "pvalue_bh", "mark"]]),
              "\n## Summary measures (Table 6)\n", markdown_table(tables["summary"])]
+    if "ranks" in tables:
+        parts += ["\n" + ranks_heading(tables["ranks"].attrs.get("alpha", 0.05)), markdown_table(tables["ranks"])]
     for name, frame in (extra or {}).items():
         parts += [f"\n## {name}\n", markdown_table(frame)]
     return "\n".join(parts)

@@ -1,0 +1,126 @@
+"""`simstats competition`: the ranks table, --format md|csv|json, numeric matrix.csv, report.md figures."""
+import io
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simstats.cli import main
+from simstats.compare import statistics_from_predictions
+from simstats.stats.competition import analyse_competition
+from simstats.studies.navamunoz2024.tables import case_markdown, case_tables
+
+DATA = Path(__file__).resolve().parents[1] / "resources" / "realdata" / "compstats_competition_data.csv"
+ARGS = [str(DATA), "--gold", "y", "--metric", "weighted_f1", "--resamples", "500", "--seed", "3"]
+ORIGINAL = ["scores", "differences", "pairs", "matrix", "summary"]
+
+
+def run(capsys, *args):
+    code = main(["competition", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture(scope="module")
+def api():
+    """The same analysis through the Python API (same seed, same generator)."""
+    table = pd.read_csv(DATA)
+    names, stats, metric = statistics_from_predictions(table, "y", metric_name="weighted_f1")
+    return analyse_competition(names, stats, metric, n_resamples=500, rng=np.random.default_rng(3))
+
+
+def test_json_has_settings_and_every_table_with_the_ranks(capsys, api):
+    code, out, _ = run(capsys, *ARGS, "--format", "json", "--alpha", "0.1")
+    assert code == 0
+    doc = json.loads(out)
+    s = doc["settings"]
+    assert (s["metric"], s["systems"], s["items"], s["resamples"], s["seed"], s["alpha"]) == \
+        ("weighted_f1", 6, 1580, 500, 3, 0.1)
+    assert s["tie_method"] == "Holm over all pairs" and s["possible_winner_method"] == "Holm vs best"
+    assert set(doc["tables"]) == {*ORIGINAL, "ranks", "matrix_significance"}
+    ranks = pd.DataFrame(doc["tables"]["ranks"])
+    expected = api.rank_table(alpha=0.1)
+    assert ranks.columns.tolist() == expected.columns.tolist()
+    assert ranks.system.tolist() == api.names and ranks["rank"].tolist() == [1, 2, 3, 4, 5, 6]
+    for col in ("score", "mean_rank", "p_rank1"):
+        np.testing.assert_allclose(ranks[col], expected[col], err_msg=col)
+    for col in ("rank_low", "rank_high", "tie_group", "possible_winner", "tied_with"):
+        assert ranks[col].tolist() == expected[col].tolist(), col
+    first = doc["tables"]["ranks"][0]
+    assert first["p_vs_best_holm"] is None and first["possible_winner"] is True      # NaN is null; JSON bools
+    assert isinstance(first["rank_low"], int) and sum(ranks.p_rank1) == pytest.approx(1)
+    # the matrix is numeric in JSON too: cell (row j, column i) = improvement of i over j
+    matrix = pd.DataFrame(doc["tables"]["matrix"]).set_index("system")
+    pairs = api.pairs()
+    for r in pairs.itertuples():
+        assert matrix.loc[r.system, r.reference] == pytest.approx(r.difference)
+
+
+def test_csv_prints_the_ranks_table(capsys, api):
+    code, out, _ = run(capsys, *ARGS, "--format", "csv")
+    assert code == 0
+    ranks = pd.read_csv(io.StringIO(out))
+    expected = api.rank_table()
+    assert ranks.system.tolist() == api.names
+    np.testing.assert_allclose(ranks.score, expected.score, rtol=0, atol=0)     # full precision
+    assert ranks.rank_low.tolist() == expected.rank_low.tolist()
+    assert ranks.rank_high.tolist() == expected.rank_high.tolist()
+    assert ranks.possible_winner.tolist() == expected.possible_winner.tolist()
+
+
+def test_markdown_is_the_previous_report_plus_the_ranks_section(capsys, api):
+    code, out, _ = run(capsys, *ARGS)
+    assert code == 0
+    tables = case_tables(api)
+    title = (f"{DATA}: 6 systems, n = 1580, weighted_f1; 500 bootstrap samples, seed 3, corrections over each "
+             "reference system's group")
+    before = case_markdown(title, {k: tables[k] for k in ORIGINAL})      # the report without the new key
+    assert out.startswith(before)
+    rest = out[len(before):]
+    assert rest.startswith("\n\n## Rankings with uncertainty\n") and "Holm vs best" in rest
+    assert "Holm over all pairs" in rest and rest.count("\n## ") == 1
+    assert "| system | score | rank | mean_rank | rank_low | rank_high | p_rank1 | tie_group |" in rest
+
+
+def test_out_writes_numeric_matrix_significance_ranks_and_a_report_with_figures(tmp_path, capsys, api):
+    out = tmp_path / "out"
+    code, text, _ = run(capsys, *ARGS, "--out", str(out))
+    assert code == 0
+    for name in ("scores.csv", "differences.csv", "pairs.csv", "matrix.csv", "matrix_significance.csv",
+                 "summary.csv", "ranks.csv", "report.md", "intervals.png", "intervals.pdf", "differences.png",
+                 "differences.pdf", "bootstrap.png", "bootstrap.pdf"):
+        assert (out / name).is_file(), name
+    matrix = pd.read_csv(out / "matrix.csv")
+    assert matrix.system.tolist() == api.names[1:] and matrix.columns[1:].tolist() == api.names[:-1]
+    assert all(matrix[c].dtype == float for c in matrix.columns[1:])       # numbers only, no stars
+    assert "*" not in (out / "matrix.csv").read_text()
+    pairs = pd.read_csv(out / "pairs.csv")
+    cells = matrix.set_index("system")
+    for r in pairs.itertuples():
+        assert cells.loc[r.system, r.reference] == pytest.approx(r.difference, rel=1e-9)
+    assert cells.isna().to_numpy().sum() == 25 - 15                       # upper triangle empty
+    sig = pd.read_csv(out / "matrix_significance.csv", keep_default_na=False)
+    assert len(sig) == 15
+    for corr in ("none", "bonferroni", "holm", "bh"):
+        assert (sig[f"significant_{corr}"] == (pairs[f"pvalue_{corr}"] < 0.05)).all(), corr
+    assert (sig["mark"] == ["***" if p < .001 else "**" if p < .01 else "*" if p < .05 else "†" if p < .1 else ""
+                            for p in pairs.pvalue]).all()
+    # report.md: the printed report (markdown matrix keeps its marks) followed by the figures
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert report.startswith(text) and "## Figures" in report[len(text):]
+    links = re.findall(r"!\[[^\]]+\]\(([^)]+)\)", report)
+    assert links == ["intervals.png", "differences.png", "bootstrap.png"]
+    assert all((out / link).is_file() for link in links)
+    ranks = pd.read_csv(out / "ranks.csv")
+    assert ranks.rank_high.tolist() == api.rank_table().rank_high.tolist()
+    summary = pd.read_csv(out / "summary.csv").iloc[0]
+    assert summary.m == 6 and summary.n == 1580 and summary.possible_comparisons == 15
+
+
+def test_format_must_be_md_csv_or_json(capsys):
+    with pytest.raises(SystemExit) as err:
+        main(["competition", *ARGS, "--format", "table"])
+    assert err.value.code == 2 and "--format" in capsys.readouterr().err
