@@ -305,3 +305,30 @@ def test_identifiability_refits_each_shape_to_the_published_numbers():
     assert band.loc[1, "exact_low"] <= band.loc[1, "exact_high"] and band.loc[1, "shapes"] == 2
     with pytest.raises(ValueError, match="needs a test_shift_mixture"):
         identifiability(SCENARIOS["iid"], [0.1], [0.25], [1])
+
+
+def test_simulated_best_of_n_follows_the_closed_form_of_the_mixture_task():
+    """The engine's best-by-dev selection (ACE Events, a test_shift_mixture task, 1,200 models per
+    approach) against selection.py's closed form on the same item sets: the picked runs' mean test
+    score and Evaluation 1's % significant, within 4 Monte Carlo standard errors."""
+    from simstats.studies.noise.simulate import component_moments
+    from simstats.studies.reimers2018.calibration import realised_item_sets
+    from simstats.studies.reimers2018.selection import evaluation_values, selected_test_density
+
+    sc = SCENARIOS["ace2005_events"]
+    st = parse_reimers({"tasks": ["ace2005_events"], "n_models": 1200, "chunk_size": 1200, "n_resamples": 200,
+                        "row_size": 10, "figure4_n": [1, 5, 10], "table5_n": [1, 5], "eval34_size": 5,
+                        "power": {"n": [3], "d": [1.0], "replicates": 100}}, SCENARIOS)
+    _, comp = simulate_chunk(sc, st, CONFIG["root_seed"], 0, 1200)
+    parts = component_moments(sc, "A", realised_item_sets(sc, CONFIG["root_seed"]))
+    everyone = np.concatenate([comp[comp.n == 1].test_a, comp[comp.n == 1].test_b]).mean()
+    for n in (5, 10):
+        picked = np.concatenate([comp[comp.n == n].test_a, comp[comp.n == n].test_b])
+        t, g = selected_test_density(parts, n)
+        closed = np.sum(t * g) * (t[1] - t[0])
+        assert abs(picked.mean() - closed) < 4 * picked.std() / math.sqrt(picked.size)
+        assert closed > everyone                       # selection on dev does pick better test scores
+    e1 = comp[comp.n == 1]
+    share = float((e1.pvalue < 0.05).mean())
+    closed = evaluation_values(parts, 1)["pct_significant"] / 100
+    assert abs(share - closed) < 4 * math.sqrt(closed * (1 - closed) / len(e1))
