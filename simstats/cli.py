@@ -1,4 +1,4 @@
-"""Command line: ``simstats compare``, ``compare-scores``, ``competition``, ``check-config``, ``implied``."""
+"""Command line: ``simstats compare``, ``plan``, ``compare-scores``, ``competition``, ``check-config``, ``implied``."""
 from __future__ import annotations
 
 import argparse
@@ -99,7 +99,13 @@ def _compare(args) -> int:
     from simstats.stats.metrics import get_metric
 
     table = read_table(args.table)
-    if args.statistics:
+    runs = _runs(args, table)
+    if runs is not None and (args.resample is not None or runs.several_seeds):
+        return _compare_approaches(args, runs)
+    args.alternative = args.alternative or "greater"
+    if runs is not None:  # one run per system: the same test as a wide table of these columns
+        names, stats, metric = runs.names, runs.stats, runs.metric
+    elif args.statistics:
         metric = get_metric(args.metric) if args.metric in ("accuracy", "mae", "f1", "precision", "recall") else None
         if metric is None:
             raise ValueError(f"metric {args.metric!r} is not available for --statistics input "
@@ -122,6 +128,116 @@ def _compare(args) -> int:
     return 0
 
 
+def _runs(args, table):
+    """Runs of a long table (system, seed, item, prediction, gold) or of --approach seed columns;
+    None for the inputs ``compare`` read before (wide table of one column per system, --statistics)."""
+    from simstats.compare import InputError, is_long_predictions, runs_from_approaches, runs_from_long
+
+    statistics = getattr(args, "statistics", False)
+    long = not statistics and is_long_predictions(table, args.prediction)
+    if statistics:
+        for flag, value in (("--approach", args.approach), ("--prediction", args.prediction),
+                            ("--resample", getattr(args, "resample", None))):
+            if value:
+                raise InputError(f"{flag} cannot be combined with --statistics")
+        return None
+    if args.approach:
+        if long:
+            raise InputError("--approach groups the columns of a wide table; this table is long (columns system, "
+                             "seed, ...): drop --approach")
+        for flag, value in (("--systems", args.systems), ("--exclude", args.exclude),
+                            ("--prediction", args.prediction)):
+            if value:
+                raise InputError(f"{flag} cannot be combined with --approach (the approaches name their columns)")
+        return runs_from_approaches(table, args.gold, args.approach, args.metric, args.positive, args.classes,
+                                    id_column=args.id,
+                                    paired_by_position=getattr(args, "paired_seeds", "auto") == "yes")
+    if long:
+        for flag, value in (("--id", args.id), ("--exclude", args.exclude)):
+            if value:
+                raise InputError(f"{flag} applies to wide tables; a long table's items are in column 'item'")
+        return runs_from_long(table, args.gold, args.prediction, args.metric, args.positive, args.classes,
+                              systems=args.systems)
+    if args.prediction:
+        raise InputError("--prediction names the prediction column of a long table (columns system, seed, item, "
+                         "prediction, gold); this table has no 'system' column")
+    if getattr(args, "resample", None):
+        raise InputError("--resample: the approach test needs runs grouped by system: give a long table (system, "
+                         "seed, item, pred, gold) or --approach NAME=col1,col2,...")
+    return None
+
+
+def _compare_approaches(args, runs) -> int:
+    """``compare`` with several seeds per system: the approach-level bootstrap over seeds x items."""
+    from simstats.compare import InputError, compare_approach_runs
+
+    if args.test != "bootstrap":
+        raise InputError(f"--test {args.test} applies to one run per system; with several seeds per system the "
+                         "comparison is the approach bootstrap (choose what it resamples with --resample)")
+    alternative = args.alternative or "two-sided"
+    resample = args.resample or "both"
+    out = compare_approach_runs(runs, resample=resample, reference=args.reference, alternative=alternative,
+                                n_resamples=args.resamples, seed=args.seed, confidence_level=args.confidence,
+                                correction=args.correction,
+                                paired_seeds={"auto": None, "yes": True, "no": False}[args.paired_seeds])
+    a = out.attrs
+    paired = out.paired_seeds.iloc[1:].tolist()
+    pairing = "paired seeds" if all(paired) else "unpaired seeds" if not any(paired) else "seeds paired where shared"
+    _emit(out, args.format,
+          f"{a['metric']}: approach bootstrap over seeds x items (--resample {resample}, {pairing}), "
+          f"{a['n_resamples']} resamples, seed {a['seed']}, correction {a['correction']}; {a['items']} items\n"
+          f"claim: {a['claim']}\n"
+          f"H1: reference {IMPROVEMENT_H1[alternative]} system (difference of the approaches' mean scores over "
+          f"seeds); {_sides(alternative, args.confidence)} percentile; p-values in the shift convention "
+          f"({a['pvalue_rule']})\n"
+          "var_seeds, var_items, var_residual: bootstrap variance of the difference from seeds only, items only, "
+          "and the rest of the seeds x items variance\n")
+    return 0
+
+
+def _grid(text: str, flag: str, smallest: int) -> list[int]:
+    """``"3,5,10"`` -> [3, 5, 10]; a one-line error naming the flag otherwise."""
+    from simstats.compare import InputError
+
+    values = []
+    for part in text.split(","):
+        try:
+            value = int(part.strip())
+        except ValueError:
+            raise InputError(f"{flag}: {part.strip()!r} is not an integer (expected e.g. {flag} 3,5,10)") from None
+        if value < smallest:
+            raise InputError(f"{flag}: every value must be >= {smallest}, got {value}")
+        values.append(value)
+    return values
+
+
+def _plan(args) -> int:
+    from simstats.compare import InputError, plan_from_runs, read_table
+
+    seeds = _grid(args.seeds, "--seeds", 2)
+    items = _grid(args.items, "--items", 1) if args.items else None
+    if not args.alpha < args.power < 1:
+        raise InputError(f"--power must be in (--alpha, 1), got {args.power}")
+    table = read_table(args.table)
+    runs = _runs(args, table)
+    if runs is None:
+        raise InputError("plan needs several seeds per approach: give a long table (system, seed, item, pred, gold) "
+                         "or --approach NAME=col1,col2,...")
+    out = plan_from_runs(runs, seeds=seeds, items=items, alpha=args.alpha, target=args.power,
+                         difference=args.difference)
+    a = out.attrs
+    (name_a, name_b), (ka, kb) = a["approaches"], a["pilot_runs"]
+    _emit(out, args.format,
+          f"{a['metric']}: pilot {name_a} ({ka} seeds) vs {name_b} ({kb} seeds) on {a['pilot_items']} items; "
+          f"observed difference {name_a} - {name_b} = {a['pilot_difference']:.4g}\n"
+          f"variance components: seed {a['sigma2_seed']:.4g}, approach x item {a['sigma2_interaction']:.4g}, "
+          f"residual {a['sigma2_residual']:.4g} (metric units squared)\n"
+          f"two-sided seeds x items test at alpha = {args.alpha:g}: se of the difference, mdd = minimum detectable "
+          f"difference at {100 * args.power:g}% power, power against a true difference of "
+          f"{a['power_difference']:.4g} ({a['power_difference_source']})\n")
+    return 0
+
+
 def _compare_scores(args) -> int:
     from simstats.compare import compare_score_distributions, read_table
 
@@ -139,7 +255,8 @@ def _competition(args) -> int:
     from pathlib import Path
 
     from simstats.compare import read_table, statistics_from_predictions
-    from simstats.stats.competition import TIE_METHOD, WINNER_METHOD, analyse_competition
+    from simstats.stats.competition import (TIE_METHOD, WINNER_METHOD, analyse_competition, convention_settings,
+                                            pvalue_description, resolution_warning, significance_mark)
     from simstats.studies.navamunoz2024.tables import case_markdown, case_tables
     from simstats.io import write_csv, write_text
 
@@ -156,17 +273,45 @@ def _competition(args) -> int:
     table = read_table(args.table)
     names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric, args.positive,
                                                        args.classes, id_column=args.id, exclude=args.exclude)
+    # --convention gives every setting; --scope, --pvalue, --alternative, --marks override single ones
+    conv = convention_settings(args.convention, scope=args.scope, pvalue_rule=args.pvalue,
+                               alternative=args.alternative, marks=args.marks)
+    args.scope = conv["scope"]
     analysis = analyse_competition(names, stats, metric, n_resamples=args.resamples,
-                                   rng=np.random.default_rng(args.seed), confidence_level=args.confidence)
+                                   rng=np.random.default_rng(args.seed), confidence_level=args.confidence,
+                                   pvalue_rule=conv["pvalue_rule"], alternative=conv["alternative"])
+    if conv["pvalue_rule"] == "add-one":      # tie groups always correct over all pairs, the largest family
+        message = resolution_warning(analysis.m * (analysis.m - 1) // 2, args.resamples, args.alpha)
+        if message:
+            warnings.warn(message)
     tables = case_tables(analysis, alpha=args.alpha, scope=args.scope)
+    marks_label = "no correction" if conv["marks"] == "none" else (
+        f"{conv['marks'].capitalize() if conv['marks'] != 'bh' else 'BH'} over "
+        + ("each reference system's group" if args.scope == "group" else "all pairs"))
+    if conv["marks"] != "none":
+        tables["matrix"] = analysis.difference_matrix(conv["marks"], scope=args.scope)
+        tables["pairs"]["mark"] = [significance_mark(p) for p in tables["pairs"][f"pvalue_{conv['marks']}"]]
     title = (f"{args.table}: {analysis.m} systems, n = {analysis.n_items}, {metric.name}; "
              f"{args.resamples} bootstrap samples, seed {args.seed}, corrections over "
              + ("each reference system's group" if args.scope == "group" else "all pairs"))
+    # the paper's settings keep the paper's report; other settings are named in the title and legends
+    paper_pvalues = (conv["alternative"], conv["pvalue_rule"]) == ("greater", "fraction")
+    if not paper_pvalues:
+        title += f"; p-values {pvalue_description(conv['alternative'], conv['pvalue_rule'])}"
+    if conv["marks"] != "none":
+        title += f"; Table 4 marks: {marks_label}"
     report = case_markdown(title, tables)
+    report = report.replace("significance, no correction (Table 4)", f"significance, {marks_label} (Table 4)")
+    if not paper_pvalues:
+        report = report.replace("(one-sided bootstrap, P*(δ* ≥ 2δ))",
+                                f"(bootstrap, {pvalue_description(conv['alternative'], conv['pvalue_rule'])})")
+    if conv["alternative"] != "greater":
+        report = report.replace("m − 1 one-sided comparisons", "m − 1 two-sided comparisons")
     # Files and JSON: Table 4 as numbers (matrix) with its significance in long form beside it; the
     # Markdown report keeps the marked cells.
     files = {**tables, "matrix": analysis.difference_values(),
-             "matrix_significance": analysis.difference_significance(alpha=args.alpha, scope=args.scope)}
+             "matrix_significance": analysis.difference_significance(alpha=args.alpha, scope=args.scope,
+                                                                     marks=conv["marks"])}
     if args.out:
         from simstats.studies.navamunoz2024.figures import bootstrap_difference_figure, difference_intervals_figure, ordered_intervals_figure
         from simstats.io import save_figure
@@ -184,12 +329,21 @@ def _competition(args) -> int:
         first = tables["differences"].iloc[0]
         panel = (f"{first.reference} vs {first.system}", analysis.improvement_replicates(0, 1), first.difference,
                  float(tables["pairs"].pvalue.iloc[0]))
-        save_figure(bootstrap_difference_figure([panel], metric.name), out / "bootstrap.png", out / "bootstrap.pdf")
+        figure = bootstrap_difference_figure([panel], metric.name)
+        if not paper_pvalues:
+            figure.axes[0].set_title(f"{panel[0]}\np = {pvalue_description(conv['alternative'], conv['pvalue_rule'])}"
+                                     f" = {panel[3]:.4f}", fontsize=9)
+        save_figure(figure, out / "bootstrap.png", out / "bootstrap.pdf")
     if args.format == "json":
         settings = {"table": str(args.table), "metric": metric.name, "higher_is_better": metric.higher_is_better,
                     "systems": analysis.m, "items": analysis.n_items, "resamples": args.resamples,
                     "seed": args.seed, "confidence": args.confidence, "alpha": args.alpha, "scope": args.scope,
-                    "pvalues": "one-sided, P*(delta* >= 2 delta), reference ranked above system",
+                    "convention": args.convention, "pvalue_rule": conv["pvalue_rule"],
+                    "alternative": conv["alternative"], "marks": conv["marks"],
+                    "pvalues": ("one-sided, P*(delta* >= 2 delta), reference ranked above system"
+                                if conv["alternative"] == "greater" else
+                                "two-sided, P*(|delta* - delta| >= |delta|), direction: reference ranked above system")
+                    + (", count/B" if conv["pvalue_rule"] == "fraction" else ", (count + 1)/(B + 1)"),
                     "tie_method": TIE_METHOD, "possible_winner_method": WINNER_METHOD}
         print(json.dumps({"settings": settings, "tables": {name: records(frame) for name, frame in files.items()}},
                          indent=2))
@@ -232,12 +386,28 @@ def _check_options(args) -> None:
             raise ValueError(f"{flag} {requirement}, got {getattr(args, attr)}")
 
 
+#: --resample choices of the approach test (simstats.compare.RESAMPLE maps them to compare_approaches').
+RESAMPLE_CHOICES = ("both", "items", "seeds")
+
+
+def _run_arguments(p) -> None:
+    """Options of ``compare`` and ``plan`` that read several runs (seeds) per system."""
+    p.add_argument("--prediction", metavar="COLUMN",
+                   help="prediction column of a long table (columns system, seed, item, prediction, gold) "
+                        "(default: pred)")
+    p.add_argument("--approach", action="append", metavar="NAME=COL1,COL2,...",
+                   help="wide table: the seed columns of one approach; repeat for each approach (default: none, "
+                        "every column is one system)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="simstats", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("compare", help="compare systems' predictions (or per-item statistics) on one test set")
-    _prediction_arguments(p, "CSV/TSV/parquet: a gold column and one column per system; or, with --statistics, "
-                             "long rows (system, item, statistics...)",
+    p = sub.add_parser("compare", help="compare systems' predictions (or per-item statistics) on one test set; "
+                       "with several seeds per system, approaches over seeds x items")
+    _prediction_arguments(p, "CSV/TSV/parquet: a gold column and one column per system (--approach groups seed "
+                             "columns into approaches); long rows (system, seed, item, pred, gold); or, with "
+                             "--statistics, long rows (system, item, statistics...)",
                           "accuracy, f1, precision, recall (binary, see --positive), macro_f1 (see --classes), "
                           "weighted_f1, mae")
     p.add_argument("--statistics", action="store_true",
@@ -246,11 +416,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="paired bootstrap, approximate randomization or exact stratified randomization "
                         "(default: bootstrap)")
     p.add_argument("--reference", default="best", help="system every other is compared with (default: the best)")
-    p.add_argument("--alternative", default="greater", choices=["greater", "less", "two-sided"],
-                   help="H1 about the reference's improvement over each system (default: greater)")
+    p.add_argument("--alternative", choices=["greater", "less", "two-sided"],
+                   help="H1 about the reference's improvement over each system (default: greater; two-sided for "
+                        "the approach test over seeds x items)")
     p.add_argument("--resamples", type=int, default=10_000,
                    help="bootstrap resamples of the intervals, and of the p-values of --test bootstrap or "
                         "randomization (default: 10000)")
+    _run_arguments(p)
+    p.add_argument("--resample", choices=list(RESAMPLE_CHOICES),
+                   help="approach test: resample both (claim about new seeds and the population of items), items "
+                        "(these trained runs on the population of items) or seeds (new seeds on this test set) "
+                        "(default: both when a system has several seeds; one run per system: today's test)")
+    p.add_argument("--paired-seeds", default="auto", choices=["auto", "yes", "no"],
+                   help="approach test: resample shared seed ids jointly; auto pairs when the approaches have the "
+                        "same seed ids (long tables), yes pairs the i-th --approach columns (default: auto)")
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default: 0)")
     p.add_argument("--confidence", type=float, default=0.95,
                    help="level of the two-sided intervals (default: 0.95)")
@@ -259,6 +438,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", default="table", choices=["table", "csv", "json"],
                    help="output: Markdown table, CSV or JSON (default: table)")
     p.set_defaults(func=_compare)
+    p = sub.add_parser("plan", help="plan an approach comparison from pilot runs: power and minimum detectable "
+                                    "difference over a grid of seeds and test items")
+    _prediction_arguments(p, "CSV/TSV/parquet pilot runs: long rows (system, seed, item, pred, gold) or a wide "
+                             "table with --approach NAME=col1,col2,...",
+                          "accuracy, f1, precision, recall (binary, see --positive), macro_f1 (see --classes), "
+                          "weighted_f1, mae")
+    _run_arguments(p)
+    p.add_argument("--seeds", default="3,5,10,20", help="seeds per approach of the planned study, comma-separated "
+                                                        "(default: 3,5,10,20)")
+    p.add_argument("--items", help="test items of the planned study, comma-separated (default: the pilot's number "
+                                   "of items, 2 and 4 times it)")
+    p.add_argument("--alpha", type=float, default=0.05, help="level of the two-sided test (default: 0.05)")
+    p.add_argument("--power", type=float, default=0.8,
+                   help="target power of the minimum detectable difference (default: 0.8)")
+    p.add_argument("--difference", type=float,
+                   help="true difference the power column is computed against (default: the pilot's observed "
+                        "difference)")
+    p.add_argument("--format", default="table", choices=["table", "csv", "json"],
+                   help="output: Markdown table, CSV or JSON (default: table)")
+    p.set_defaults(func=_plan)
     p = sub.add_parser("compare-scores", help="compare score distributions (one score per run/seed)")
     p.add_argument("table", help="CSV/TSV/parquet: long (columns system, score and optionally seed) or wide "
                                  "(one column of scores per system, one row per seed, optional seed column)")
@@ -289,9 +488,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--confidence", type=float, default=0.95, help="level of the CIs (default: 0.95)")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="level for counting ties (Table 6), tie groups and possible winners (default: 0.05)")
-    p.add_argument("--scope", default="group", choices=["group", "all"],
+    p.add_argument("--convention", default="recommended", choices=["recommended", "paper"],
+                   help="recommended: corrections over all pairs, two-sided (count+1)/(B+1) p-values, Table 4 "
+                        "marks from Holm; paper: Nava-Muñoz et al./CompStats (within-group corrections, one-sided "
+                        "count/B p-values, uncorrected marks); the flags below override single settings "
+                        "(default: recommended)")
+    p.add_argument("--scope", choices=["group", "all"],
                    help="corrections within each reference system's comparisons (as the paper) or over all pairs "
-                        "(default: group)")
+                        "(default: from --convention: all; paper: group)")
+    p.add_argument("--pvalue", choices=["add-one", "fraction"],
+                   help="p-value from the count of bootstrap samples at least as extreme: (count+1)/(B+1) or "
+                        "count/B (default: from --convention: add-one; paper: fraction)")
+    p.add_argument("--alternative", choices=["two-sided", "greater"],
+                   help="two-sided, P*(|d*-d| >= |d|), or one-sided 'the system ranked above is better', "
+                        "P*(d* >= 2d) (default: from --convention: two-sided; paper: greater)")
+    p.add_argument("--marks", choices=["none", "bonferroni", "holm", "bh"],
+                   help="correction (over --scope) behind the significance marks of Table 4 and the mark columns "
+                        "(default: from --convention: holm; paper: none)")
     p.add_argument("--out", help="directory for the tables (CSV), report.md and figures (PNG, PDF) "
                                  "(default: print the report only)")
     p.add_argument("--format", default="md", choices=["md", "csv", "json"],

@@ -403,3 +403,283 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
                       "effect_size": "Cohen's d (pooled sd)", "pairing": "by seed id" if has_seed else "none",
                       "aso_alpha": aso_alpha, "seed": seed, "version": __version__})
     return out
+
+
+# --- approaches over seeds x items: `simstats compare` (several seeds per system) and `simstats plan` ---
+
+#: --resample choice -> compare_approaches' resample= and the claim it supports.
+RESAMPLE = {"both": ("seeds", "items"), "items": ("items",), "seeds": ("seeds",)}
+CLAIMS = {"both": "new seeds and new test items: the approaches on the population of items (and of seeds)",
+          "items": "these trained runs on new test items: these models on the population of items "
+                   "(seed variance ignored)",
+          "seeds": "new seeds on this test set: the approaches on this test set (item variance ignored)"}
+#: What the shift convention counts as "at least as extreme" (d: observed difference, d*: replicate).
+SHIFT_RULE = {"greater": "share of replicates with d* >= 2d", "less": "share of replicates with d* <= 2d",
+              "two-sided": "share of replicates with |d* - d| >= |d|"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Runs:
+    """Runs (one trained model = one seed of one approach) scored on the same test items.
+
+    ``stats``: (runs, items, k) per-item statistics; ``approach`` and ``seed``: one label and one
+    seed id per run; ``names``: the approaches in order; ``source``: "long" or "approach"."""
+
+    names: list
+    approach: np.ndarray
+    seed: np.ndarray
+    stats: np.ndarray
+    metric: Metric
+    source: str
+
+    def count(self, name) -> int:
+        return int(np.count_nonzero(self.approach == name))
+
+    @property
+    def several_seeds(self) -> bool:
+        return any(self.count(name) > 1 for name in self.names)
+
+    def scores(self) -> np.ndarray:
+        """Each run's metric value."""
+        return self.metric(self.stats.sum(axis=1))
+
+
+def is_long_predictions(table: pd.DataFrame, prediction_column: str | None) -> bool:
+    """A long table of predictions: a ``system`` column and a ``seed`` or prediction column
+    (or --prediction given).  Wide tables, whatever their columns, are read as before."""
+    if "system" not in table.columns:
+        return False
+    return prediction_column is not None or "seed" in table.columns or "pred" in table.columns
+
+
+def _sorted_unique(values: pd.Series) -> list:
+    unique = pd.unique(values).tolist()
+    try:
+        return sorted(unique)
+    except TypeError:
+        return sorted(unique, key=str)
+
+
+def runs_from_long(table: pd.DataFrame, gold_column: str, prediction_column: str | None = None,
+                   metric_name: str = "accuracy", positive=None, subset=None, systems=None) -> Runs:
+    """Runs from a long table: one row per (system, seed, item) with the prediction and the gold label.
+
+    Items are ordered by id; every run must predict every item once, and an item's gold label must
+    be the same in every row."""
+    pred = prediction_column or "pred"
+    columns = ", ".join(map(str, table.columns))
+    for c, what in (("system", "column 'system'"), ("seed", "column 'seed'"), ("item", "column 'item'"),
+                    (pred, f"prediction column {pred!r} (--prediction)"),
+                    (gold_column, f"gold column {gold_column!r} (--gold)")):
+        if c not in table.columns:
+            raise InputError(f"long table: {what} not found (a long table has columns system, seed, item, "
+                             f"the prediction and the gold label; columns: {columns})")
+    if pred == gold_column:
+        raise InputError(f"--prediction: {pred!r} is the gold column (--gold)")
+    for c in ("system", "seed", "item"):
+        missing = np.flatnonzero(table[c].isna().to_numpy())
+        if missing.size:
+            raise InputError(f"long table: missing value in column {c!r} (row {missing[0] + 2})")
+    repeated = table.duplicated(["system", "seed", "item"])
+    if repeated.any():
+        i = int(np.flatnonzero(repeated.to_numpy())[0])
+        raise InputError(f"long table: system {_show(table.system.iloc[i])}, seed {_show(table.seed.iloc[i])}, "
+                         f"item {_show(table.item.iloc[i])} (row {i + 2}) repeats an earlier row")
+    names = list(pd.unique(table.system))
+    if systems:
+        unknown = [s for s in systems if s not in {str(n) for n in names}]
+        if unknown:
+            raise InputError(f"--systems: {', '.join(map(repr, unknown))} not in column 'system' "
+                             f"(systems: {', '.join(map(str, names))})")
+        keep = [n for s in systems for n in names if str(n) == s]
+        table = table[table.system.isin(keep)]
+        names = keep
+    if len(names) < 2:
+        raise InputError(f"need at least two systems to compare, got {len(names)}")
+    gold_by_item = table.groupby("item", sort=False)[gold_column]
+    if (gold_by_item.nunique(dropna=False) > 1).any():
+        item = (gold_by_item.nunique(dropna=False) > 1).idxmax()
+        raise InputError(f"gold column {gold_column!r}: item {_show(item)} has different gold labels in "
+                         "different rows")
+    items = _sorted_unique(table.item)
+    wide = pd.DataFrame({gold_column: gold_by_item.first().reindex(items).to_numpy()})
+    labels, seeds, run_columns = [], [], []
+    for name in names:
+        rows = table[table.system == name]
+        for seed in _sorted_unique(rows.seed):
+            run = rows[rows.seed == seed].set_index("item")[pred]
+            if len(run) != len(items):
+                lacking = [i for i in items if i not in run.index]
+                raise InputError(f"unmatched items across systems: system {_show(name)}, seed {_show(seed)} lacks "
+                                 f"{len(lacking)} of the {len(items)} items (e.g. item {_show(lacking[0])})")
+            column = f"{name} (seed {seed})"
+            wide[column] = run.reindex(items).to_numpy()
+            labels.append(name)
+            seeds.append(seed)
+            run_columns.append(column)
+    _, stats, metric = statistics_from_predictions(wide, gold_column, run_columns, metric_name, positive, subset)
+    return Runs([str(n) for n in names], np.array([str(n) for n in labels]), np.array(seeds), stats, metric, "long")
+
+
+def parse_approaches(specs) -> list[tuple[str, list[str]]]:
+    """``["A=a1,a2", "B=b1,b2"]`` -> [("A", ["a1", "a2"]), ("B", ["b1", "b2"])]."""
+    out = []
+    for spec in specs:
+        name, eq, cols = spec.partition("=")
+        columns = [c.strip() for c in cols.split(",") if c.strip()]
+        if not eq or not name.strip() or not columns:
+            raise InputError(f"--approach {spec!r}: expected NAME=column1,column2,...")
+        out.append((name.strip(), columns))
+    return out
+
+
+def runs_from_approaches(table: pd.DataFrame, gold_column: str, specs, metric_name: str = "accuracy",
+                         positive=None, subset=None, *, id_column=None, paired_by_position: bool = False) -> Runs:
+    """Runs from a wide table whose seed columns are grouped into approaches by ``--approach``.
+
+    Seed ids are the column names (no pairing across approaches) or, with ``paired_by_position``,
+    the position in each approach's list (the i-th columns of all approaches share a seed)."""
+    groups = parse_approaches(specs)
+    names = [name for name, _ in groups]
+    repeated = [n for i, n in enumerate(names) if n in names[:i]]
+    if repeated:
+        raise InputError(f"--approach: {repeated[0]!r} is given more than once")
+    if len(groups) < 2:
+        raise InputError(f"need at least two approaches to compare, got {len(groups)} (--approach)")
+    all_columns = ", ".join(map(str, table.columns))
+    seen: dict = {}
+    for name, columns in groups:
+        unknown = [c for c in columns if c not in table.columns]
+        if unknown:
+            raise InputError(f"--approach {name}: column(s) {', '.join(map(repr, unknown))} not found "
+                             f"(columns: {all_columns})")
+        for c in columns:
+            if c == gold_column or c == id_column:
+                raise InputError(f"--approach {name}: {c!r} is the {'gold' if c == gold_column else 'item id'} "
+                                 "column, not a run")
+            if c in seen:
+                raise InputError(f"--approach {name}: column {c!r} is already a run of "
+                                 f"{'approach ' + repr(seen[c]) if seen[c] != name else 'this approach'}")
+            seen[c] = name
+    if paired_by_position:
+        sizes = {name: len(columns) for name, columns in groups}
+        if len(set(sizes.values())) > 1:
+            raise InputError(f"--paired-seeds yes pairs the i-th columns of every --approach: the approaches have "
+                             f"different numbers of columns ({', '.join(f'{n} {k}' for n, k in sizes.items())})")
+    columns = [c for _, cols in groups for c in cols]
+    _, stats, metric = statistics_from_predictions(table, gold_column, columns, metric_name, positive, subset,
+                                                   id_column=id_column)
+    labels = np.array([name for name, cols in groups for _ in cols])
+    seeds = np.array([i if paired_by_position else c for _, cols in groups for i, c in enumerate(cols)], dtype=object)
+    return Runs(names, labels, seeds, stats, metric, "approach")
+
+
+def _one_seed(runs: Runs, resample: str) -> None:
+    few = [name for name in runs.names if runs.count(name) < 2]
+    if few and "seeds" in RESAMPLE[resample]:
+        raise InputError(f"approach {few[0]!r} has one seed (run): --resample {resample} resamples seeds and needs "
+                         "at least 2 per approach (give more seeds, or --resample items for these runs on new items)")
+
+
+def compare_approach_runs(runs: Runs, *, resample: str = "both", reference: str = "best",
+                          alternative: str = "two-sided", n_resamples: int = 10_000, seed: int = 0,
+                          confidence_level: float = 0.95, correction: str = "none", paired_seeds=None
+                          ) -> pd.DataFrame:
+    """Each approach against the reference approach with :func:`simstats.compare_approaches`.
+
+    One row per approach: runs, mean score over its runs and their sd; for the others, the
+    reference's improvement (difference of approach means) with its percentile interval, the
+    shift-convention p-value, the corrected p-value and the bootstrap variance of the difference
+    by source (``var_seeds``, ``var_items``, ``var_residual``; their sum is the seeds x items
+    bootstrap variance).  Every comparison uses ``rng=seed``, as a direct call would."""
+    from simstats.stats.approaches import compare_approaches
+
+    if resample not in RESAMPLE:
+        raise InputError(f"--resample must be one of {', '.join(RESAMPLE)}, got {resample!r}")
+    if correction not in CORRECTIONS:
+        raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
+    _one_seed(runs, resample)
+    scores = runs.scores()
+    means = {name: float(scores[runs.approach == name].mean()) for name in runs.names}
+    if reference == "best":
+        pick = max if runs.metric.higher_is_better else min
+        ref = pick(runs.names, key=means.get)
+    elif reference in runs.names:
+        ref = reference
+    else:
+        raise InputError(f"reference {reference!r} not found (systems: {', '.join(runs.names)})")
+    others = [name for name in runs.names if name != ref]
+    results = []
+    for name in others:
+        idx = np.flatnonzero((runs.approach == ref) | (runs.approach == name))
+        try:
+            results.append(compare_approaches(runs.stats[idx], runs.metric, runs.approach[idx], runs.seed[idx],
+                                              approaches=(ref, name), resample=RESAMPLE[resample],
+                                              alternative=alternative, n_resamples=n_resamples,
+                                              confidence_level=confidence_level, paired_seeds=paired_seeds,
+                                              rng=seed))
+        except ValueError as err:
+            raise InputError(f"{ref} vs {name}: {err}") from None
+    pvalues = np.array([r.pvalue for r in results])
+    method = CORRECTIONS[correction]
+    adjusted = multipletests(pvalues, method=method)[1] if method and len(pvalues) else pvalues
+
+    def spread(name):
+        s = scores[runs.approach == name]
+        return float(s.std(ddof=1)) if s.size > 1 else np.nan
+
+    rows = [{"system": ref, "runs": runs.count(ref), "score": means[ref], "score_sd": spread(ref), "reference": ref,
+             "difference": 0.0, "difference_ci_low": np.nan, "difference_ci_high": np.nan, "pvalue": np.nan,
+             "pvalue_adjusted": np.nan, "var_seeds": np.nan, "var_items": np.nan, "var_residual": np.nan,
+             "paired_seeds": np.nan}]
+    for name, res, adj in zip(others, results, adjusted):
+        rows.append({"system": name, "runs": runs.count(name), "score": means[name], "score_sd": spread(name),
+                     "reference": ref, "difference": res.statistic, "difference_ci_low": res.confidence_interval.low,
+                     "difference_ci_high": res.confidence_interval.high, "pvalue": res.pvalue,
+                     "pvalue_adjusted": float(adj), "var_seeds": res.variance["seeds"],
+                     "var_items": res.variance["items"], "var_residual": res.variance["residual"],
+                     "paired_seeds": res.paired_seeds})
+    out = pd.DataFrame(rows)
+    out.attrs.update(metric=runs.metric.name, test="approach bootstrap (compare_approaches)", resample=resample,
+                     target=results[0].target if results else "", claim=CLAIMS[resample], convention="shift",
+                     pvalue_rule=SHIFT_RULE[alternative], correction=correction, n_resamples=n_resamples, seed=seed,
+                     alternative=alternative, confidence_level=confidence_level,
+                     intervals="percentile bootstrap, two-sided", items=int(runs.stats.shape[1]),
+                     difference="reference minus system: difference of the approaches' mean scores over seeds",
+                     variance="bootstrap variance of the difference: var_seeds (seeds only), var_items (items only), "
+                              "var_residual (the seeds x items variance minus the two; the three sum to it)")
+    return out
+
+
+def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float = 0.05, target: float = 0.8,
+                   difference=None) -> pd.DataFrame:
+    """The planner (:mod:`simstats.stats.power`) on pilot runs of exactly two approaches.
+
+    One row per (seeds, items): ``se`` of the estimated difference, ``mdd`` (minimum detectable
+    difference at ``target`` power) and ``power`` against ``difference`` (default: the pilot's
+    observed difference).  ``attrs`` holds the variance components."""
+    from simstats.stats.power import plan, variance_components
+
+    if len(runs.names) != 2:
+        raise InputError(f"plan needs exactly two approaches, got {len(runs.names)} ({', '.join(runs.names)}); "
+                         "choose two with --systems (long table) or --approach")
+    few = [name for name in runs.names if runs.count(name) < 2]
+    if few:
+        raise InputError(f"approach {few[0]!r} has one seed (run): the planner needs at least 2 pilot seeds per "
+                         "approach")
+    if runs.stats.shape[1] < 2:
+        raise InputError("the planner needs at least 2 test items")
+    try:
+        comp = variance_components(runs.stats, runs.metric, runs.approach, approaches=runs.names)
+    except ValueError as err:
+        raise InputError(f"plan: {err}") from None
+    observed = difference is None
+    difference = abs(comp.difference) if observed else float(difference)
+    out = plan(comp, seeds=seeds, items=items, difference=difference, alpha=alpha, target=target)
+    out.attrs.update(metric=runs.metric.name, approaches=list(runs.names), pilot_runs=list(comp.runs),
+                     pilot_items=comp.items, pilot_difference=comp.difference, sigma2_seed=comp.seed,
+                     sigma2_interaction=comp.interaction, sigma2_residual=comp.residual, alpha=alpha,
+                     target_power=target, power_difference=difference,
+                     power_difference_source="the pilot's observed difference" if observed else "--difference",
+                     test="two-sided seeds x items approach bootstrap (simstats compare, --resample both)")
+    return out

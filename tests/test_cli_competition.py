@@ -1,4 +1,5 @@
-"""`simstats competition`: the ranks table, --format md|csv|json, numeric matrix.csv, report.md figures."""
+"""`simstats competition`: the ranks table, --format md|csv|json, numeric matrix.csv, report.md figures;
+--convention recommended (the default) vs paper, single-setting overrides, the resolution warning."""
 import io
 import json
 import re
@@ -10,11 +11,12 @@ import pytest
 
 from simstats.cli import main
 from simstats.compare import statistics_from_predictions
-from simstats.stats.competition import analyse_competition
+from simstats.stats.competition import analyse_competition, convention_settings
 from simstats.studies.navamunoz2024.tables import case_markdown, case_tables
 
 DATA = Path(__file__).resolve().parents[1] / "resources" / "realdata" / "compstats_competition_data.csv"
 ARGS = [str(DATA), "--gold", "y", "--metric", "weighted_f1", "--resamples", "500", "--seed", "3"]
+PAPER = [*ARGS, "--convention", "paper"]
 ORIGINAL = ["scores", "differences", "pairs", "matrix", "summary"]
 
 
@@ -24,16 +26,27 @@ def run(capsys, *args):
     return code, out.out, out.err
 
 
-@pytest.fixture(scope="module")
-def api():
-    """The same analysis through the Python API (same seed, same generator)."""
+def _api(**settings):
     table = pd.read_csv(DATA)
     names, stats, metric = statistics_from_predictions(table, "y", metric_name="weighted_f1")
-    return analyse_competition(names, stats, metric, n_resamples=500, rng=np.random.default_rng(3))
+    return analyse_competition(names, stats, metric, n_resamples=500, rng=np.random.default_rng(3), **settings)
+
+
+@pytest.fixture(scope="module")
+def api():
+    """The paper-convention analysis through the Python API (same seed, same generator; the
+    library's defaults are the paper's)."""
+    return _api()
+
+
+@pytest.fixture(scope="module")
+def api_recommended():
+    """The CLI's default analysis through the Python API: two-sided, add-one p-values."""
+    return _api(pvalue_rule="add-one", alternative="two-sided")
 
 
 def test_json_has_settings_and_every_table_with_the_ranks(capsys, api):
-    code, out, _ = run(capsys, *ARGS, "--format", "json", "--alpha", "0.1")
+    code, out, _ = run(capsys, *PAPER, "--format", "json", "--alpha", "0.1")
     assert code == 0
     doc = json.loads(out)
     s = doc["settings"]
@@ -60,7 +73,7 @@ def test_json_has_settings_and_every_table_with_the_ranks(capsys, api):
 
 
 def test_csv_prints_the_ranks_table(capsys, api):
-    code, out, _ = run(capsys, *ARGS, "--format", "csv")
+    code, out, _ = run(capsys, *PAPER, "--format", "csv")
     assert code == 0
     ranks = pd.read_csv(io.StringIO(out))
     expected = api.rank_table()
@@ -72,7 +85,7 @@ def test_csv_prints_the_ranks_table(capsys, api):
 
 
 def test_markdown_is_the_previous_report_plus_the_ranks_section(capsys, api):
-    code, out, _ = run(capsys, *ARGS)
+    code, out, _ = run(capsys, *PAPER)
     assert code == 0
     tables = case_tables(api)
     title = (f"{DATA}: 6 systems, n = 1580, weighted_f1; 500 bootstrap samples, seed 3, corrections over each "
@@ -87,7 +100,7 @@ def test_markdown_is_the_previous_report_plus_the_ranks_section(capsys, api):
 
 def test_out_writes_numeric_matrix_significance_ranks_and_a_report_with_figures(tmp_path, capsys, api):
     out = tmp_path / "out"
-    code, text, _ = run(capsys, *ARGS, "--out", str(out))
+    code, text, _ = run(capsys, *PAPER, "--out", str(out))
     assert code == 0
     for name in ("scores.csv", "differences.csv", "pairs.csv", "matrix.csv", "matrix_significance.csv",
                  "summary.csv", "ranks.csv", "report.md", "intervals.png", "intervals.pdf", "differences.png",
@@ -124,3 +137,90 @@ def test_format_must_be_md_csv_or_json(capsys):
     with pytest.raises(SystemExit) as err:
         main(["competition", *ARGS, "--format", "table"])
     assert err.value.code == 2 and "--format" in capsys.readouterr().err
+
+
+# --- --convention recommended (the default) and paper; overrides; the resolution warning ---
+
+def test_default_is_the_recommended_convention_and_matches_the_api(capsys, api_recommended):
+    code, out, err = run(capsys, *ARGS, "--format", "json")
+    assert code == 0 and err == ""                        # B = 500 >= floor(15 / 0.05) = 300: no warning
+    doc = json.loads(out)
+    s = doc["settings"]
+    assert (s["convention"], s["scope"], s["pvalue_rule"], s["alternative"], s["marks"]) == \
+        ("recommended", "all", "add-one", "two-sided", "holm")
+    assert s["pvalues"].startswith("two-sided") and s["pvalues"].endswith("(count + 1)/(B + 1)")
+    pairs = pd.DataFrame(doc["tables"]["pairs"])
+    expected = api_recommended.pairs(scope="all")
+    for col in ("pvalue", "pvalue_bonferroni", "pvalue_holm", "pvalue_bh"):
+        np.testing.assert_allclose(pairs[col], expected[col], err_msg=col)
+    assert pairs.pvalue.min() >= 1 / 501                  # (count + 1)/(B + 1) is never below 1/(B + 1)
+    # marks (pairs and matrix_significance) come from the Holm-adjusted p over all pairs
+    marks = ["***" if p < .001 else "**" if p < .01 else "*" if p < .05 else "†" if p < .1 else ""
+             for p in expected.pvalue_holm]
+    assert pairs["mark"].tolist() == marks
+    assert [r["mark"] for r in doc["tables"]["matrix_significance"]] == marks
+    ranks = pd.DataFrame(doc["tables"]["ranks"])
+    want = api_recommended.rank_table()
+    for col in ("tie_group", "tied_with", "possible_winner"):
+        assert ranks[col].tolist() == want[col].tolist(), col
+    np.testing.assert_allclose(ranks.p_vs_best_holm.astype(float), want.p_vs_best_holm)
+
+
+def test_paper_convention_keeps_the_paper_pvalues(capsys, api):
+    code, out, err = run(capsys, *PAPER, "--format", "json")
+    assert code == 0 and err == ""
+    s = json.loads(out)["settings"]
+    assert (s["convention"], s["scope"], s["pvalue_rule"], s["alternative"], s["marks"]) == \
+        ("paper", "group", "fraction", "greater", "none")
+    pairs = pd.DataFrame(json.loads(out)["tables"]["pairs"])
+    expected = api.pairs(scope="group")
+    np.testing.assert_allclose(pairs.pvalue, expected.pvalue)
+    np.testing.assert_allclose(pairs.pvalue_holm, expected.pvalue_holm)
+    counts = pairs.pvalue.to_numpy() * 500                 # count/B: whole counts out of B = 500
+    np.testing.assert_allclose(counts, np.round(counts), atol=1e-9)
+
+
+def test_single_flags_override_the_convention(capsys):
+    code, out, _ = run(capsys, *ARGS, "--format", "json", "--scope", "group")
+    s = json.loads(out)["settings"]
+    assert (s["convention"], s["scope"], s["pvalue_rule"], s["alternative"], s["marks"]) == \
+        ("recommended", "group", "add-one", "two-sided", "holm")
+    code, out, _ = run(capsys, *PAPER, "--format", "json", "--pvalue", "add-one", "--scope", "all")
+    s = json.loads(out)["settings"]
+    assert (s["scope"], s["pvalue_rule"], s["alternative"], s["marks"]) == ("all", "add-one", "greater", "none")
+    assert convention_settings("paper", scope="all") == {**convention_settings("paper"), "scope": "all"}
+
+
+def test_default_report_names_its_settings(capsys):
+    code, out, _ = run(capsys, *ARGS)
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first.endswith("corrections over all pairs; p-values two-sided, P*(|δ* − δ| ≥ |δ|), "
+                          "(count + 1)/(B + 1); Table 4 marks: Holm over all pairs")
+    assert "significance, Holm over all pairs (Table 4)" in out and "no correction (Table 4)" not in out
+    assert "P*(δ* ≥ 2δ)" not in out and "m − 1 two-sided comparisons" in out
+
+
+@pytest.mark.parametrize("resamples, warned", [("299", True), ("300", False)])
+def test_warning_when_b_cannot_reach_alpha_after_the_correction(capsys, resamples, warned):
+    # 6 systems: K = 15 pairs; add-one p >= 1/(B + 1), so Holm/Bonferroni p >= 15/(B + 1): B >= 300 for p < 0.05
+    args = [a if a != "500" else resamples for a in ARGS]
+    code, _, err = run(capsys, *args, "--format", "csv")
+    assert code == 0
+    if warned:
+        assert err == ("simstats: warning: 299 bootstrap samples cannot reach alpha = 0.05 after Bonferroni/Holm "
+                       "over 15 pairs (smallest p-value 1/300, times 15: 0.05 >= 0.05); use --resamples 300 or more\n")
+    else:
+        assert err == ""
+
+
+def test_no_resolution_warning_for_the_paper_convention(capsys):
+    args = [a if a != "500" else "100" for a in PAPER]
+    code, _, err = run(capsys, *args, "--format", "csv")
+    assert code == 0 and err == ""                        # count/B can be 0: the rule does not apply
+
+
+def test_convention_must_be_known(capsys):
+    with pytest.raises(SystemExit) as err:
+        main(["competition", *ARGS, "--convention", "default"])
+    assert err.value.code == 2 and "--convention" in capsys.readouterr().err

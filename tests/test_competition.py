@@ -407,3 +407,65 @@ def test_rank_intervals_cover_the_true_ranks():
     print(f"rank-interval coverage {rate:.4f} (MCSE {mcse:.4f}), mean width {np.mean(widths):.2f} ranks")
     assert np.mean(widths) > 2          # the intervals are not trivially one rank wide
     assert rate >= 0.95 - 3 * mcse, (rate, mcse)
+
+
+# --- p-value rule, sidedness and named conventions (issue 17) ---
+
+def test_add_one_and_two_sided_pvalues_match_brute_force():
+    from simstats.stats.competition import pvalues_from_count
+
+    metric, stats = _toy()
+    B = 300
+    paper = analyse_competition(list("ABCD"), stats, metric, n_resamples=B, rng=np.random.default_rng(11))
+    rec = analyse_competition(list("ABCD"), stats, metric, n_resamples=B, rng=np.random.default_rng(11),
+                              pvalue_rule="add-one", alternative="two-sided")
+    np.testing.assert_array_equal(paper.replicates, rec.replicates)    # same bootstrap, other p-values
+    for a, b in zip(paper.pairs().itertuples(index=False), rec.pairs().itertuples(index=False)):
+        i, j = a.reference_rank - 1, a.system_rank - 1
+        dstar = paper.replicates[:, i] - paper.replicates[:, j]
+        d = a.difference
+        assert a.pvalue == pytest.approx(np.sum(dstar >= 2 * d - 1e-12) / B)                   # the paper's
+        assert b.pvalue == pytest.approx((np.sum(np.abs(dstar - d) >= abs(d) - 1e-12) + 1) / (B + 1))
+    np.testing.assert_allclose(pvalues_from_count([0, 5, 300], 300, "add-one"), [1 / 301, 6 / 301, 1])
+    np.testing.assert_allclose(pvalues_from_count([0, 5, 300], 300), [0, 5 / 300, 1])
+    with pytest.raises(ValueError, match="pvalue_rule"):
+        pvalues_from_count([1], 10, "plus-one")
+    with pytest.raises(ValueError, match="alternative"):
+        analyse_competition(list("ABCD"), stats, metric, n_resamples=10, rng=1, alternative="less")
+
+
+def test_library_defaults_stay_the_papers():
+    from simstats.stats.competition import ANALYSIS_CONVENTIONS, CompetitionAnalysis
+
+    metric, stats = _toy()
+    res = analyse_competition(list("ABCD"), stats, metric, n_resamples=50, rng=1)
+    assert (res.pvalue_rule, res.alternative) == ("fraction", "greater")
+    assert CompetitionAnalysis.__dataclass_fields__["pvalue_rule"].default == "fraction"
+    assert ANALYSIS_CONVENTIONS["paper"] == {"scope": "group", "pvalue_rule": "fraction", "alternative": "greater",
+                                             "marks": "none"}
+
+
+def test_convention_settings_and_overrides():
+    from simstats.stats.competition import convention_settings
+
+    assert convention_settings() == {"scope": "all", "pvalue_rule": "add-one", "alternative": "two-sided",
+                                     "marks": "holm"}
+    assert convention_settings("recommended", scope="group", marks=None)["scope"] == "group"
+    with pytest.raises(ValueError, match="convention"):
+        convention_settings("default")
+    with pytest.raises(ValueError, match="scope"):
+        convention_settings("paper", scope="pairs")
+    with pytest.raises(ValueError, match="unknown settings"):
+        convention_settings("paper", correction="holm")
+
+
+@pytest.mark.parametrize("k, alpha, need", [(15, 0.05, 300), (45, 0.05, 900), (465, 0.05, 9300), (45, 0.01, 4500),
+                                            (10, 0.03, 333), (1, 0.05, 20)])
+def test_required_resamples_is_the_smallest_b_with_k_over_b_plus_1_below_alpha(k, alpha, need):
+    from simstats.stats.competition import required_resamples, resolution_warning
+
+    assert required_resamples(k, alpha) == need
+    assert k / (need + 1) < alpha <= k / need                  # need works, need - 1 does not
+    assert resolution_warning(k, need, alpha) is None
+    message = resolution_warning(k, need - 1, alpha)
+    assert message.endswith(f"use --resamples {need} or more") and "\n" not in message

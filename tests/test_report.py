@@ -59,8 +59,10 @@ def test_each_miss_carries_its_explanation_and_computed_check(tree):
     table2 = [line for line in discrepancies.splitlines() if "T2_eval2 pct_significant" in line]
     assert len(table2) == 1
     assert "**Why:** Table 2's % significant is one of the numbers the noise parameters are fitted to" in table2[0]
-    assert ("*Computed check:* CoNLL 2003 - NER-En: closed form 30.7 % at n = 1 to 21.2 % at n = 100; best fit of "
-            "Table 2 21.72 % vs paper 21.72 % (fit exact)") in table2[0]
+    assert "the calibrated model meets it exactly (21.70 %)" in table2[0]
+    # simulated 33.0 +- 0.2 at n = 50 vs the closed form 21.7: z = 56.5
+    assert ("*Computed check:* CoNLL 2003 - NER-En, n = 50: closed form 21.70 %, paper 21.72 %, simulated 33.00 ± "
+            "0.20 (z = 56.5 from the closed form; fit exact)") in table2[0]
     # figures are linked relative to the report's directory; missing ones are not linked
     assert "](../figs/reimers/figure4.png)" in text and "dev_vs_test.png" not in text
     assert "root seed 3" in text and "Scale: tiny" in text

@@ -139,10 +139,12 @@ def test_best_of_n_selection_matches_simulation(n):
     assert pct == pytest.approx(share, abs=4 * math.sqrt(share * (1 - share) / groups))
 
 
-def test_component_moments_of_a_normal_scenario_are_its_implied_values():
-    sc = mixture_scenario(seed_distribution={"family": "normal"})
-    (part,) = component_moments(sc, "A")
-    v = implied_values(sc, "A")
-    assert part["weight"] == pytest.approx(1.0)
-    assert part["cov"] / math.sqrt(part["var_dev"] * part["var_test"]) == pytest.approx(v["pearson_dev_test"], abs=1e-14)
-    assert math.sqrt(part["var_x_test"]) == pytest.approx(v["sd_x_test"], rel=1e-14)
+def test_component_moments_refuse_families_they_cannot_split():
+    sc = mixture_scenario(seed_distribution={"family": "failure_mixture", "failure_prob": 0.1, "failure_shift": -1})
+    with pytest.raises(ValueError, match="normal or test_shift_mixture"):
+        component_moments(sc, "A")
+
+
+def test_bivariate_normal_cdf_signs_survive_underflow():
+    assert bivariate_normal_cdf(-1e-200, -1e-200, 0.3) == pytest.approx(0.25 + math.asin(0.3) / (2 * math.pi))
+    assert bivariate_normal_cdf(1e-200, -1e-200, 0.3) == pytest.approx(0.25 + math.asin(0.3) / (2 * math.pi))

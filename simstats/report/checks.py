@@ -53,31 +53,39 @@ def implied_significance(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path
 
 
 def mixture_reach(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
-    """What the calibrated noise model gives in closed form for the missed Evaluation 2 cells: the
-    calibration's fit of Table 2's % significant (reimers/calibration_fit.csv) and the closed-form
-    curve (reimers/closed_form_curves.csv), beside the paper, for the rows' tasks."""
+    """The calibrated model's closed form for the missed Evaluation 2 cells (reimers/closed_form_curves.csv
+    at the row's n; Table 2 is n = 50) beside the paper, the calibration's note on Table 2's fit
+    (reimers/calibration_fit.csv), and how many MCSE the simulated value lies from the closed form."""
+    import re
+
+    from simstats.studies.reimers2018.calibration import EVAL2_N
+
     fit = read_if_present(results / "reimers" / "calibration_fit.csv")
     curves = read_if_present(results / "reimers" / "closed_form_curves.csv")
     if fit is None or curves is None:
         return None
-    parts, closed = [], []
-    for task in rows.row.unique():
-        target = fit[(fit.reference == task) & (fit.kind == "target") & (fit.quantity == "pct_significant_eval2")]
-        curve = curves[curves.reference == task].sort_values("n")
+    parts, closed, zs, notes = [], [], [], []
+    for r in rows.itertuples():
+        digits = re.search(r"_n(\d+)$", str(r.column))
+        n = int(digits.group(1)) if digits else EVAL2_N
+        curve = curves[(curves.reference == r.row) & (curves.n == n)]
         if curve.empty:
             continue
-        text = (f"{task}: closed form {curve.pct_significant.iloc[0]:.1f} % at n = {int(curve.n.iloc[0])} to "
-                f"{curve.pct_significant.iloc[-1]:.1f} % at n = {int(curve.n.iloc[-1])}")
-        if len(target):
-            text += (f"; best fit of Table 2 {float(target.fit.iloc[0]):.2f} % vs paper {float(target.value.iloc[0]):.2f} %"
-                     f" ({target.note.iloc[0]})")
-            closed.append(float(target.fit.iloc[0]))
-        else:
-            text += " (normal seed distribution: Table 2 not fitted)"
-        parts.append(text)
+        value = float(curve.pct_significant.iloc[0])
+        target = fit[(fit.reference == r.row) & (fit.kind == "target") & (fit.quantity == "pct_significant_eval2")]
+        note = str(target.note.iloc[0]) if len(target) else "Table 2 not fitted"
+        z = (float(r.ours) - value) / float(r.mcse) if r.mcse and np.isfinite(r.mcse) and r.mcse > 0 else float("nan")
+        parts.append(f"{r.row}, n = {n}: closed form {value:.2f} %, paper {float(r.published):.2f} %, simulated "
+                     f"{float(r.ours):.2f} ± {float(r.mcse):.2f} (z = {z:.1f} from the closed form; {note})")
+        closed.append(value)
+        zs.append(z)
+        notes.append(note)
     if not parts:
         return None
-    return {"closed": _ranges(closed), "shown": "; ".join(parts)}
+    reach = ("meets it exactly" if all(k == "fit exact" for k in notes)
+             else "cannot reach it while keeping tau, Delta95 and rho (closest fit)" if all(k != "fit exact" for k in notes)
+             else "meets it exactly in some of these tasks and not in others (see the computation)")
+    return {"closed": _ranges(closed), "z": _ranges(zs), "reach": reach, "shown": "; ".join(parts)}
 
 
 def yeh_counts(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:

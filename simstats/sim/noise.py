@@ -12,7 +12,7 @@ approach x item interaction, each approach's own offset a_Ai ~ N(0, sigma_approa
 every item's threshold (approach A finds item i harder by a_Ai; ``ItemSet.for_approach``),
 e ~ N(0, sigma_e^2) i.i.d. per model and item, kappa = ``spurious_offset``.  A hard
 document lowers recall and raises false alarms.  With s = sqrt(sigma_item^2 +
-sigma_c^2 + sigma_e^2) the population rates are exactly p(theta) = Phi(theta/s) and
+sigma_c^2 + sigma_approach_item^2 + sigma_e^2) the population rates are exactly p(theta) = Phi(theta/s) and
 q(theta) = Phi((kappa - theta)/s), and Psi_true is the metric of the expected sums.
 
 Randomness: the items of a split are keyed by (stream, scenario, "items", split, dataset);
@@ -59,7 +59,8 @@ def bivariate_normal_cdf(h: float, k: float, rho: float) -> float:
             return 0.25 * math.copysign(1.0, y)
         return float(special.owens_t(x, (y - rho * x) / (x * r)))
 
-    beta = 0.0 if h * k > 0 or (h * k == 0 and h + k >= 0) else 0.5
+    same_sign = (h > 0 and k > 0) or (h < 0 and k < 0)      # signs, not the product (no underflow)
+    beta = 0.0 if same_sign or ((h == 0 or k == 0) and h + k >= 0) else 0.5
     return float(0.5 * special.ndtr(h) + 0.5 * special.ndtr(k) - t(h, k) - t(k, h) - beta)
 
 
@@ -145,6 +146,8 @@ class Population:
         sc = self.scenario
         if sc.clusters is not None:
             raise ValueError("approach_item_variance: closed form without clusters only")
+        if sc.metric not in ("accuracy", "recall"):
+            raise ValueError(f"approach_item_variance: closed form for accuracy and recall only, got {sc.metric!r}")
         spec = sc.split(split)
         n = spec.items + spec.gold
         h = float(np.asarray(theta, dtype=float)) / self.s
@@ -337,14 +340,20 @@ class ItemSet:
     unit_start: np.ndarray    # first item of each unit; unit_start[-1] == n_items (int64)
     #: per approach, its own threshold offset of every item (approach x item interaction); empty without
     approach_offsets: dict = field(default_factory=dict)
+    #: the approach whose offsets the thresholds already include (a set from ``for_approach``)
+    approach: str | None = None
 
     def for_approach(self, approach: str) -> "ItemSet":
         """The set as ``approach`` sees it: thresholds plus its own item offsets (itself without any)."""
+        if self.approach is not None:
+            if approach != self.approach:
+                raise ValueError(f"this item set is already {self.approach!r}'s view, not {approach!r}'s")
+            return self
         offsets = self.approach_offsets.get(approach)
         if offsets is None:
             return self
         return ItemSet(self.split, self.dataset, self.sign, (self.threshold + offsets).astype(np.float32), self.unit,
-                       self.cluster, self.unit_start)
+                       self.cluster, self.unit_start, approach=approach)
 
     @property
     def n_items(self) -> int:

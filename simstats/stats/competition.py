@@ -8,7 +8,11 @@ replicate of that pair's difference.  From it:
 * CIs of the winner's improvement over every other system (Table 3);
 * for every pair (i above j in the ranking), the one-sided p-value of "i is better" with the
   shift convention P*(delta* >= 2 delta) (Berg-Kirkpatrick et al. 2012; CompStats) — the
-  matrix of differences with significance marks (Table 4);
+  matrix of differences with significance marks (Table 4) — or, with
+  ``alternative="two-sided"``, the two-sided P*(|delta* - delta| >= |delta|);  p is the
+  fraction count/B of the B replicates at least as extreme (``pvalue_rule="fraction"``, the
+  paper's and CompStats') or (count + 1)/(B + 1) (``"add-one"``, never 0: Davison & Hinkley
+  1997, Phipson & Smyth 2010);
 * adjusted p-values within each reference system's group of comparisons (i against every
   system ranked below it), by Bonferroni, Holm and Benjamini-Hochberg from statsmodels
   (Table 5), or over all m(m-1)/2 pairs at once (``scope="all"``);
@@ -22,6 +26,17 @@ replicate of that pair's difference.  From it:
 Improvements are in the metric's "better" direction: for a lower-is-better metric (MAE)
 the improvement of i over j is score_j - score_i.  Identical systems have delta* = delta = 0
 in every replicate and get p = 1, never 0.
+
+The library's defaults are the paper's (scope "group", one-sided, fraction), which the
+replication study relies on.  :data:`ANALYSIS_CONVENTIONS` names two bundles of settings:
+``"paper"`` (those defaults, reproducing Nava-Muñoz et al. / CompStats) and
+``"recommended"`` (the ``simstats competition`` default): two-sided add-one p-values,
+corrections over all pairs, Table 4 marks from Holm-adjusted p-values.  Under the global null
+the paper's bundle does not control the family-wise error over the table (the data pick which
+system of a pair is "better", so a one-sided p rejects a tied pair about 2 alpha of the time,
+and within-group corrections leave m - 1 families uncorrected against each other); the
+recommended one does, provided B is large enough for the correction
+(:func:`required_resamples`, :func:`resolution_warning`).
 """
 from __future__ import annotations
 
@@ -38,6 +53,16 @@ from simstats.stats.multitest import CORRECTIONS, adjust_pvalues, quick_gc
 #: Significance marks of the paper's Table 4 (dagger p < .1, * < .05, ** < .01, *** < .001).
 MARKS = ((0.001, "***"), (0.01, "**"), (0.05, "*"), (0.1, "†"))
 SCOPES = ("group", "all")
+#: How a p-value is estimated from the count of replicates at least as extreme as observed.
+PVALUE_RULES = ("fraction", "add-one")
+#: "greater": one-sided, "the system ranked above is better" (the paper); "two-sided".
+ALTERNATIVES = ("greater", "two-sided")
+#: Bundles of analysis settings, by name (the CLI's ``--convention``): Table 5/6 correction
+#: scope, p-value rule, sidedness, and the correction behind the significance marks.
+ANALYSIS_CONVENTIONS = {
+    "recommended": {"scope": "all", "pvalue_rule": "add-one", "alternative": "two-sided", "marks": "holm"},
+    "paper": {"scope": "group", "pvalue_rule": "fraction", "alternative": "greater", "marks": "none"},
+}
 #: How the rank table decides ties and possible winners (named in the CLI's output).
 TIE_METHOD = "Holm over all pairs"
 WINNER_METHOD = "Holm vs best"
@@ -50,6 +75,63 @@ def significance_mark(p: float) -> str:
         if p < bound:
             return mark
     return ""
+
+
+def convention_settings(convention: str = "recommended", **overrides) -> dict:
+    """The settings of a named convention (:data:`ANALYSIS_CONVENTIONS`); ``overrides`` that
+    are not None replace single settings (e.g. ``scope="group"``)."""
+    if convention not in ANALYSIS_CONVENTIONS:
+        raise ValueError(f"convention must be one of {tuple(ANALYSIS_CONVENTIONS)}, got {convention!r}")
+    out = dict(ANALYSIS_CONVENTIONS[convention])
+    unknown = set(overrides) - set(out)
+    if unknown:
+        raise ValueError(f"unknown settings {sorted(unknown)}; known: {sorted(out)}")
+    out.update({k: v for k, v in overrides.items() if v is not None})
+    checks = {"scope": SCOPES, "pvalue_rule": PVALUE_RULES, "alternative": ALTERNATIVES, "marks": tuple(CORRECTIONS)}
+    for key, allowed in checks.items():
+        if out[key] not in allowed:
+            raise ValueError(f"{key} must be one of {allowed}, got {out[key]!r}")
+    return out
+
+
+def pvalue_description(alternative: str = "greater", pvalue_rule: str = "fraction") -> str:
+    """How the pairs' p-values are computed, in words (for reports and JSON settings)."""
+    sides = ("one-sided, P*(δ* ≥ 2δ)" if alternative == "greater" else "two-sided, P*(|δ* − δ| ≥ |δ|)")
+    rule = "count/B" if pvalue_rule == "fraction" else "(count + 1)/(B + 1)"
+    return f"{sides}, {rule}"
+
+
+def pvalues_from_count(counts, n_resamples: int, pvalue_rule: str = "fraction") -> np.ndarray:
+    """p-values from the number of the ``n_resamples`` replicates at least as extreme as observed:
+    ``"fraction"`` count/B (can be 0), ``"add-one"`` (count + 1)/(B + 1) (at least 1/(B + 1))."""
+    counts = np.asarray(counts, dtype=float)
+    if pvalue_rule == "fraction":
+        return counts / n_resamples
+    if pvalue_rule == "add-one":
+        return (counts + 1) / (n_resamples + 1)
+    raise ValueError(f"pvalue_rule must be one of {PVALUE_RULES}, got {pvalue_rule!r}")
+
+
+def required_resamples(n_comparisons: int, alpha: float) -> int:
+    """Fewest bootstrap samples B for which an add-one p-value can be significant after
+    Bonferroni or Holm over ``n_comparisons``: the smallest adjusted p is K/(B + 1), and
+    significance is adjusted p < alpha strictly, so B + 1 > K/alpha, i.e. B >= floor(K/alpha)."""
+    if n_comparisons < 1:
+        raise ValueError(f"n_comparisons must be >= 1, got {n_comparisons}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    return int(np.floor(n_comparisons / alpha + 1e-9))
+
+
+def resolution_warning(n_comparisons: int, n_resamples: int, alpha: float) -> str | None:
+    """One-line message when B = ``n_resamples`` add-one p-values cannot be significant at
+    ``alpha`` after Bonferroni/Holm over ``n_comparisons`` (K/(B + 1) >= alpha); else None."""
+    need = required_resamples(n_comparisons, alpha)
+    if n_resamples >= need:
+        return None
+    return (f"{n_resamples} bootstrap samples cannot reach alpha = {alpha:g} after Bonferroni/Holm over "
+            f"{n_comparisons} pairs (smallest p-value 1/{n_resamples + 1}, times {n_comparisons}: "
+            f"{n_comparisons / (n_resamples + 1):.3g} >= {alpha:g}); use --resamples {need} or more")
 
 
 def rank_order(scores, higher_is_better: bool = True) -> np.ndarray:
@@ -140,8 +222,8 @@ def tie_structure(names, pairs: pd.DataFrame, *, alpha: float = 0.05) -> pd.Data
     """Which systems cannot be separated after correcting over all pairs.
 
     ``names`` in observed rank order (best first); ``pairs`` has columns reference, system,
-    pvalue with every unordered pair once (as :meth:`CompetitionAnalysis.pairs`: the one-sided
-    p-value of "reference, ranked above, is better", P*(delta* >= 2 delta)).
+    pvalue with every unordered pair once (as :meth:`CompetitionAnalysis.pairs`: by default the
+    one-sided p-value of "reference, ranked above, is better", P*(delta* >= 2 delta)).
 
     * The raw p-values are Holm-adjusted over all m(m-1)/2 pairs at once (family-wise error
       over the whole table).  Two systems are *tied* when their adjusted p >= ``alpha``;
@@ -176,8 +258,8 @@ def possible_winners(names, pairs: pd.DataFrame, *, alpha: float = 0.05) -> pd.D
     """The systems not significantly worse than the observed best ("Holm vs best").
 
     ``names`` in observed rank order (best first); ``pairs`` as for :func:`tie_structure`.
-    The best system's m - 1 one-sided p-values ("the best is better than system j") are
-    Holm-adjusted as one family; system j is a possible winner when its adjusted p >= ``alpha``.
+    The best system's m - 1 p-values (one-sided by default: "the best is better than system j")
+    are Holm-adjusted as one family; system j is a possible winner when its adjusted p >= ``alpha``.
     The best itself always is one (its ``p_vs_best_holm`` is NaN).
 
     Returns one row per system (rank order): system, p_vs_best_holm, possible_winner.
@@ -205,6 +287,8 @@ class CompetitionAnalysis:
     metric: Metric
     n_items: int
     confidence_level: float = 0.95
+    pvalue_rule: str = "fraction"       # PVALUE_RULES: count/B (the paper) or (count + 1)/(B + 1)
+    alternative: str = "greater"        # ALTERNATIVES: one-sided "ranked above is better" or two-sided
 
     @property
     def m(self) -> int:
@@ -237,20 +321,23 @@ class CompetitionAnalysis:
         return pd.DataFrame(rows)
 
     def pairs(self, *, scope: str = "group") -> pd.DataFrame:
-        """Every pair (reference ranked above system): improvement, CI, one-sided p, adjusted p."""
+        """Every pair (reference ranked above system): improvement, CI, p-value (``alternative``,
+        ``pvalue_rule``), adjusted p."""
         i, j = np.triu_indices(self.m, k=1)
         deltas = improvement(self.metric, self.replicates[:, i], self.replicates[:, j])
         delta = improvement(self.metric, self.scores[i], self.scores[j])
-        counts = extreme_counts(deltas, delta, "greater", "shift")
+        counts = extreme_counts(deltas, delta, self.alternative, "shift")
         low, high = self._interval(deltas)
         frame = pd.DataFrame({"reference": [self.names[a] for a in i], "system": [self.names[b] for b in j],
                               "reference_rank": i + 1, "system_rank": j + 1, "difference": delta,
-                              "ci_low": low, "ci_high": high, "pvalue": counts / self.replicates.shape[0]})
+                              "ci_low": low, "ci_high": high,
+                              "pvalue": pvalues_from_count(counts, self.replicates.shape[0], self.pvalue_rule)})
         return adjust_pair_table(frame, scope=scope)
 
-    def difference_matrix(self, correction: str = "none") -> pd.DataFrame:
-        """Table 4: lower-triangular matrix, cell (row j, column i) = improvement of i over j + mark."""
-        pairs = self.pairs()
+    def difference_matrix(self, correction: str = "none", *, scope: str = "group") -> pd.DataFrame:
+        """Table 4: lower-triangular matrix, cell (row j, column i) = improvement of i over j + mark
+        (of the p-value adjusted by ``correction`` over ``scope``)."""
+        pairs = self.pairs(scope=scope)
         cells = pd.DataFrame("", index=self.names[1:], columns=self.names[:-1])
         for row in pairs.itertuples(index=False):
             p = getattr(row, f"pvalue_{correction}")
@@ -266,14 +353,15 @@ class CompetitionAnalysis:
         cells.index.name = "system"
         return cells.reset_index()
 
-    def difference_significance(self, *, alpha: float = 0.05, scope: str = "group") -> pd.DataFrame:
+    def difference_significance(self, *, alpha: float = 0.05, scope: str = "group",
+                                marks: str = "none") -> pd.DataFrame:
         """The cells of Table 4 in long form: reference (column), system (row), difference,
-        raw and adjusted p-values, the mark of the raw p (as in Table 4) and, per correction,
-        ``significant_<correction>`` = adjusted p < ``alpha``."""
+        raw and adjusted p-values, the mark of the p-value adjusted by ``marks`` (default the raw
+        p, as in Table 4) and, per correction, ``significant_<correction>`` = adjusted p < ``alpha``."""
         pairs = self.pairs(scope=scope)
         out = pairs[["reference", "system", "reference_rank", "system_rank", "difference", "pvalue"]
                     + [f"pvalue_{c}" for c in CORRECTIONS if c != "none"]].copy()
-        out["mark"] = [significance_mark(p) for p in pairs.pvalue]
+        out["mark"] = [significance_mark(p) for p in pairs[f"pvalue_{marks}"]]
         for label in CORRECTIONS:
             out[f"significant_{label}"] = pairs[f"pvalue_{label}"].to_numpy() < alpha
         return out
@@ -320,8 +408,13 @@ class CompetitionAnalysis:
 
 
 def analyse_competition(names, stats, metric: Metric, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                        clusters=None, rng) -> CompetitionAnalysis:
-    """Bootstrap analysis of systems ``names`` with per-item statistics ``stats`` (m, n, k)."""
+                        clusters=None, pvalue_rule: str = "fraction", alternative: str = "greater",
+                        rng) -> CompetitionAnalysis:
+    """Bootstrap analysis of systems ``names`` with per-item statistics ``stats`` (m, n, k).
+
+    ``pvalue_rule`` and ``alternative`` set how every pair's p-value is computed (module
+    docstring); the defaults are the paper's, ``convention_settings("recommended")`` gives the
+    CLI's."""
     names = list(names)
     stats = np.asarray(stats)
     if stats.ndim != 3 or stats.shape[0] != len(names):
@@ -332,7 +425,11 @@ def analyse_competition(names, stats, metric: Metric, *, n_resamples: int = 10_0
         raise ValueError("system names must be distinct")
     if not 0 < confidence_level < 1:
         raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level}")
+    if pvalue_rule not in PVALUE_RULES:
+        raise ValueError(f"pvalue_rule must be one of {PVALUE_RULES}, got {pvalue_rule!r}")
+    if alternative not in ALTERNATIVES:
+        raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
     observed, values = bootstrap_score_matrix(stats, metric, n_resamples=n_resamples, rng=rng, clusters=clusters)
     order = rank_order(observed, metric.higher_is_better)
     return CompetitionAnalysis([names[k] for k in order], observed[order], values[:, order], metric,
-                               int(stats.shape[1]), confidence_level)
+                               int(stats.shape[1]), confidence_level, pvalue_rule, alternative)

@@ -155,7 +155,13 @@ def score_moments(nodes: dict[str, np.ndarray], mask=None) -> dict[str, float]:
 
 def component_moments(scenario: Scenario, approach: str, item_sets: dict | None = None, *,
                       nodes: dict | None = None) -> list[dict[str, float]]:
-    """:func:`score_moments` of each component of the seed distribution (one for most families)."""
+    """:func:`score_moments` of each component of the seed distribution: one for ``normal``, two for
+    ``test_shift_mixture``; each component's scores are then treated as bivariate normal, which the
+    other families' are not (ValueError)."""
+    family = scenario.seed_distribution.family
+    if family not in ("normal", "test_shift_mixture"):
+        raise ValueError(f"scenario {scenario.name!r}: component moments need a normal or test_shift_mixture "
+                         f"seed distribution, got {family!r}")
     nodes = node_moments(scenario, approach, item_sets) if nodes is None else nodes
     return [score_moments(nodes, (nodes["component"] == c).astype(float))
             for c in range(len(scenario.seed_distribution.components))]

@@ -67,27 +67,39 @@ def _normal_pdf(x, mean, sd):
     return np.exp(-0.5 * z * z) / (sd * math.sqrt(2 * math.pi))
 
 
-def selected_test_density(components: list[dict], n: int, *, n_dev: int = 601, n_test: int = 1001):
-    """(t grid, density of the test score of the best-by-dev run of n)."""
+def _grid_size(means: np.ndarray, sds: np.ndarray, base: int) -> int:
+    """Grid points for a span of all components +-9 sd: at least ``base``, and at least 60 per smallest sd
+    (components far apart need more points to resolve each), at most 20 times ``base``."""
+    span = float((means + 9 * sds).max() - (means - 9 * sds).min())
+    return int(min(max(base, 60 * span / float(sds.min())), 20 * base))
+
+
+def selected_test_density(components: list[dict], n: int, *, n_dev: int = 601, n_test: int = 1001,
+                          with_weights: bool = False):
+    """(t grid, density of the test score of the best-by-dev run of n); with ``with_weights`` also the
+    probability that the picked run comes from each component."""
     w = np.array([c["weight"] for c in components])
     m_d = np.array([c["mean_dev"] for c in components])
     m_t = np.array([c["mean_test"] for c in components])
     s_d = np.sqrt([c["var_dev"] for c in components])
     s_t = np.sqrt([c["var_test"] for c in components])
     cov = np.array([c["cov"] for c in components])
-    d = np.linspace((m_d - 9 * s_d).min(), (m_d + 9 * s_d).max(), n_dev)
-    t = np.linspace((m_t - 9 * s_t).min(), (m_t + 9 * s_t).max(), n_test)
+    d = np.linspace((m_d - 9 * s_d).min(), (m_d + 9 * s_d).max(), _grid_size(m_d, s_d, n_dev))
+    t = np.linspace((m_t - 9 * s_t).min(), (m_t + 9 * s_t).max(), _grid_size(m_t, s_t, n_test))
     pdf_c = w[:, None] * _normal_pdf(d[None, :], m_d[:, None], s_d[:, None])         # (C, D)
     cdf = np.sum(w[:, None] * special.ndtr((d[None, :] - m_d[:, None]) / s_d[:, None]), axis=0)
     select = n * cdf ** (n - 1)                                                       # (D,)
     dens = np.zeros_like(t)
     dd = d[1] - d[0]
+    picked = np.sum(pdf_c * select[None, :], axis=1) * dd                             # (C,)
     for c in range(w.size):
         slope = cov[c] / s_d[c] ** 2
         cond_sd = math.sqrt(max(s_t[c] ** 2 - slope * cov[c], 1e-300))
         mean = m_t[c] + slope * (d - m_d[c])                                          # (D,)
         kernel = _normal_pdf(t[None, :], mean[:, None], cond_sd)                       # (D, T)
         dens += (pdf_c[c] * select * dd) @ kernel
+    if with_weights:
+        return t, dens, picked / picked.sum()
     return t, dens
 
 
@@ -112,9 +124,10 @@ def _abs_cdf(grid: np.ndarray, dens: np.ndarray):
 
 def evaluation_values(components: list[dict], n: int, *, alpha: float = 0.05) -> dict[str, float]:
     """% significant, Delta95, tau of the best-by-dev runs of n per approach (n = 1: Evaluation 1),
-    in F1 points / percent."""
-    se = math.sqrt(2.0 * sum(c["weight"] * c["var_x_test"] for c in components))
-    t, g = selected_test_density(components, n)
+    in F1 points / percent.  The pair's bootstrap se uses the within-set variance of the picked runs
+    (their mix of components)."""
+    t, g, picked = selected_test_density(components, n, with_weights=True)
+    se = math.sqrt(2.0 * sum(p * c["var_x_test"] for p, c in zip(picked, components)))
     grid, dens = difference_density(t, g)
     x, cdf = _abs_cdf(grid, dens)
     pct = 100.0 * (1.0 - float(np.interp(stats.norm.isf(alpha) * se, x, cdf)))
@@ -142,6 +155,10 @@ def closed_form_curves(scenarios, ns, *, alpha: float = 0.05, root_seed: int | N
 
     rows = []
     for sc in scenarios:
+        if sc.seed_distribution.family not in ("normal", "test_shift_mixture"):
+            if progress is not None:
+                progress(f"{sc.name}: no closed form for a {sc.seed_distribution.family} seed distribution")
+            continue
         item_sets = None if root_seed is None else realised_item_sets(sc, root_seed)
         parts = component_moments(sc, sc.approaches[0].name, item_sets)
         for n in sorted(set(ns)):

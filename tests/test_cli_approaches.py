@@ -1,0 +1,212 @@
+"""simstats compare with several seeds per system (approaches over seeds x items) and simstats plan.
+
+The data follow the issue's example: a 3-class task, 2,000 test items, approach B one accuracy
+point better than A.  Item difficulty is shared by every run (P(correct) = easiness_i + the
+approach's offset + the run's seed effect) and a wrong prediction is one of the two other classes.
+"""
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import simstats
+from simstats.cli import main
+from simstats.stats.approaches import compare_approaches
+from simstats.stats.power import plan, variance_components
+
+ITEMS = 2000
+OFFSET = {"A": 0.0, "B": 0.01}          # B one accuracy point better
+SEED_SD = 0.003
+
+
+def study(rng, seeds, items=ITEMS):
+    """One study: (long table, stats (runs, items, 2), approach labels, seed ids), runs A then B by seed."""
+    gold = rng.integers(0, 3, items)
+    easiness = rng.uniform(0.6, 0.98, items)
+    frames, stats, labels, ids = [], [], [], []
+    for name, offset in OFFSET.items():
+        for s in range(seeds):
+            q = np.clip(easiness + offset + rng.normal(0, SEED_SD), 0, 1)
+            pred = np.where(rng.random(items) < q, gold, (gold + rng.integers(1, 3, items)) % 3)
+            frames.append(pd.DataFrame({"system": name, "seed": s, "item": np.arange(items), "pred": pred,
+                                        "y": gold}))
+            stats.append(simstats.label_statistics(simstats.accuracy, gold, pred))
+            labels.append(name)
+            ids.append(s)
+    return pd.concat(frames, ignore_index=True), np.stack(stats), np.array(labels), np.array(ids)
+
+
+def wide(long):
+    """The same runs as a wide table: item, y and one column per run (A0..A4, B0..B4)."""
+    out = long[(long.system == "A") & (long.seed == 0)][["item", "y"]].reset_index(drop=True)
+    for (name, s), g in long.groupby(["system", "seed"]):
+        out[f"{name}{s}"] = g.pred.to_numpy()
+    return out
+
+
+@pytest.fixture(scope="module")
+def example():
+    return study(np.random.default_rng(20161), 5)
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def write(tmp_path, frame, name="runs.csv"):
+    path = tmp_path / name
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_one_command_gives_one_answer_with_a_ci_equal_to_the_library(tmp_path, capsys, example):
+    """The issue's prose example: 5 seeds per approach; the CLI's numbers are compare_approaches' with the same seed."""
+    long, stats, labels, ids = example
+    path = write(tmp_path, long)
+    code, out, err = run(capsys, "compare", path, "--resamples", 2000, "--seed", 7, "--format", "json")
+    assert code == 0 and err == ""
+    doc = json.loads(out)
+    ref, other = doc["rows"]
+    assert [ref["system"], other["system"]] == ["B", "A"] and ref["runs"] == other["runs"] == 5
+    settings = doc["settings"]
+    assert settings["resample"] == "both" and settings["alternative"] == "two-sided"
+    assert settings["convention"] == "shift" and settings["target"] == "new seeds and new test items"
+    direct = compare_approaches(stats, simstats.accuracy, labels, ids, approaches=("B", "A"), n_resamples=2000,
+                                rng=7)
+    assert direct.paired_seeds and other["paired_seeds"] is True
+    assert other["difference"] == pytest.approx(direct.statistic, rel=1e-12)
+    assert other["difference_ci_low"] == pytest.approx(direct.confidence_interval.low, rel=1e-12)
+    assert other["difference_ci_high"] == pytest.approx(direct.confidence_interval.high, rel=1e-12)
+    assert other["pvalue"] == direct.pvalue
+    for source in ("seeds", "items", "residual"):
+        assert other[f"var_{source}"] == pytest.approx(direct.variance[source], rel=1e-12)
+    assert ref["score"] == pytest.approx(direct.scores[0]) and other["score"] == pytest.approx(direct.scores[1])
+    # one answer: B's improvement with a CI around it
+    assert other["difference_ci_low"] < other["difference"] < other["difference_ci_high"]
+    assert other["difference"] == pytest.approx(0.0115, abs=1e-12)      # measured on this seed (true: 0.01)
+
+
+def test_header_names_the_convention_and_the_claim(tmp_path, capsys, example):
+    path = write(tmp_path, example[0])
+    code, out, _ = run(capsys, "compare", path, "--resamples", 300)
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == ("accuracy: approach bootstrap over seeds x items (--resample both, paired seeds), 300 "
+                        "resamples, seed 0, correction none; 2000 items")
+    assert lines[1].startswith("claim: new seeds and new test items") and "population of items" in lines[1]
+    assert "p-values two-sided" in lines[2] and "shift convention (share of replicates with |d* - d| >= |d|)" \
+        in lines[2]
+    assert "| system | runs | score | score_sd | reference | difference |" in out
+    code, out, _ = run(capsys, "compare", path, "--resamples", 300, "--resample", "seeds")
+    assert code == 0 and "this test set" in out.splitlines()[1]
+
+
+@pytest.mark.parametrize("flag, resample", [("both", ("seeds", "items")), ("items", ("items",)),
+                                            ("seeds", ("seeds",))])
+def test_resample_maps_to_compare_approaches(tmp_path, capsys, example, flag, resample):
+    long, stats, labels, ids = example
+    path = write(tmp_path, long)
+    code, out, _ = run(capsys, "compare", path, "--resample", flag, "--resamples", 500, "--seed", 3,
+                       "--alternative", "greater", "--format", "json")
+    row = json.loads(out)["rows"][1]
+    direct = compare_approaches(stats, simstats.accuracy, labels, ids, approaches=("B", "A"), resample=resample,
+                                alternative="greater", n_resamples=500, rng=3)
+    assert code == 0
+    assert (row["pvalue"], row["difference_ci_low"], row["difference_ci_high"]) == \
+        (direct.pvalue, direct.confidence_interval.low, direct.confidence_interval.high)
+
+
+def test_wide_approach_columns_equal_the_long_table(tmp_path, capsys, example):
+    """--approach with --paired-seeds yes pairs the i-th columns, as the long table's shared seed ids do;
+    without it the wide runs are unpaired (seed ids are the column names)."""
+    long = example[0]
+    w = write(tmp_path, wide(long), "wide.csv")
+    approaches = ["--approach", "A=A0,A1,A2,A3,A4", "--approach", "B=B0,B1,B2,B3,B4"]
+    _, from_long, _ = run(capsys, "compare", write(tmp_path, long), "--resamples", 500, "--format", "csv")
+    code, from_wide, err = run(capsys, "compare", w, *approaches, "--paired-seeds", "yes", "--resamples", 500,
+                               "--format", "csv")
+    assert code == 0 and err == "" and from_wide == from_long
+    _, unpaired, _ = run(capsys, "compare", w, *approaches, "--resamples", 500, "--format", "json")
+    assert json.loads(unpaired)["rows"][1]["paired_seeds"] is False
+
+
+def test_one_run_per_system_keeps_todays_test(tmp_path, capsys, example):
+    """A long table with one seed per system gives exactly what the wide table of those columns gives."""
+    long = example[0]
+    one = long[long.seed == 0]
+    w = wide(long)[["item", "y", "A0", "B0"]].rename(columns={"A0": "A", "B0": "B"})
+    for fmt in ("table", "json"):
+        _, from_long, _ = run(capsys, "compare", write(tmp_path, one), "--resamples", 500, "--format", fmt)
+        _, from_wide, _ = run(capsys, "compare", write(tmp_path, w, "w.csv"), "--resamples", 500, "--format", fmt)
+        assert from_long == from_wide
+    assert from_long.count('"system"') == 2 and "paired bootstrap" in from_long
+
+
+def test_errors_are_one_line_naming_the_flag_or_column(tmp_path, capsys, example):
+    long = example[0]
+    cases = [
+        (long.drop(columns="seed"), [], "long table: column 'seed' not found"),
+        (long.drop(columns="item"), [], "long table: column 'item' not found"),
+        (long.drop(index=long.index[(long.system == "B") & (long.seed == 3) & (long.item == 17)]), [],
+         "unmatched items across systems: system 'B', seed 3 lacks 1 of the 2000 items (e.g. item 17)"),
+        (long[(long.system == "A") | (long.seed == 0)], ["--resample", "both"],
+         "approach 'B' has one seed (run): --resample both resamples seeds and needs at least 2 per approach"),
+        (wide(long), ["--approach", "A=A0,A1,A9", "--approach", "B=B0,B1"],
+         "--approach A: column(s) 'A9' not found (columns: item, y, A0,"),
+        (wide(long), ["--approach", "A=A0,A1", "--approach", "B=B0"],
+         "approach 'B' has one seed (run): --resample both"),
+        (long, ["--prediction", "guess"], "long table: prediction column 'guess' (--prediction) not found"),
+        (long, ["--test", "randomization"], "--test randomization applies to one run per system"),
+    ]
+    for frame, extra, message in cases:
+        code, out, err = run(capsys, "compare", write(tmp_path, frame), *extra, "--resamples", 100)
+        assert code == 2 and out == "", message
+        assert err.startswith(f"simstats: error: {message}") and err.count("\n") == 1, (message, err)
+    code, _, err = run(capsys, "plan", write(tmp_path, long[(long.system == "A") | (long.seed == 0)]))
+    assert code == 2 and err.startswith("simstats: error: approach 'B' has one seed (run): the planner needs")
+    code, _, err = run(capsys, "plan", write(tmp_path, long), "--seeds", "1,5")
+    assert code == 2 and err == "simstats: error: --seeds: every value must be >= 2, got 1\n"
+
+
+def test_plan_equals_the_library_planner_and_json_parses(tmp_path, capsys):
+    long, stats, labels, _ = study(np.random.default_rng(3), 3)
+    path = write(tmp_path, long)
+    code, out, err = run(capsys, "plan", path, "--seeds", "3,10", "--items", "1000,2000,8000", "--difference", 0.01,
+                         "--format", "json")
+    assert code == 0 and err == ""
+    doc = json.loads(out)
+    comp = variance_components(stats, simstats.accuracy, labels)
+    expected = plan(comp, seeds=(3, 10), items=(1000, 2000, 8000), difference=0.01)
+    assert pd.DataFrame(doc["rows"]).equals(expected)
+    s = doc["settings"]
+    assert (s["sigma2_seed"], s["sigma2_interaction"], s["sigma2_residual"]) == \
+        (comp.seed, comp.interaction, comp.residual)
+    assert s["pilot_runs"] == [3, 3] and s["pilot_items"] == ITEMS and s["alpha"] == 0.05
+    assert s["target_power"] == 0.8 and s["power_difference"] == 0.01
+    code, out, _ = run(capsys, "plan", path)                    # defaults: seeds 3,5,10,20; items n, 2n, 4n
+    table = out.split("\n\n", 1)[1]
+    assert code == 0 and table.count("\n") == 2 + 4 * 3 and "| seeds | items | se | mdd | power |" in table
+    assert "against a true difference of" in out and "the pilot's observed difference" in out
+
+
+def test_planned_power_matches_simulated_ten_seed_studies(tmp_path, capsys):
+    """`plan` on a 3-seed pilot predicts the power of 10-seed studies of the same process (2,000 items,
+    true difference 0.01); 200 simulated studies, each tested as `compare` tests it (two-sided seeds x
+    items bootstrap, paired seed ids), agree within 3 Monte Carlo standard errors."""
+    long, _, _, _ = study(np.random.default_rng(30), 3)
+    code, out, _ = run(capsys, "plan", write(tmp_path, long), "--seeds", 10, "--items", ITEMS, "--difference", 0.01,
+                       "--format", "json")
+    assert code == 0
+    predicted = json.loads(out)["rows"][0]["power"]
+    rng, R, hits = np.random.default_rng(31), 200, 0
+    for r in range(R):
+        _, stats, labels, ids = study(rng, 10)
+        res = compare_approaches(stats, simstats.accuracy, labels, ids, n_resamples=300, rng=r)
+        hits += res.pvalue < 0.05
+    simulated = hits / R
+    mcse = math.sqrt(predicted * (1 - predicted) / R)
+    assert abs(predicted - simulated) < 3 * mcse, (predicted, simulated, mcse)
