@@ -15,7 +15,14 @@ from simstats.sim.scenario import ScenarioError
 
 
 def _load(paths: Sequence[str]) -> dict:
-    """Read YAML files, later ones updating earlier ones (nested mappings merged)."""
+    """Read YAML files, later ones updating earlier ones (nested mappings merged).
+
+    The first file holds the built-in scenarios: a later file's scenario of the same name is an
+    error unless it says ``replace: true`` (:func:`simstats.config.check_scenario_overrides`)."""
+    import copy
+
+    from simstats.config import check_scenario_overrides
+
     def merge(base, extra):
         for key, value in extra.items():
             if isinstance(value, dict) and isinstance(base.get(key), dict):
@@ -25,7 +32,7 @@ def _load(paths: Sequence[str]) -> dict:
         return base
 
     config: dict = {}
-    for path in paths:
+    for i, path in enumerate(paths):
         try:
             with open(path, encoding="utf-8") as fh:
                 data = yaml.safe_load(fh)
@@ -38,6 +45,10 @@ def _load(paths: Sequence[str]) -> dict:
             raise ScenarioError(f"{path}{where}: not valid YAML ({problem})") from None
         if not isinstance(data, dict):
             raise ScenarioError(f"{path}: the top level must be a mapping")
+        if i == 0:
+            builtin = copy.deepcopy(data)
+        else:
+            check_scenario_overrides(builtin, data, path, paths[0])
         merge(config, data)
     return config
 
@@ -86,6 +97,14 @@ def _emit(table, fmt: str, header: str) -> None:
 #: H1 as the header states it; compare tests the reference's improvement (metric-aware), compare-scores the scores.
 IMPROVEMENT_H1 = {"greater": "better than", "less": "worse than", "two-sided": "differs from"}
 SCORES_H1 = {"greater": "scores higher than", "less": "scores lower than", "two-sided": "scores differ from"}
+#: compare's note when the data choose the reference (--reference best) and the p-value is one-sided.
+BEST_ONE_SIDED = {
+    "greater": "--alternative greater with --reference best: the test is one-sided in the direction the data "
+               "chose (the observed best), so its false-positive rate under no difference is about 2 x alpha; "
+               "use --alternative two-sided (the default) or name the reference",
+    "less": "--alternative less with --reference best: the test is one-sided against the direction the data "
+            "chose (the observed best), so its p-values are about 0.5 or more and it can hardly reject; "
+            "use --alternative two-sided (the default) or name the reference"}
 
 
 def _sides(alternative: str, confidence: float) -> str:
@@ -95,21 +114,23 @@ def _sides(alternative: str, confidence: float) -> str:
 
 
 def _compare(args) -> int:
-    from simstats.compare import (compare_systems, read_table, statistics_from_long, statistics_from_predictions)
-    from simstats.stats.metrics import get_metric
+    from simstats.compare import (compare_systems, read_table, statistics_from_long, statistics_from_predictions,
+                                  statistics_metric)
 
     table = read_table(args.table)
     runs = _runs(args, table)
+    if args.reference == "best" and args.alternative in BEST_ONE_SIDED:
+        warnings.warn(BEST_ONE_SIDED[args.alternative])
     if runs is not None and (args.resample is not None or runs.several_seeds):
+        if args.pvalue not in (None, "shift"):
+            raise ValueError(f"--pvalue {args.pvalue} applies to one run per system; the approach test over seeds "
+                             "x items uses the shift convention")
         return _compare_approaches(args, runs)
-    args.alternative = args.alternative or "greater"
+    args.alternative = args.alternative or "two-sided"
     if runs is not None:  # one run per system: the same test as a wide table of these columns
         names, stats, metric = runs.names, runs.stats, runs.metric
     elif args.statistics:
-        metric = get_metric(args.metric) if args.metric in ("accuracy", "mae", "f1", "precision", "recall") else None
-        if metric is None:
-            raise ValueError(f"metric {args.metric!r} is not available for --statistics input "
-                             "(accuracy, f1, precision, recall, mae)")
+        metric = statistics_metric(args.metric)
         names, stats = statistics_from_long(table, metric)
     else:
         names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric,
@@ -117,7 +138,8 @@ def _compare(args) -> int:
                                                            exclude=args.exclude)
     out = compare_systems(names, stats, metric, test=args.test, reference=args.reference,
                           n_resamples=args.resamples, seed=args.seed, correction=args.correction,
-                          alternative=args.alternative, confidence_level=args.confidence)
+                          alternative=args.alternative, confidence_level=args.confidence,
+                          convention=args.pvalue or "shift")
     a = out.attrs
     resampling, intervals = f"{a['n_resamples']} resamples, seed {a['seed']}, ", ""
     if args.test == "exact-randomization":  # exact p-values need no resampling; the intervals do
@@ -244,8 +266,9 @@ def _compare_scores(args) -> int:
     out = compare_score_distributions(read_table(args.table), reference=args.reference, tests=args.tests,
                                       correction=args.correction, alternative=args.alternative,
                                       min_scores=args.min_scores, aso_alpha=args.aso_alpha, seed=args.seed,
-                                      confidence_level=args.confidence)
-    _emit(out, args.format, f"score distributions: {', '.join(args.tests)}, correction {args.correction}\n"
+                                      confidence_level=args.confidence, aso_method=args.aso_method)
+    tests = [f"aso ({args.aso_method})" if t == "aso" and args.aso_method != "exact" else t for t in args.tests]
+    _emit(out, args.format, f"score distributions: {', '.join(tests)}, correction {args.correction}\n"
                             f"H1: reference {SCORES_H1[args.alternative]} system; "
                             f"{_sides(args.alternative, args.confidence)} (Welch, difference of means)\n")
     return 0
@@ -409,16 +432,21 @@ def build_parser() -> argparse.ArgumentParser:
                              "columns into approaches); long rows (system, seed, item, pred, gold); or, with "
                              "--statistics, long rows (system, item, statistics...)",
                           "accuracy, f1, precision, recall (binary, see --positive), macro_f1 (see --classes), "
-                          "weighted_f1, mae")
+                          "weighted_f1, mae; with --statistics also bleu (sacrebleu's corpus BLEU)")
     p.add_argument("--statistics", action="store_true",
                    help="the table holds per-item sufficient statistics (default: it holds predictions)")
     p.add_argument("--test", default="bootstrap", choices=["bootstrap", "randomization", "exact-randomization"],
                    help="paired bootstrap, approximate randomization or exact stratified randomization "
                         "(default: bootstrap)")
+    p.add_argument("--pvalue", choices=["shift", "percentile", "sacrebleu"],
+                   help="p-value convention of --test bootstrap: shift (P*(d* >= 2d) one-sided), percentile "
+                        "(P*(d* <= 0) one-sided, Koehn 2004) or sacrebleu (sacrebleu --paired-bs, two-sided: "
+                        "(#{|d*| - mean |d*| > |d|} + 1) / (B + 1)) (default: shift)")
     p.add_argument("--reference", default="best", help="system every other is compared with (default: the best)")
     p.add_argument("--alternative", choices=["greater", "less", "two-sided"],
-                   help="H1 about the reference's improvement over each system (default: greater; two-sided for "
-                        "the approach test over seeds x items)")
+                   help="H1 about the reference's improvement over each system (default: two-sided); greater or "
+                        "less are one-sided, meant for a reference named before seeing the data: against "
+                        "--reference best, greater rejects about 2 x alpha of the time under no difference")
     p.add_argument("--resamples", type=int, default=10_000,
                    help="bootstrap resamples of the intervals, and of the p-values of --test bootstrap or "
                         "randomization (default: 10000)")
@@ -467,6 +495,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--confidence", type=float, default=0.95,
                    help="level of the two-sided Welch interval of the difference of means (default: 0.95)")
     p.add_argument("--aso-alpha", type=float, default=0.05, help="ASO level (default: 0.05)")
+    p.add_argument("--aso-method", default="exact", choices=["exact", "grid", "deepsig", "dror2019"],
+                   help="ASO computation: exact (exact integrals of the quantile functions), grid (deepsig's grid, "
+                        "first point counted), deepsig (as deepsig >= 1.2.4), dror2019 (as Dror et al. 2019's "
+                        "released script) (default: exact)")
     p.add_argument("--seed", type=int, default=0, help="seed of ASO's bootstrap (default: 0)")
     p.add_argument("--reference", default="best",
                    help="system every other is compared with (default: the best, highest mean)")
@@ -521,6 +553,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Signal number of SIGPIPE; exit code 128 + it (141) when the reader closes the pipe, as a shell reports.
+SIGPIPE = 13
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so that flushing it at exit raises no second BrokenPipeError."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (e.g. captured output): nothing is left to flush
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     # Python warnings (numpy, scipy, ASO's small-sample warning) become one line each, after the output;
@@ -529,9 +577,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             _check_options(args)
             code = args.func(args)
+            sys.stdout.flush()  # a closed pipe shows here, not at exit
         except (ScenarioError, ValueError) as err:
             print(f"simstats: error: {err}", file=sys.stderr)
             return 2
+        except BrokenPipeError:  # e.g. `simstats ... | head -1`: stop quietly, as Unix tools do
+            _discard_stdout()
+            return 128 + SIGPIPE
     for message in dict.fromkeys(str(w.message).partition("\n")[0] for w in caught):
         print(f"simstats: warning: {message}", file=sys.stderr)
     return code

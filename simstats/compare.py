@@ -16,9 +16,10 @@ from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
 from simstats.stats import classical
-from simstats.stats.aso import WARN_SCORES, SmallSampleWarning, aso
-from simstats.stats.bootstrap import bootstrap_scores, paired_bootstrap
-from simstats.stats.metrics import Metric, accuracy, classification_f1, get_metric, label_statistics, mae
+from simstats.stats.aso import METHODS as ASO_METHODS, WARN_SCORES, SmallSampleWarning, aso
+from simstats.stats.bootstrap import PAIRED_CONVENTIONS, bootstrap_scores, paired_bootstrap
+from simstats.stats.metrics import (STATISTICS_METRICS, Metric, accuracy, classification_f1, get_metric,
+                                    label_statistics, mae)
 from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
 
 LABEL_METRICS = ("accuracy", "f1", "precision", "recall", "macro_f1", "weighted_f1", "mae")
@@ -174,6 +175,15 @@ def statistics_from_predictions(table: pd.DataFrame, gold_column: str, systems=N
     return systems, stats, metric
 
 
+def statistics_metric(name: str) -> Metric:
+    """The metric ``--statistics`` input is scored with (accuracy, f1, precision, recall, mae, bleu)."""
+    try:
+        return STATISTICS_METRICS[name]
+    except KeyError:
+        raise InputError(f"metric {name!r} is not available for --statistics input "
+                         f"({', '.join(STATISTICS_METRICS)})") from None
+
+
 def statistics_from_long(table: pd.DataFrame, metric: Metric):
     """(names, stats) from a long table with columns system, item and the metric's statistics."""
     need = ["system", "item", *metric.statistics]
@@ -205,14 +215,27 @@ def statistics_from_long(table: pd.DataFrame, metric: Metric):
 
 def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", reference: str = "best",
                     n_resamples: int = 10_000, seed: int = 0, correction: str = "none",
-                    alternative: str = "greater", confidence_level: float = 0.95) -> pd.DataFrame:
+                    alternative: str = "two-sided", confidence_level: float = 0.95,
+                    convention: str = "shift") -> pd.DataFrame:
     """Each system against the reference (default: the best by observed score).
 
-    ``difference`` is the reference's improvement over the system and the p-value tests
-    "the reference is better" (alternative="greater"), the competition question.
+    ``difference`` is the reference's improvement over the system.  The p-value is two-sided by
+    default ("the reference differs"); alternative="greater" tests "the reference is better".
+    With reference="best" the reference is chosen by the data, so "greater" is one-sided in the
+    direction the data chose: under no difference it rejects about 2 alpha of the time.
+    ``convention`` is the p-value convention of ``test="bootstrap"`` (:func:`paired_bootstrap`);
+    with "sacrebleu" (two-sided only) the test's resamples come from a fresh generator seeded
+    ``seed``, so ``seed=12345, n_resamples=1000`` gives ``sacrebleu --paired-bs``'s p-values.
     """
     if test not in TESTS:
         raise InputError(f"unknown test {test!r} (choose from {', '.join(TESTS)})")
+    if convention not in PAIRED_CONVENTIONS:
+        raise InputError(f"unknown p-value convention {convention!r} (choose from {', '.join(PAIRED_CONVENTIONS)})")
+    if convention != "shift" and test != "bootstrap":
+        raise InputError(f"--pvalue {convention} is a convention of --test bootstrap, not of --test {test}")
+    if convention == "sacrebleu" and alternative != "two-sided":
+        raise InputError(f"--pvalue sacrebleu is two-sided (sacrebleu's paired bootstrap tests |difference|); "
+                         f"got --alternative {alternative}")
     if correction not in CORRECTIONS:
         raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
     names = list(names)
@@ -229,8 +252,9 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
     _, low, high = bootstrap_scores(stats, metric, n_resamples=n_resamples, rng=rng,
                                     confidence_level=confidence_level)
     if test == "bootstrap":
-        res = paired_bootstrap(stats, metric, pairs, n_resamples=n_resamples, rng=rng, alternative=alternative,
-                               confidence_level=confidence_level)
+        res = paired_bootstrap(stats, metric, pairs, n_resamples=n_resamples, alternative=alternative,
+                               rng=np.random.default_rng(seed) if convention == "sacrebleu" else rng,
+                               confidence_level=confidence_level, convention=convention)
     else:
         boot = paired_bootstrap(stats, metric, pairs, n_resamples=n_resamples, rng=rng, alternative=alternative,
                                 confidence_level=confidence_level)
@@ -260,6 +284,8 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
     out.attrs.update(metric=metric.name, test=res.method, correction=correction, n_resamples=n_resamples,
                      seed=seed, alternative=alternative, confidence_level=confidence_level,
                      intervals="percentile bootstrap, two-sided")
+    if test == "bootstrap":
+        out.attrs["convention"] = convention
     return out
 
 
@@ -314,14 +340,15 @@ def _score_groups(table: pd.DataFrame) -> tuple[dict[str, pd.Series], bool]:
 
 def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best", tests=("welch", "mwu"),
                                 correction: str = "none", alternative: str = "greater", min_scores: int = 2,
-                                aso_alpha: float = 0.05, seed: int = 0, confidence_level: float = 0.95
-                                ) -> pd.DataFrame:
+                                aso_alpha: float = 0.05, seed: int = 0, confidence_level: float = 0.95,
+                                aso_method: str = "exact") -> pd.DataFrame:
     """Score distributions (e.g. one score per training seed) of each approach vs a reference.
 
     ``wilcoxon`` pairs scores by seed id (a ``seed`` column, or the row of a wide table) and is
     an error when a system's seeds differ from the reference's.  ``aso`` reports eps_min of
     "the reference is almost stochastically larger" (< 0.5: it is), at level aso_alpha, divided
-    by the number of comparisons unless correction is "none".  Every row gives the difference
+    by the number of comparisons unless correction is "none", computed by
+    :func:`simstats.stats.aso.aso` with ``method=aso_method``.  Every row gives the difference
     of means (reference minus system) with its Welch confidence interval and Cohen's d
     (difference over the pooled sd); ``attrs`` records the settings.
     """
@@ -336,6 +363,8 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
         raise InputError(f"unknown score test(s) {unknown} (choose from {', '.join(SCORE_TESTS)})")
     if not 0 < confidence_level < 1:
         raise InputError(f"confidence level must be in (0, 1), got {confidence_level}")
+    if aso_method not in ASO_METHODS:
+        raise InputError(f"unknown ASO method {aso_method!r} (choose from {', '.join(ASO_METHODS)})")
     names = list(groups)
     means = {s: float(v.mean()) for s, v in groups.items()}
     ref = max(means, key=means.get) if reference == "best" else reference
@@ -373,7 +402,7 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
                 with warnings.catch_warnings():  # warned above, naming the systems
                     warnings.simplefilter("ignore", SmallSampleWarning)
                     res = aso(r, v, confidence_level=1 - aso_alpha, num_comparisons=aso_comparisons,
-                              rng=np.random.default_rng(seed))
+                              method=aso_method, rng=np.random.default_rng(seed))
                 row["eps_min_aso"] = res.statistic
                 continue
             if t == "wilcoxon":
@@ -401,7 +430,7 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     out.attrs.update({"tests": list(tests), "reference": ref, "alternative": alternative, "correction": correction,
                       "confidence_level": confidence_level, "difference_ci": "Welch t interval, two-sided",
                       "effect_size": "Cohen's d (pooled sd)", "pairing": "by seed id" if has_seed else "none",
-                      "aso_alpha": aso_alpha, "seed": seed, "version": __version__})
+                      "aso_alpha": aso_alpha, "aso_method": aso_method, "seed": seed, "version": __version__})
     return out
 
 

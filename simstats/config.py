@@ -17,7 +17,7 @@ from simstats.studies.navamunoz2024.population import CompetitionSettings, parse
 from simstats.studies.reimers2018.simulate import ReimersSettings, parse_reimers
 from simstats.studies.yeh2000.simulate import YehSettings, parse_yeh
 
-__all__ = ["SCHEMA_PATH", "NoiseStudySettings", "Parsed", "Settings", "validate_config"]
+__all__ = ["SCHEMA_PATH", "NoiseStudySettings", "Parsed", "Settings", "check_scenario_overrides", "validate_config"]
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,29 @@ class Parsed(tuple):
 
     def __repr__(self) -> str:
         return f"Parsed({self[0]!r})"
+
+
+def check_scenario_overrides(builtin: Mapping[str, Any], extra: Mapping[str, Any], path: str,
+                             builtin_path: str) -> None:
+    """A scenario of ``extra`` (the file ``path``, merged after the built-in configuration
+    ``builtin`` read from ``builtin_path``) may not share a built-in scenario's name unless it
+    says ``replace: true``: the merge would otherwise silently change the built-in scenario.
+
+    An entry identical to the built-in one changes nothing and passes.  The merge itself is
+    unchanged (nested mappings merged field by field, as Snakemake's ``--configfile``), so the
+    fields a ``replace: true`` entry omits keep the built-in scenario's values.
+    """
+    ours, theirs = builtin.get("scenarios"), extra.get("scenarios")
+    if not isinstance(ours, Mapping) or not isinstance(theirs, Mapping):
+        return
+    for name, value in theirs.items():
+        if name not in ours or value == ours[name]:
+            continue
+        if isinstance(value, Mapping) and value.get("replace", False) is not False:
+            continue   # true, or not a boolean: the schema names the field
+        raise ScenarioError(f"{path}: scenario {name!r} has the name of a built-in scenario of {builtin_path} and "
+                            "would silently change it: rename it, or add 'replace: true' to it to override the "
+                            "built-in one")
 
 
 def validate_config(config: Mapping[str, Any]) -> Settings:

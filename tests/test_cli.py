@@ -19,8 +19,9 @@ def run(capsys, *args):
 
 
 def test_compare_reproduces_compstats_documented_pvalues(capsys):
+    # CompStats documents one-sided p-values, "the best is better" (compare's default is two-sided)
     code, out, _ = run(capsys, "compare", str(DATA), "--metric", "weighted_f1", "--resamples", "10000",
-                       "--seed", "1", "--format", "json")
+                       "--seed", "1", "--alternative", "greater", "--format", "json")
     assert code == 0
     rows = {r["system"]: r for r in json.loads(out)["rows"]}
     assert rows["INGEOTEC"]["reference"] == "INGEOTEC"

@@ -137,7 +137,7 @@ def test_exact_test_header_claims_no_resamples(tmp_path, capsys):
     lines = out.splitlines()
     assert code == 0 and "300 resamples, seed 0" not in out
     assert lines[0] == "accuracy: exact stratified randomization (binomial convolution), correction none"
-    assert lines[1] == ("H1: reference better than system; p-values one-sided, intervals two-sided 95% from 300 "
+    assert lines[1] == ("H1: reference differs from system; p-values two-sided, intervals two-sided 95% from 300 "
                         "bootstrap resamples (seed 0)")
 
 

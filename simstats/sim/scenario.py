@@ -190,6 +190,7 @@ def parse_scenario(name: str, value: Any, path: str | None = None) -> Scenario:
     if not isinstance(name, str) or not name or not all(c.isalnum() or c in "_-" for c in name):
         fail(path, "scenario names use letters, digits, '_' and '-' only")
     value = apply_schema(as_mapping(value, path), "/$defs/scenario", path)
+    value.pop("replace", None)   # the merge's acknowledgement of an override (config.check_scenario_overrides)
     metric = value["metric"]
     target = float(value["target"])
     dev = _parse_split(value["dev"], f"{path}.dev", metric)

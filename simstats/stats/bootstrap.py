@@ -4,14 +4,22 @@ Every pair of a call shares the same resamples of the test items (or of whole cl
 when ``clusters`` is given), drawn from the generator passed in.  p-value conventions,
 for the improvement delta of A over B and its bootstrap replicates delta*:
 
-``shift`` (Berg-Kirkpatrick et al. 2012; Koehn 2004; CompStats' default)
+``shift`` (Berg-Kirkpatrick et al. 2012; CompStats' default)
     greater: P*(delta* >= 2 delta); less: P*(delta* <= 2 delta);
     two-sided: P*(|delta* - delta| >= |delta|).  The bootstrap distribution shifted to
     mean 0 stands in for the null distribution.
-``percentile``
+``percentile`` (Koehn 2004's rule: A is better at 95 % when it wins in 95 % of the resamples)
     greater: P*(delta* <= 0); less: P*(delta* >= 0); two-sided: twice the smaller, at most 1.
+``sacrebleu`` (``sacrebleu --paired-bs``; :func:`paired_bootstrap` only, two-sided only)
+    p = (c + 1) / (B + 1), c = #{ |delta*| - mean(|delta*|) > |delta| }: the absolute replicate
+    differences centred at their mean, compared strictly with the absolute observed one
+    (sacrebleu's ``_paired_bs_test``, which follows Moses' bootstrap-hypothesis-difference-significance.pl).
 
-Both use ">=" / "<=": identical systems (delta* = delta = 0) get p = 1, never 0.
+shift and percentile use ">=" / "<=": identical systems (delta* = delta = 0) get p = 1, never 0.
+sacrebleu's strict ">" gives identical systems the smallest p, 1 / (B + 1), as sacrebleu does.
+With ``rng`` a fresh generator seeded s, no clusters and no weights, the resamples are those of
+sacrebleu's ``numpy.random.default_rng(s).choice(n, size=(B, n))`` (sacrebleu: s = 12345,
+B = 1000), so convention="sacrebleu" reproduces sacrebleu's p-values for the same statistics.
 """
 from __future__ import annotations
 
@@ -24,7 +32,10 @@ from simstats.stats.resample import check_weights, item_counts, row_counts
 from simstats.stats.results import (BootstrapResult, ConfidenceInterval, check_alternative,
                                     check_confidence_level)
 
+#: p-value conventions of every bootstrap test (paired_bootstrap, compare_approaches).
 CONVENTIONS = ("shift", "percentile")
+#: paired_bootstrap also takes sacrebleu's.
+PAIRED_CONVENTIONS = CONVENTIONS + ("sacrebleu",)
 
 
 def extreme_counts(delta_star: np.ndarray, delta: np.ndarray, alternative: str, convention: str) -> np.ndarray:
@@ -47,11 +58,15 @@ def extreme_counts(delta_star: np.ndarray, delta: np.ndarray, alternative: str, 
     return np.stack([low, high])
 
 
-def check_bootstrap_options(alternative: str, convention: str, n_resamples: int, confidence_level) -> None:
+def check_bootstrap_options(alternative: str, convention: str, n_resamples: int, confidence_level,
+                            conventions=CONVENTIONS) -> None:
     """ValueError naming the first bad option of a bootstrap test."""
     check_alternative(alternative)
-    if convention not in CONVENTIONS:
-        raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
+    if convention not in conventions:
+        raise ValueError(f"convention must be one of {tuple(conventions)}, got {convention!r}")
+    if convention == "sacrebleu" and alternative != "two-sided":
+        raise ValueError(f"convention 'sacrebleu' is two-sided (sacrebleu's paired bootstrap tests |difference|), "
+                         f"got alternative={alternative!r}")
     if n_resamples < 1:
         raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
     if confidence_level is not None:
@@ -64,6 +79,18 @@ def pvalues_from_counts(counts: np.ndarray, n_resamples: int, alternative: str, 
         return counts / n_resamples
     low, high = counts / n_resamples
     return {"greater": low, "less": high, "two-sided": np.minimum(1.0, 2 * np.minimum(low, high))}[alternative]
+
+
+def sacrebleu_pvalues(delta_star: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """sacrebleu's paired-bootstrap p-value per pair (``sacrebleu.significance._paired_bs_test``).
+
+    delta_star: (replicates B, pairs) bootstrap differences; delta: (pairs,) observed ones.
+    sample = |delta*|; c = #{sample - mean(sample) > |delta|} (strict, no tolerance);
+    p = (c + 1) / (B + 1)."""
+    sample = np.abs(delta_star)
+    centred = sample - sample.mean(axis=0)
+    count = np.count_nonzero(centred > np.abs(delta), axis=0)
+    return (count + 1) / (delta_star.shape[0] + 1)
 
 
 def _shared_ratio(stats: np.ndarray, metric: Metric, systems: np.ndarray):
@@ -96,8 +123,8 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
         Bootstrap replicates B, shared by every pair.
     confidence_level : float or None
         Level of the percentile interval of the improvement (None: no interval).
-    convention : {"shift", "percentile"}
-        p-value convention (module docstring).
+    convention : {"shift", "percentile", "sacrebleu"}
+        p-value convention (module docstring); "sacrebleu" is two-sided only.
     clusters : array (items,), optional
         Cluster id per item: whole clusters are resampled.
     weights : array (items,), optional
@@ -112,7 +139,7 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
     BootstrapResult
         Arrays over pairs: statistic (observed improvement), pvalue, confidence_interval.
     """
-    check_bootstrap_options(alternative, convention, n_resamples, confidence_level)
+    check_bootstrap_options(alternative, convention, n_resamples, confidence_level, PAIRED_CONVENTIONS)
     stats, pairs = check_stats(stats, metric, pairs)
     rng = as_generator(rng)
     if clusters is not None and weights is not None:
@@ -167,18 +194,24 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
             return improvement(metric, values[:, local[:, 0]], values[:, local[:, 1]])
     block = replicate_block(stats.shape[1], pack.matrix.shape[1])
     counts = np.zeros((2, pairs.shape[0]) if convention == "percentile" else pairs.shape[0], dtype=np.int64)
-    keep = np.empty((n_resamples, pairs.shape[0]), np.float64) if confidence_level is not None else None
+    # sacrebleu's p-value centres at the mean over all replicates: keep them all
+    keep_all = confidence_level is not None or convention == "sacrebleu"
+    keep = np.empty((n_resamples, pairs.shape[0]), np.float64) if keep_all else None
     done = 0
     while done < n_resamples:
         b = min(block, n_resamples - done)
         delta_star = replicate(draw(b))
-        counts += extreme_counts(delta_star, delta, alternative, convention)
+        if convention != "sacrebleu":
+            counts += extreme_counts(delta_star, delta, alternative, convention)
         if keep is not None:
             keep[done:done + b] = delta_star
         done += b
-    pvalue = pvalues_from_counts(counts, n_resamples, alternative, convention)
+    if convention == "sacrebleu":
+        pvalue = sacrebleu_pvalues(keep, delta)
+    else:
+        pvalue = pvalues_from_counts(counts, n_resamples, alternative, convention)
     ci = None
-    if keep is not None:
+    if confidence_level is not None:
         a = (1 - confidence_level) / 2
         lo, hi = np.quantile(keep, [a, 1 - a], axis=0)
         ci = ConfidenceInterval(lo, hi)

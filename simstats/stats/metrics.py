@@ -4,6 +4,9 @@ accuracy  : correct / items
 recall    : R / G          (R recalled gold items, G gold items)
 precision : R / (R + S)    (S spurious candidates produced)
 f1        : 2R / (G + R + S)
+bleu      : corpus BLEU exactly as sacrebleu computes it with its defaults (4-grams, smoothing
+            "exp"), in BLEU points 0-100, from per-sentence (sys_len, ref_len, correct_1..4,
+            total_1..4) - the columns, in the order, of sacrebleu's per-sentence statistics
 Every function works elementwise on arrays of sums, so the same code gives a model's
 score (sums over a split), a population value (expected sums) or a bootstrap replicate.
 A ratio with a zero denominator is 0 (no items recalled, nothing produced).
@@ -20,6 +23,10 @@ STATISTICS: dict[str, tuple[str, ...]] = {
     "recall": ("recalled", "gold", "spurious"),
     "precision": ("recalled", "gold", "spurious"),
     "f1": ("recalled", "gold", "spurious"),
+    # sacrebleu's per-sentence BLEU statistics, in its order: hypothesis length, (closest)
+    # reference length, matched n-grams (clipped counts, BLEUScore.counts) and hypothesis
+    # n-grams (BLEUScore.totals) for n = 1..4
+    "bleu": ("sys_len", "ref_len", *(f"correct_{n}" for n in range(1, 5)), *(f"total_{n}" for n in range(1, 5))),
 }
 
 
@@ -56,7 +63,47 @@ def f1_of(recalled, gold, spurious):
     return _ratio(np.multiply(2.0, recalled), np.add(np.add(gold, recalled), spurious))
 
 
-_FUNCTIONS = {"accuracy": accuracy_of, "recall": recall_of, "precision": precision_of, "f1": f1_of}
+def bleu_of(sys_len, ref_len, correct, total):
+    """Corpus BLEU (0-100) from summed statistics, as ``sacrebleu.corpus_bleu`` with its defaults.
+
+    ``correct`` and ``total`` have the n-gram orders 1..4 on their last axis; every argument
+    broadcasts, so one call scores many bootstrap replicates.  sacrebleu's
+    ``BLEU.compute_bleu(..., smooth_method="exp", effective_order=False)`` step by step:
+    brevity penalty exp(1 - ref_len / sys_len) if sys_len < ref_len (0 if sys_len = 0), else 1;
+    precision p_n = 100 correct_n / total_n, or, where correct_n = 0, 100 / (2^k total_n) with k
+    the number of orders up to n without a match ("exp" smoothing, mteval-v13a); BLEU =
+    penalty x exp(mean of log p_n).  BLEU is 0 when no n-gram matches at all or some
+    total_n = 0 (sacrebleu then leaves p_n = 0, whose floored log makes the score 0).
+    """
+    sys_len = np.asarray(sys_len, dtype=np.float64)
+    ref_len = np.asarray(ref_len, dtype=np.float64)
+    correct = np.asarray(correct, dtype=np.float64)
+    total = np.asarray(total, dtype=np.float64)
+    if correct.shape[-1:] != (4,) or total.shape[-1:] != (4,):
+        raise ValueError(f"BLEU needs correct and total counts of the n-gram orders 1..4 on the last axis, got "
+                         f"shapes {correct.shape} and {total.shape}")
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        penalty = np.where(sys_len < ref_len, np.where(sys_len > 0, np.exp(1 - ref_len / sys_len), 0.0), 1.0)
+        unmatched = correct == 0
+        halvings = np.cumsum(unmatched, axis=-1)                  # sacrebleu's smooth_mteval = 2^halvings
+        precision = np.where(unmatched, 100.0 / (2.0 ** halvings * total), 100.0 * correct / total)
+        logs = np.log(precision)
+        # summed left to right, as sacrebleu's sum() of the four logs
+        mean_log = (((logs[..., 0] + logs[..., 1]) + logs[..., 2]) + logs[..., 3]) / 4
+        score = penalty * np.exp(mean_log)
+    defined = np.all(total > 0, axis=-1) & np.any(~unmatched, axis=-1)
+    score = np.where(defined, score, 0.0)
+    return float(score) if score.ndim == 0 else score
+
+
+def _bleu_from_columns(sys_len, ref_len, *counts):
+    """BLEU from the ten statistics of :data:`STATISTICS` ``["bleu"]`` given one by one."""
+    return bleu_of(sys_len, ref_len, np.stack(np.broadcast_arrays(*counts[:4]), axis=-1),
+                   np.stack(np.broadcast_arrays(*counts[4:]), axis=-1))
+
+
+_FUNCTIONS = {"accuracy": accuracy_of, "recall": recall_of, "precision": precision_of, "f1": f1_of,
+              "bleu": _bleu_from_columns}
 
 
 def metric_from_sums(metric: str, sums: Mapping[str, np.ndarray]):
@@ -112,7 +159,15 @@ f1 = Metric("f1", STATISTICS["f1"], lambda s: f1_of(s[..., 0], s[..., 1], s[...,
 mae = Metric("mae", ("abs_error", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), higher_is_better=False,
              ratio_of=(0, 1))
 
+#: Corpus BLEU in BLEU points (0-100), exactly sacrebleu's default corpus BLEU, from per-sentence
+#: (sys_len, ref_len, correct_1..4, total_1..4): the rows of sacrebleu's
+#: ``BLEU()._extract_corpus_statistics(hypotheses, [references])``, or per sentence
+#: ``BLEU().sentence_score(h, refs)``'s sys_len, ref_len, counts and totals.
+bleu = Metric("bleu", STATISTICS["bleu"], lambda s: bleu_of(s[..., 0], s[..., 1], s[..., 2:6], s[..., 6:10]))
+
 _METRICS = {"accuracy": accuracy, "recall": recall, "precision": precision, "f1": f1, "mae": mae}
+#: Metrics that ``simstats compare --statistics`` reads from per-item statistics.
+STATISTICS_METRICS = {**_METRICS, "bleu": bleu}
 
 
 def get_metric(name: str) -> Metric:
