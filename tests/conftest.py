@@ -12,3 +12,19 @@ def make_scenario():
         spec.update(overrides)
         return parse_scenario(name, spec)
     return make
+
+
+def run_cli(capsys, *args):
+    """Run ``simstats`` in-process: (exit code, stdout, stderr)."""
+    from simstats.cli import main
+
+    code = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def write_table(tmp_path, frame, name="table.csv"):
+    """Write a test table as CSV and return its path."""
+    path = tmp_path / name
+    frame.to_csv(path, index=False)
+    return path

@@ -10,9 +10,9 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import run_cli, write_table
 
 import simstats
-from simstats.cli import main
 from simstats.stats.approaches import compare_approaches
 from simstats.stats.power import plan, variance_components
 
@@ -51,16 +51,8 @@ def example():
     return study(np.random.default_rng(20161), 5)
 
 
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def write(tmp_path, frame, name="runs.csv"):
-    path = tmp_path / name
-    frame.to_csv(path, index=False)
-    return path
+run = run_cli
+write = write_table
 
 
 def test_one_command_gives_one_answer_with_a_ci_equal_to_the_library(tmp_path, capsys, example):

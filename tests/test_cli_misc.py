@@ -8,9 +8,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import run_cli, write_table
 import yaml
 
-from simstats.cli import BEST_ONE_SIDED, main
+from simstats.cli import BEST_ONE_SIDED
 from simstats.compare import compare_systems
 from simstats.config import validate_config
 from simstats.stats.aso import METHODS, aso
@@ -20,16 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 BUILTIN = ROOT / "config" / "config.yaml"
 
 
-def run(capsys, *args):
-    code = main([str(a) for a in args])
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def write(tmp_path, frame, name="t.csv"):
-    path = tmp_path / name
-    frame.to_csv(path, index=False)
-    return path
+run = run_cli
+write = write_table
 
 
 def predictions(n=80, seed=0):
