@@ -23,7 +23,6 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special, stats
 
-from simstats.sim.scenario import Scenario
 from simstats.studies.noise.simulate import component_moments
 
 #: Band of one-sided p-values whose pairs define tau (Table 1).
@@ -137,13 +136,6 @@ def evaluation_values(components: list[dict], n: int, *, alpha: float = 0.05) ->
     f_band = np.interp(x_band, grid, dens) + np.interp(-x_band, grid, dens)
     tau = float(np.trapezoid(x_band * f_band, x_band) / np.trapezoid(f_band, x_band))
     return {"pct_significant": pct, "delta95_test": 100 * delta95, "tau": 100 * tau, "se_pair": 100 * se}
-
-
-def scenario_evaluation(scenario: Scenario, n: int, *, approach: str | None = None, item_sets: dict | None = None,
-                        alpha: float = 0.05) -> dict[str, float]:
-    """:func:`evaluation_values` of a scenario's approach (default: its first)."""
-    approach = approach or scenario.approaches[0].name
-    return evaluation_values(component_moments(scenario, approach, item_sets), n, alpha=alpha)
 
 
 def closed_form_curves(scenarios, ns, *, alpha: float = 0.05, root_seed: int | None = None,
