@@ -4,11 +4,13 @@ Every writer goes through :func:`atomic_write`: the content goes to a temporary 
 target's folder, which then replaces the target in one ``os.replace``, so a reader (or a
 killed run) never sees a half-written output.  The file gets the permissions a plain
 ``open(path, "w")`` would give (``0o666`` less the process umask, e.g. ``0o644`` under
-umask 022), not ``tempfile``'s private ``0o600``.
+umask 022), not ``tempfile``'s private ``0o600``.  Temporary files left by a killed writer of
+the same target are removed by the next write, so a resumed run leaves no debris.
 """
 from __future__ import annotations
 
 import contextlib
+from glob import escape as glob_escape
 import logging
 import math
 import os
@@ -30,10 +32,12 @@ def atomic_write(path: str | os.PathLike, write) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    # a writer killed before its os.replace (SIGKILL, a cluster's time limit) leaves its temporary
+    # file behind; one target has one writer at a time, so any leftover of this target is stale
+    for stale in path.parent.glob(f".{glob_escape(path.name)}.*.tmp"):
+        if stale.name[len(path.name) + 2:-4].isdigit():
+            stale.unlink(missing_ok=True)
     try:
-        # O_EXCL: a leftover of a killed run with the same pid is removed first
-        if tmp.exists():
-            tmp.unlink()
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the kernel applies the umask
         os.close(fd)
         write(str(tmp))

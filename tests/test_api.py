@@ -179,3 +179,14 @@ def test_a_failed_write_leaves_neither_output_nor_temporary_file(tmp_path):
     with pytest.raises(RuntimeError):
         io.atomic_write(target, broken)
     assert target.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["out.csv"]
+
+
+def test_a_write_removes_the_temporary_file_of_a_killed_writer_of_the_same_target(tmp_path):
+    stale = tmp_path / ".fig.png.4242.tmp"             # a writer SIGKILLed before its os.replace
+    stale.write_bytes(b"\x89PNG half")
+    other = tmp_path / ".other.png.4242.tmp"           # another target's: not ours to remove
+    other.write_bytes(b"x")
+    keep = tmp_path / ".fig.png.notes.tmp"             # not a pid-named temporary file
+    keep.write_bytes(b"y")
+    io.write_text("x\n", tmp_path / "fig.png")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".fig.png.notes.tmp", ".other.png.4242.tmp", "fig.png"]
