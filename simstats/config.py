@@ -6,6 +6,7 @@ the checks the schema cannot express (cross-field checks) and returns typed sett
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -95,6 +96,25 @@ def check_scenario_overrides(builtin: Mapping[str, Any], extra: Mapping[str, Any
         raise ScenarioError(f"{path}: scenario {name!r} has the name of a built-in scenario of {builtin_path} and "
                             "would silently change it: rename it, or add 'replace: true' to it to override the "
                             "built-in one")
+
+
+def check_configfile_overrides(paths, builtin_path: str) -> None:
+    """:func:`check_scenario_overrides` for each YAML file merged over ``builtin_path`` (Snakemake's
+    ``--configfile`` files, in order; the built-in file itself may be among them)."""
+    import yaml
+
+    with open(builtin_path, encoding="utf-8") as fh:
+        builtin = yaml.safe_load(fh) or {}
+    for path in paths or ():
+        if os.path.abspath(path) == os.path.abspath(builtin_path):
+            continue
+        try:
+            with open(path, encoding="utf-8") as fh:
+                extra = yaml.safe_load(fh)
+        except (OSError, yaml.YAMLError):
+            continue   # Snakemake reports unreadable or malformed config files itself
+        if isinstance(extra, Mapping):
+            check_scenario_overrides(builtin, extra, str(path), builtin_path)
 
 
 def validate_config(config: Mapping[str, Any]) -> Settings:

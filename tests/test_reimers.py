@@ -13,7 +13,8 @@ from simstats.stats.bootstrap import paired_bootstrap
 from simstats.studies.reimers2018.calibration import calibration_table, predicted
 from simstats.stats.metrics import get_metric
 from simstats.sim.noise import make_item_set
-from simstats.studies.reimers2018.simulate import best_by_dev, bootstrap_pvalues, parse_reimers, simulate_chunk
+from simstats.studies.reimers2018.simulate import (best_by_dev, bootstrap_pvalues, parse_reimers, simulate_chunk,
+                                                  unit_statistics)
 from simstats.studies.reimers2018.realdata import replicate_groups, ukp_replicates
 from simstats.studies.reimers2018.tables import (ZETA_TAIL, prediction_interval_width, power_study, quantile_interval, rate,
                                      required_runs, side_by_side, task_summary, tau)
@@ -86,14 +87,15 @@ def test_winner_oriented_pvalues_equal_the_engine_paired_bootstrap():
     gold = rng.integers(1, 4, units)
     recalled = np.minimum(gold[None, :], rng.binomial(3, 0.7, (2, models, units)))
     spurious = rng.binomial(2, 0.15, (2, models, units))
-    stats_a = np.stack([recalled[0], spurious[0]], -1)
-    stats_b = np.stack([recalled[1], spurious[1]], -1)
+    stats_a = unit_statistics({"recalled": recalled[0], "gold": gold, "spurious": spurious[0]}, "f1")
+    stats_b = unit_statistics({"recalled": recalled[1], "gold": gold, "spurious": spurious[1]}, "f1")
+    assert stats_a.shape == (models, units, 3) and np.array_equal(stats_a[2, :, 1], gold)
     pairs = np.array([[0, 0], [1, 2], [3, 1], [2, 3]])
-    delta, p = bootstrap_pvalues(stats_a, stats_b, gold.astype(np.float32), pairs, 800, np.random.default_rng(5))
+    delta, p = bootstrap_pvalues(stats_a, stats_b, pairs, "f1", 800, np.random.default_rng(5))
     metric = get_metric("f1")
     for k, (i, j) in enumerate(pairs):
-        sa = np.stack([stats_a[i, :, 0], gold, stats_a[i, :, 1]], -1)
-        sb = np.stack([stats_b[j, :, 0], gold, stats_b[j, :, 1]], -1)
+        sa = np.stack([recalled[0, i], gold, spurious[0, i]], -1)
+        sb = np.stack([recalled[1, j], gold, spurious[1, j]], -1)
         winner_first = np.stack([sa, sb]) if delta[k] >= 0 else np.stack([sb, sa])
         ref = paired_bootstrap(winner_first, metric, n_resamples=800, rng=np.random.default_rng(5),
                                alternative="greater", convention="shift", confidence_level=None)
@@ -124,8 +126,45 @@ def test_settings_are_validated_with_one_line_errors():
         parse_reimers({"n_models": 150, "chunk_size": 600}, SCENARIOS)
     with pytest.raises(ScenarioError, match=r"reimers\.tasks: unknown scenario 'nope'"):
         parse_reimers({"n_models": 1200, "chunk_size": 600, "tasks": ["nope"]}, SCENARIOS)
-    with pytest.raises(ScenarioError, match=r"reimers\.tasks: scenario 'iid' must use metric f1"):
-        parse_reimers({"n_models": 1200, "chunk_size": 600, "tasks": ["iid"]}, SCENARIOS)
+    with pytest.raises(ScenarioError, match=r"reimers\.exclude: unknown scenario 'nope'"):
+        parse_reimers({"n_models": 1200, "chunk_size": 600, "exclude": ["nope"]}, SCENARIOS)
+    three = parse_scenarios({**CONFIG["scenarios"], "three": {
+        **CONFIG["scenarios"]["iid"], "approaches": {"A": {}, "B": {}, "C": {}}}})
+    with pytest.raises(ScenarioError, match=r"reimers\.tasks: scenario 'three' must have exactly two approaches"):
+        parse_reimers({"n_models": 1200, "chunk_size": 600, "tasks": ["three"]}, three)
+    with pytest.raises(ScenarioError, match=r"reimers\.tasks: no scenario left"):
+        parse_reimers({"n_models": 1200, "chunk_size": 600, "tasks": ["iid"], "exclude": ["iid"]}, SCENARIOS)
+
+
+def test_every_scenario_with_two_approaches_is_evaluated_unless_excluded():
+    three = parse_scenarios({**CONFIG["scenarios"], "three": {
+        **CONFIG["scenarios"]["iid"], "approaches": {"A": {}, "B": {}, "C": {}}}})
+    every = parse_reimers({"n_models": 1200, "chunk_size": 600}, three)
+    assert every.tasks == tuple(CONFIG["scenarios"])                  # all but the three-approach one
+    fewer = parse_reimers({"n_models": 1200, "chunk_size": 600, "exclude": ["iid", "clustered"]}, SCENARIOS)
+    assert fewer.tasks == tuple(n for n in CONFIG["scenarios"] if n not in ("iid", "clustered"))
+
+
+def test_accuracy_scenario_false_positive_rate_is_twice_alpha_for_iid_runs():
+    """iid: runs differ only by independent item outcomes, so the paired bootstrap over items is valid and the
+    one-sided test of the observed winner rejects in 2 alpha = 10 % of Evaluation 1 pairs."""
+    settings = small_settings(tasks=["iid"], n_models=1500, chunk_size=1500, n_resamples=1000)
+    sc = SCENARIOS["iid"]
+    scores, cmp = simulate_chunk(sc, settings, 7, 0, 1500)
+    e1 = cmp[cmp.n == 1]
+    assert len(e1) == 1500
+    a = scores[scores.approach == "A"].set_index("index").psi_test
+    b = scores[scores.approach == "B"].set_index("index").psi_test
+    # delta is the accuracy difference of the paired models
+    np.testing.assert_allclose(e1.delta.to_numpy(), (a.loc[e1.index_a].to_numpy() - b.loc[e1.index_b].to_numpy()),
+                               atol=1e-12)
+    rate_value = float((e1.pvalue < 0.05).mean())
+    se = math.sqrt(0.1 * 0.9 / len(e1))
+    assert abs(rate_value - 0.10) < 3 * se, (rate_value, se)
+    summary = task_summary(sc, settings, scores, cmp)
+    assert set(summary.reference) == {"iid"}                         # no paper task: the scenario's name
+    table = side_by_side(summary)
+    assert set(table.verdict) == {"no published value"}
 
 
 # --------------------------------------------------------------------------- calibration

@@ -52,8 +52,9 @@ def test_default_dry_run_and_lint(tmp_path):
 
 
 @pytest.mark.parametrize("patch, field", [
-    ({"scenarios": {"iid": {"sigma_e": -1}}}, "scenarios.iid.sigma_e"),
-    ({"scenarios": {"iid": {"metric": "bleu"}}}, "scenarios.iid.metric"),
+    ({"scenarios": {"iid": {"sigma_e": -1, "replace": True}}}, "scenarios.iid.sigma_e"),
+    ({"scenarios": {"iid": {"metric": "bleu", "replace": True}}}, "scenarios.iid.metric"),
+    ({"scenarios": {"iid": {"sigma_e": 0.5}}}, "bad.yaml: scenario 'iid' has the name of a built-in scenario"),
     ({"competition": {"populations": {"vaxxstance_basque": {"class_probs": [0.5, 0.5, 0.5]}}}},
      "competition.populations.vaxxstance_basque.class_probs"),
     ({"yeh": {"differences": {"recall": [0.02, 0.04]}}}, "yeh.differences.recall"),
@@ -145,6 +146,46 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
     assert job_counts(dry.stdout + dry.stderr) == {
         "simulate_noise_chunk": 2, "summarise_noise": 1, "plot_noise": 1, "noise_table": 1, "replication_report": 1,
         "all": 1}
+
+
+def readme_example_scenario() -> dict:
+    """The scenario of the README's "Adding a scenario" section, exactly as printed there."""
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("## Adding a scenario"):]
+    block = section[section.index("```yaml") + len("```yaml"):section.index("```", section.index("```yaml") + 7)]
+    return yaml.safe_load(block)
+
+
+def jobs_of_scenario(dry_run_output: str, scenario: str) -> dict[str, int]:
+    """Rule name -> number of planned jobs whose wildcards name the scenario."""
+    counts, rule = {}, None
+    for line in dry_run_output.splitlines():
+        if line.startswith("rule ") or line.startswith("localrule "):
+            rule = line.split()[1].rstrip(":")
+        elif (line.strip().startswith("wildcards:")
+              and f"scenario={scenario}" in line.split(":", 1)[1].replace(" ", "").split(",")):
+            counts[rule] = counts.get(rule, 0) + 1
+    return counts
+
+
+def test_the_readme_example_scenario_gets_the_evaluations(tmp_path):
+    """Adding the README's scenario schedules its noise study and its Reimers evaluations; exclude opts out."""
+    wd = copy_workflow(tmp_path)
+    example = readme_example_scenario()
+    (name, _), = example.items()
+    (wd / "example.yaml").write_text(yaml.safe_dump({"scenarios": example}))
+    dry = snakemake(wd, "-n", "--configfile", "example.yaml")
+    assert dry.returncode == 0, dry.stderr[-2000:]
+    counts = jobs_of_scenario(dry.stdout + dry.stderr, name)
+    settings = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    n_reimers_chunks = -(-settings["reimers"]["n_models"] // settings["reimers"]["chunk_size"])
+    assert counts == {"simulate_noise_chunk": counts["simulate_noise_chunk"], "summarise_noise": 1, "plot_noise": 1,
+                      "simulate_reimers_chunk": n_reimers_chunks, "summarise_reimers": 1}
+    assert counts["simulate_noise_chunk"] >= 1
+    (wd / "opt_out.yaml").write_text(yaml.safe_dump({"scenarios": example, "reimers": {"exclude": [name]}}))
+    dry = snakemake(wd, "-n", "--configfile", "opt_out.yaml")
+    assert dry.returncode == 0, dry.stderr[-2000:]
+    assert "simulate_reimers_chunk" not in jobs_of_scenario(dry.stdout + dry.stderr, name)
 
 
 def test_slurm_profile_dry_run(tmp_path):

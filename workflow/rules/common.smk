@@ -2,10 +2,13 @@
 # Each study's own helpers (*_outputs(), params slices) live in its .smk file.
 import sys
 
-from simstats.config import Parsed, validate_config
+from simstats.config import Parsed, check_configfile_overrides, validate_config
 from simstats.sim.scenario import ScenarioError
+from simstats.studies.reimers2018.calibration import has_targets
 
 try:
+    # a --configfile scenario named like a built-in one must say `replace: true` (issue 17)
+    check_configfile_overrides(workflow.overwrite_configfiles, "config/config.yaml")
     SETTINGS = validate_config(config)
 except ScenarioError as err:
     sys.exit(f"simstats: invalid configuration: {err}")

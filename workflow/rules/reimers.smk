@@ -12,8 +12,13 @@ REIMERS_FIGURES = ["figure4", "figure4_tasks", "dev_vs_test", "power", "calibrat
 # the task list does not rerun its jobs.
 reimers_task = lambda wildcards: parsed(SETTINGS.scenarios[wildcards.scenario])
 reimers_task_settings = lambda wildcards: parsed(dataclasses.replace(REIMERS, tasks=(wildcards.scenario,)))
-# in name order (reordering the task list is no change)
-reimers_task_scenarios = lambda: {name: SETTINGS.scenarios[name] for name in sorted(REIMERS.tasks)} if REIMERS else None
+# the paper's tasks (the scenarios with published targets), in name order (reordering the task list is
+# no change); a user's scenario is evaluated with its stated parameters, not calibrated
+reimers_task_scenarios = lambda: (
+    {name: SETTINGS.scenarios[name] for name in sorted(REIMERS.tasks) if has_targets(SETTINGS.scenarios[name])}
+    if REIMERS
+    else None
+)
 reimers_chunk_files = lambda suffix: lambda wildcards: expand(
     f"{RESULTS}/reimers/{wildcards.scenario}/chunks/{{chunk}}{suffix}.parquet",
     chunk=range(REIMERS.n_chunks),
@@ -192,6 +197,7 @@ rule plot_reimers:
         ),
     params:
         power_target=REIMERS.power_target if REIMERS else None,
+        metrics={name: SETTINGS.scenarios[name].metric for name in REIMERS.tasks} if REIMERS else None,
     log:
         log_path("reimers/plot"),
     conda:

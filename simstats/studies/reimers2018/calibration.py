@@ -135,6 +135,14 @@ def _predicted_mixture(scenario: Scenario, approach: str, item_sets, *, eval2: b
             "sd_x_test": one["se_pair"] / math.sqrt(2.0), "sigma_delta": one["sigma_delta"]}
 
 
+def has_targets(scenario: Scenario) -> bool:
+    """Whether the paper publishes the numbers the scenario's task is calibrated to (one of its seven
+    tasks); a user's scenario is evaluated with the parameters it states."""
+    return bool(scenario.reference) and all(
+        paper_value("reimers2018", table, scenario.reference, column) is not None
+        for table, column in (("T1_eval1", "tau"), ("T1_eval1", "delta95_test"), ("T2_eval2", "spearman_rho")))
+
+
 def targets(scenario: Scenario) -> dict[str, float]:
     """The published numbers for the scenario's task (three, four for a test_shift_mixture)."""
     if not scenario.reference:

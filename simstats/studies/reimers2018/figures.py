@@ -60,33 +60,45 @@ def reimers_figure4(tables: pd.DataFrame, curves: pd.DataFrame | None = None):
     return fig
 
 
+def _has_paper_values(tables: pd.DataFrame, ref: str) -> bool:
+    """Whether the paper publishes % significant for this task (one of its seven tasks)."""
+    rows = tables[(tables.reference == ref) & (tables.quantity == "pct_significant")]
+    return bool(np.isfinite(rows.paper).any())
+
+
 def reimers_figure4_tasks(tables: pd.DataFrame, curves: pd.DataFrame | None = None):
-    """Figure 4's curve for every other task, small multiples on one y scale."""
+    """Figure 4's curve for every other task, small multiples: first the paper's tasks on one y scale,
+    then the configured scenarios without published values, each on its own scale."""
     refs = sorted(set(tables[tables.table == "F4_eval2_vs_n"].reference) - {FIGURE4_TASK})
+    paper = [r for r in refs if _has_paper_values(tables, r)]
+    refs = paper + [r for r in refs if r not in paper]
     cols = min(3, max(len(refs), 1))
     rows = max(-(-len(refs) // cols), 1)
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.4 * rows), constrained_layout=True, squeeze=False,
-                             sharey=True)
-    tops = []
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.4 * rows), constrained_layout=True, squeeze=False)
+    tops = {}
     for ax, ref in zip(axes.ravel(), refs):
-        tops.append(_figure4_panel(ax, tables, curves, ref, legend=False))
-        ax.set_title(ref, fontsize=9)
+        tops[ref] = _figure4_panel(ax, tables, curves, ref, legend=False)
+        ax.set_title(ref if ref in paper else f"{ref} (scenario, no published values)", fontsize=9)
         ax.set_xlabel("n (log scale)", fontsize=8)
-    for ax in axes[:, 0]:
-        ax.set_ylabel("% significant at p < 0.05")
+        ax.set_ylabel("% significant at p < 0.05", fontsize=8)
+    shared = max((tops[r] for r in paper), default=1.0)
+    for ax, ref in zip(axes.ravel(), refs):
+        ax.set_ylim(0, shared if ref in paper else tops[ref])
     for ax in axes.ravel()[len(refs):]:
         ax.set_visible(False)
-    axes[0, 0].set_ylim(0, max(tops, default=1.0))
     handles, labels = axes.ravel()[0].get_legend_handles_labels()
     keep = [(h, lab.rsplit(": ", 1)[0] if lab.startswith("paper") else lab) for h, lab in zip(handles, labels)]
     fig.legend([h for h, _ in keep], [lab for _, lab in keep], fontsize=7, loc="outside lower center", ncol=4)
-    fig.suptitle("Figure 4 for the other tasks: best-by-dev model of n runs per approach (simulated ±1.96 MCSE, "
-                 "closed form, paper's Table 1/2 values)", fontsize=10)
+    fig.suptitle("Figure 4 for the other tasks and the configured scenarios: best-by-dev model of n runs per "
+                 "approach\n(simulated ±1.96 MCSE, closed form where calibrated, the paper's Table 1/2 values; "
+                 "the paper's tasks share one y scale)", fontsize=10)
     return fig
 
 
-def reimers_dev_test_figure(scores: dict, tables: pd.DataFrame, max_points: int = 4000):
-    """Dev vs test F1 per task with the OLS fit and the paper-level prediction band f(x) ± zeta(x)."""
+def reimers_dev_test_figure(scores: dict, tables: pd.DataFrame, max_points: int = 4000,
+                            metrics: dict | None = None):
+    """Dev vs test score per task with the OLS fit and the paper-level prediction band f(x) ± zeta(x);
+    ``metrics`` names each scenario's metric for the axis labels (default F1)."""
     from simstats.studies.reimers2018.tables import prediction_interval_width, regression_line
 
     names = sorted(scores)
@@ -110,8 +122,9 @@ def reimers_dev_test_figure(scores: dict, tables: pd.DataFrame, max_points: int 
         if len(row) and np.isfinite(row.paper.iloc[0]):
             ax.plot([], [], " ", label=f"paper 2ζ = {row.paper.iloc[0]:.2f}")
         ax.set_title(ref, fontsize=9)
-        ax.set_xlabel("dev F1 (%)", fontsize=8)
-        ax.set_ylabel("test F1 (%)", fontsize=8)
+        metric = (metrics or {}).get(name, "f1").replace("f1", "F1")
+        ax.set_xlabel(f"dev {metric} (%)", fontsize=8)
+        ax.set_ylabel(f"test {metric} (%)", fontsize=8)
         ax.tick_params(labelsize=7)
         ax.legend(fontsize=6.5, loc="upper left")
         ax.grid(alpha=0.3)
@@ -134,11 +147,12 @@ def reimers_power_figure(power: pd.DataFrame, target: float):
                             (axes[1], "mannwhitney", "Evaluation 4: Mann-Whitney U")):
         for k, (ref, sub) in enumerate(needed[needed.test == test].groupby("reference", sort=True)):
             y = sub.runs_needed.fillna(cap * 1.25)
-            ax.plot(sub.d, y, marker="o", ms=3, color=colours[k % len(colours)], label=ref)
+            ax.plot(sub.d, y, marker="o", ms=3, color=colours[k % len(colours)], label=ref,
+                    ls="-" if k < len(colours) else "--")
         ax.axhline(cap, color="grey", ls=":", lw=1, label=f"largest n tried ({cap}); points above: more")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_xlabel("true difference d (F1 points, log scale)")
+        ax.set_xlabel("true difference d (points of the task's metric, log scale)")
         ax.set_title(title)
         ax.grid(alpha=0.3, which="both")
     axes[0].set_ylabel(f"runs per approach for {100 * target:.0f} % power (log scale)")

@@ -28,7 +28,7 @@ import pandas as pd
 
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.engine import orient_by_winner
-from simstats.stats.metrics import f1
+from simstats.stats.metrics import STATISTICS, get_metric
 from simstats.sim.noise import make_item_set, simulate_models
 from simstats.sim.scenario import SPLITS, Scenario, ScenarioError, chunk_bounds
 from simstats.sim.seeding import generator
@@ -83,18 +83,20 @@ def parse_reimers(value, scenarios: dict[str, Scenario]) -> ReimersSettings:
     path = "reimers"
     value = apply_schema(value, "/properties/reimers", path)
     tasks = value["tasks"]
+    for name in value["exclude"]:
+        if name not in scenarios:
+            raise ScenarioError(f"{path}.exclude: unknown scenario {name!r}")
     if tasks == "all":
-        tasks = [name for name, sc in scenarios.items() if sc.reference and sc.metric == "f1"]
+        tasks = [name for name, sc in scenarios.items() if len(sc.approaches) == 2]
+    tasks = [name for name in tasks if name not in set(value["exclude"])]
     if not tasks:
-        raise ScenarioError(f"{path}.tasks: must be 'all' or a non-empty list of scenario names")
+        raise ScenarioError(f"{path}.tasks: no scenario left to evaluate (tasks minus exclude is empty)")
     for name in tasks:
         if name not in scenarios:
             raise ScenarioError(f"{path}.tasks: unknown scenario {name!r}")
-        if scenarios[name].metric != "f1" or scenarios[name].test.sentences is None:
-            raise ScenarioError(f"{path}.tasks: scenario {name!r} must use metric f1 with test sentences "
-                                "(the bootstrap resamples sentences)")
         if len(scenarios[name].approaches) != 2:
-            raise ScenarioError(f"{path}.tasks: scenario {name!r} must have exactly two approaches")
+            raise ScenarioError(f"{path}.tasks: scenario {name!r} must have exactly two approaches "
+                                f"(it has {len(scenarios[name].approaches)}); name it in {path}.exclude")
     power = value["power"]
     settings = ReimersSettings(
         tasks=tuple(tasks),
@@ -139,24 +141,36 @@ def best_by_dev(dev: np.ndarray, start: int, stop: int, n: int) -> tuple[np.ndar
     return groups, groups * n + np.argmax(block, axis=1)
 
 
-def bootstrap_pvalues(stats_a: np.ndarray, stats_b: np.ndarray, gold: np.ndarray, pairs: np.ndarray,
-                      n_resamples: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Winner-oriented paired bootstrap p-values of F1 for many pairs on one set of resamples.
+def unit_statistics(unit_stats: dict[str, np.ndarray], metric: str) -> np.ndarray:
+    """(models, units, k) float array of the metric's statistics in their canonical order.
 
-    stats_a, stats_b: (models, units, 2) recalled and spurious counts per sentence;
-    gold: (units,) gold items per sentence; pairs: (P, 2) row indices into stats_a and
-    stats_b.  Returns (delta, p): delta = F1(a) - F1(b); p = P*(winner's lead* >= 2 |delta|),
-    the engine's paired bootstrap over sentences (shift convention, ``alternative="greater"``)
-    on each pair oriented by its observed winner.
+    ``unit_stats`` is one split's entry of :attr:`ModelBatch.unit_stats`: per-model arrays
+    (models, units) and per-unit arrays (units,) shared by every model (gold items, items).
+    """
+    names = STATISTICS[metric]
+    n_models = next(v.shape[0] for v in unit_stats.values() if v.ndim == 2)
+    columns = [np.broadcast_to(np.asarray(unit_stats[k], dtype=np.float64), (n_models, unit_stats[k].shape[-1]))
+               for k in names]
+    return np.stack(columns, axis=-1)
+
+
+def bootstrap_pvalues(stats_a: np.ndarray, stats_b: np.ndarray, pairs: np.ndarray, metric: str,
+                      n_resamples: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Winner-oriented paired bootstrap p-values of the metric for many pairs on one set of resamples.
+
+    stats_a, stats_b: (models, units, k) per-unit statistics of the metric
+    (:func:`unit_statistics`); pairs: (P, 2) row indices into stats_a and stats_b.  Returns
+    (delta, p): delta = metric(a) - metric(b); p = P*(winner's lead* >= 2 |delta|), the engine's
+    paired bootstrap over units (sentences, or items when a split has none; shift convention,
+    ``alternative="greater"``) on each pair oriented by its observed winner.
     """
     ma = stats_a.shape[0]
-    gold = np.broadcast_to(np.asarray(gold, dtype=np.float64)[None, :, None], (ma + stats_b.shape[0], gold.size, 1))
-    both = np.concatenate([stats_a, stats_b]).astype(np.float64)
-    stats = np.concatenate([both[:, :, :1], gold, both[:, :, 1:]], axis=2)       # (recalled, gold, spurious)
+    stats = np.concatenate([stats_a, stats_b]).astype(np.float64)
     pairs = np.stack([pairs[:, 0], ma + pairs[:, 1]], axis=1)
-    oriented, flipped = orient_by_winner(stats, f1, pairs)
-    res = paired_bootstrap(stats, f1, oriented, alternative="greater", n_resamples=n_resamples, confidence_level=None,
-                           rng=rng)
+    measure = get_metric(metric)
+    oriented, flipped = orient_by_winner(stats, measure, pairs)
+    res = paired_bootstrap(stats, measure, oriented, alternative="greater", n_resamples=n_resamples,
+                           confidence_level=None, rng=rng)
     return np.where(flipped, -res.statistic, res.statistic), res.pvalue
 
 
@@ -172,8 +186,6 @@ def simulate_chunk(scenario: Scenario, settings: ReimersSettings, root_seed: int
         raise ValueError(f"chunks must start at a multiple of the block size {block}, got {start}")
     approach_a, approach_b = (a.name for a in scenario.approaches)
     items = {s: make_item_set(scenario, s, root_seed, "noise") for s in SPLITS}
-    test = items["test"]
-    gold_per_unit = test.per_unit(test.is_gold).astype(np.float32)
     score_frames, comparison_frames = [], []
     for lo in range(start, stop, block):
         hi = min(lo + block, stop)
@@ -192,10 +204,9 @@ def simulate_chunk(scenario: Scenario, settings: ReimersSettings, root_seed: int
             pairs.append(np.stack([best_a - lo, best_b - lo], axis=1))
             meta.append(pd.DataFrame({"n": n, "group": groups, "index_a": best_a, "index_b": best_b}))
         pairs = np.concatenate(pairs)
-        stats = [np.stack([b.unit_stats["test"]["recalled"], b.unit_stats["test"]["spurious"]], axis=-1)
-                 for b in batches]
+        stats = [unit_statistics(b.unit_stats["test"], scenario.metric) for b in batches]
         rng = generator(root_seed, "reimers", scenario.name, "bootstrap", lo // block)
-        delta, pvalue = bootstrap_pvalues(stats[0], stats[1], gold_per_unit, pairs, settings.n_resamples, rng)
+        delta, pvalue = bootstrap_pvalues(stats[0], stats[1], pairs, scenario.metric, settings.n_resamples, rng)
         frame = pd.concat(meta, ignore_index=True)
         frame["dev_a"] = batches[0].psi["dev"][pairs[:, 0]]
         frame["dev_b"] = batches[1].psi["dev"][pairs[:, 1]]

@@ -1,6 +1,7 @@
 """Reimers & Gurevych (2018) Tables 1-5, Figure 4 and power from one task's simulated models.
 
-Definitions (differences in F1 points, i.e. 100 x F1):
+Definitions (differences in points of the task's metric, i.e. 100 x the metric: F1 for the paper's
+tasks, whatever a user's scenario measures for its own):
 
 * tau: mean |Delta| over the pairs whose one-sided p is in (0.04, 0.05) - the smallest
   difference the paired bootstrap calls significant;
@@ -110,8 +111,14 @@ def grouped(values: np.ndarray, size: int) -> np.ndarray:
     return values[:k * size].reshape(k, size)
 
 
+def task_label(scenario) -> str:
+    """The ``reference`` column: the paper's task the scenario models, else the scenario's name (a
+    scenario of the user's, evaluated like the paper's tasks, with no published value beside it)."""
+    return scenario.reference or scenario.name
+
+
 def _row(sc, table, quantity, n, est, se=math.nan, lo=math.nan, hi=math.nan, count=0):
-    return {"scenario": sc.name, "reference": sc.reference, "table": table, "quantity": quantity, "n": n,
+    return {"scenario": sc.name, "reference": task_label(sc), "table": table, "quantity": quantity, "n": n,
             "estimate": est, "se": se, "ci_low": lo, "ci_high": hi, "count": count}
 
 
@@ -122,7 +129,7 @@ def _delta_rows(sc, table, key, values, n, count_label=None):
 
 
 def task_summary(scenario, settings: ReimersSettings, scores: pd.DataFrame, comparisons: pd.DataFrame) -> pd.DataFrame:
-    """Every simulated cell of Tables 1-5 and Figure 4 for one task (F1 points)."""
+    """Every simulated cell of Tables 1-5 and Figure 4 for one task (metric points)."""
     sc = scenario
     alpha = settings.alpha
     rows = []
@@ -252,7 +259,7 @@ def _judge(row) -> tuple[str, float, str]:
 
 # --------------------------------------------------------------------------- power
 def power_study(scenario, settings: ReimersSettings, scores: pd.DataFrame, root_seed: int) -> pd.DataFrame:
-    """Power of Welch's t test and Mann-Whitney U to detect a true difference of d F1 points.
+    """Power of Welch's t test and Mann-Whitney U to detect a true difference of d metric points.
 
     The simulated test scores of both (identical) approaches are the population of one
     approach's runs; the other approach's runs are the same population shifted up by d.
@@ -278,7 +285,7 @@ def power_study(scenario, settings: ReimersSettings, scores: pd.DataFrame, root_
                 settings.alpha
             for test, hits in (("welch", welch), ("mannwhitney", mwu)):
                 p = float(hits.mean())
-                rows.append({"scenario": scenario.name, "reference": scenario.reference, "test": test, "d": d,
+                rows.append({"scenario": scenario.name, "reference": task_label(scenario), "test": test, "d": d,
                              "n": n, "power": p, "mcse": math.sqrt(p * (1 - p) / r), "replicates": r,
                              "welch_theory": float(theory), "sd_scores": sd})
     return pd.DataFrame(rows)
