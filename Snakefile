@@ -34,6 +34,9 @@ include: "workflow/rules/dror.smk"
 include: "workflow/rules/reimers.smk"
 
 
+include: "workflow/rules/approaches.smk"
+
+
 include: "workflow/rules/report.smk"
 
 
@@ -44,6 +47,7 @@ rule all:
         yeh_outputs(),
         dror_outputs(),
         reimers_outputs(),
+        approaches_outputs(),
         f"{RESULTS}/fidelity.csv",
         f"{RESULTS}/fidelity.md",
         f"{RESULTS}/REPORT.md",

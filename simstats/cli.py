@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import warnings
@@ -114,11 +115,21 @@ def _sides(alternative: str, confidence: float) -> str:
 
 
 def _compare(args) -> int:
-    from simstats.compare import (compare_systems, read_table, statistics_from_long, statistics_from_predictions,
-                                  statistics_metric)
+    import pandas as pd
+
+    from simstats.compare import (InputError, _sorted_unique, compare_systems, item_clusters, read_table,
+                                  statistics_from_long, statistics_from_predictions, statistics_metric)
 
     table = read_table(args.table)
     runs = _runs(args, table)
+    clusters = None
+    if args.clusters is not None and runs is not None:
+        runs = dataclasses.replace(runs, clusters=item_clusters(
+            table, args.clusters, items=None if runs.source == "approach" else _sorted_unique(table.item)))
+        clusters = runs.clusters
+    elif args.clusters is not None:
+        clusters = item_clusters(table, args.clusters,
+                                 items=np.sort(pd.unique(table.item)) if args.statistics and "item" in table else None)
     if args.reference == "best" and args.alternative in BEST_ONE_SIDED:
         warnings.warn(BEST_ONE_SIDED[args.alternative])
     if runs is not None and (args.resample is not None or runs.several_seeds):
@@ -133,17 +144,21 @@ def _compare(args) -> int:
         metric = statistics_metric(args.metric)
         names, stats = statistics_from_long(table, metric)
     else:
-        names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric,
-                                                           args.positive, args.classes, id_column=args.id,
-                                                           exclude=args.exclude)
+        if args.clusters is not None and args.systems and args.clusters in args.systems:
+            raise InputError(f"--clusters: {args.clusters!r} is named in --systems; it holds cluster ids, not a system")
+        names, stats, metric = statistics_from_predictions(
+            table, args.gold, args.systems, args.metric, args.positive, args.classes, id_column=args.id,
+            exclude=[*(args.exclude or []), *([args.clusters] if args.clusters and not args.systems else [])])
     out = compare_systems(names, stats, metric, test=args.test, reference=args.reference,
                           n_resamples=args.resamples, seed=args.seed, correction=args.correction,
                           alternative=args.alternative, confidence_level=args.confidence,
-                          convention=args.pvalue or "shift")
+                          convention=args.pvalue or "shift", clusters=clusters)
     a = out.attrs
     resampling, intervals = f"{a['n_resamples']} resamples, seed {a['seed']}, ", ""
     if args.test == "exact-randomization":  # exact p-values need no resampling; the intervals do
         resampling, intervals = "", f" from {a['n_resamples']} bootstrap resamples (seed {a['seed']})"
+    if a.get("clusters"):
+        resampling += f"{a['clusters']} clusters resampled whole, "
     _emit(out, args.format, f"{a['metric']}: {a['test']}, {resampling}correction {a['correction']}\n"
                             f"H1: reference {IMPROVEMENT_H1[a['alternative']]} system; "
                             f"{_sides(a['alternative'], args.confidence)}{intervals}\n")
@@ -455,6 +470,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="approach test: resample both (claim about new seeds and the population of items), items "
                         "(these trained runs on the population of items) or seeds (new seeds on this test set) "
                         "(default: both when a system has several seeds; one run per system: today's test)")
+    p.add_argument("--clusters", metavar="COLUMN",
+                   help="column of cluster (document) ids: the bootstrap resamples whole clusters, for items that "
+                        "are not independent (default: none, items resampled one by one)")
     p.add_argument("--paired-seeds", default="auto", choices=["auto", "yes", "no"],
                    help="approach test: resample shared seed ids jointly; auto pairs when the approaches have the "
                         "same seed ids (long tables), yes pairs the i-th --approach columns (default: auto)")

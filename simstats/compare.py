@@ -216,7 +216,7 @@ def statistics_from_long(table: pd.DataFrame, metric: Metric):
 def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", reference: str = "best",
                     n_resamples: int = 10_000, seed: int = 0, correction: str = "none",
                     alternative: str = "two-sided", confidence_level: float = 0.95,
-                    convention: str = "shift") -> pd.DataFrame:
+                    convention: str = "shift", clusters=None) -> pd.DataFrame:
     """Each system against the reference (default: the best by observed score).
 
     ``difference`` is the reference's improvement over the system.  The p-value is two-sided by
@@ -226,6 +226,7 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
     ``convention`` is the p-value convention of ``test="bootstrap"`` (:func:`paired_bootstrap`);
     with "sacrebleu" (two-sided only) the test's resamples come from a fresh generator seeded
     ``seed``, so ``seed=12345, n_resamples=1000`` gives ``sacrebleu --paired-bs``'s p-values.
+    ``clusters`` (one id per item): the bootstrap resamples whole clusters (documents).
     """
     if test not in TESTS:
         raise InputError(f"unknown test {test!r} (choose from {', '.join(TESTS)})")
@@ -238,6 +239,9 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
                          f"got --alternative {alternative}")
     if correction not in CORRECTIONS:
         raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
+    if clusters is not None and (test != "bootstrap" or convention == "sacrebleu"):
+        raise InputError(f"--clusters resamples whole clusters in the bootstrap (--test bootstrap, --pvalue shift or "
+                         f"percentile); got --test {test}" + (f" --pvalue {convention}" if test == "bootstrap" else ""))
     names = list(names)
     scores = metric(stats.sum(axis=1))
     if reference == "best":
@@ -250,11 +254,11 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
     pairs = [(ref, i) for i in others]
     rng = np.random.default_rng(seed)
     _, low, high = bootstrap_scores(stats, metric, n_resamples=n_resamples, rng=rng,
-                                    confidence_level=confidence_level)
+                                    confidence_level=confidence_level, clusters=clusters)
     if test == "bootstrap":
         res = paired_bootstrap(stats, metric, pairs, n_resamples=n_resamples, alternative=alternative,
                                rng=np.random.default_rng(seed) if convention == "sacrebleu" else rng,
-                               confidence_level=confidence_level, convention=convention)
+                               confidence_level=confidence_level, convention=convention, clusters=clusters)
     else:
         boot = paired_bootstrap(stats, metric, pairs, n_resamples=n_resamples, rng=rng, alternative=alternative,
                                 confidence_level=confidence_level)
@@ -283,7 +287,8 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
     out = pd.DataFrame(rows)
     out.attrs.update(metric=metric.name, test=res.method, correction=correction, n_resamples=n_resamples,
                      seed=seed, alternative=alternative, confidence_level=confidence_level,
-                     intervals="percentile bootstrap, two-sided")
+                     intervals="percentile bootstrap, two-sided",
+                     clusters=int(len(np.unique(clusters))) if clusters is not None else None)
     if test == "bootstrap":
         out.attrs["convention"] = convention
     return out
@@ -460,6 +465,8 @@ class Runs:
     stats: np.ndarray
     metric: Metric
     source: str
+    #: cluster (document) id per item, in the items' order (None: items resampled one by one)
+    clusters: np.ndarray | None = None
 
     def count(self, name) -> int:
         return int(np.count_nonzero(self.approach == name))
@@ -471,6 +478,29 @@ class Runs:
     def scores(self) -> np.ndarray:
         """Each run's metric value."""
         return self.metric(self.stats.sum(axis=1))
+
+
+def item_clusters(table: pd.DataFrame, column: str, *, items=None) -> np.ndarray:
+    """Cluster id of every item from the table's ``column`` (``--clusters``): in row order for a wide
+    table, or in the order ``items`` for a long table, where an item's rows must agree."""
+    if column not in table.columns:
+        raise InputError(f"--clusters column {column!r} not found (columns: {', '.join(map(str, table.columns))})")
+    missing = np.flatnonzero(table[column].isna().to_numpy())
+    if missing.size:
+        raise InputError(f"--clusters column {column!r}: missing value (row {missing[0] + 2})")
+    if items is None:
+        values = table[column]
+    else:
+        per_item = table.groupby("item", sort=False)[column]
+        split = per_item.nunique() > 1
+        if split.any():
+            raise InputError(f"--clusters column {column!r}: item {_show(split.idxmax())} is in more than one "
+                             "cluster")
+        values = per_item.first().reindex(items)
+    codes = pd.factorize(values.to_numpy(), sort=False)[0]
+    if codes.max() + 1 < 2:
+        raise InputError(f"--clusters column {column!r}: one cluster only; the bootstrap needs at least 2")
+    return codes
 
 
 def is_long_predictions(table: pd.DataFrame, prediction_column: str | None) -> bool:
@@ -646,7 +676,7 @@ def compare_approach_runs(runs: Runs, *, resample: str = "both", reference: str 
                                               approaches=(ref, name), resample=RESAMPLE[resample],
                                               alternative=alternative, n_resamples=n_resamples,
                                               confidence_level=confidence_level, paired_seeds=paired_seeds,
-                                              rng=seed))
+                                              clusters=runs.clusters, rng=seed))
         except ValueError as err:
             raise InputError(f"{ref} vs {name}: {err}") from None
     pvalues = np.array([r.pvalue for r in results])
@@ -674,6 +704,7 @@ def compare_approach_runs(runs: Runs, *, resample: str = "both", reference: str 
                      pvalue_rule=SHIFT_RULE[alternative], correction=correction, n_resamples=n_resamples, seed=seed,
                      alternative=alternative, confidence_level=confidence_level,
                      intervals="percentile bootstrap, two-sided", items=int(runs.stats.shape[1]),
+                     clusters=int(runs.clusters.max() + 1) if runs.clusters is not None else None,
                      difference="reference minus system: difference of the approaches' mean scores over seeds",
                      variance="bootstrap variance of the difference: var_seeds (seeds only), var_items (items only), "
                               "var_residual (the seeds x items variance minus the two; the three sum to it)")

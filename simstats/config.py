@@ -13,6 +13,7 @@ from typing import Any, Mapping
 from simstats.sim.schema import SCHEMA_PATH, apply_schema
 from simstats.sim.fields import as_mapping
 from simstats.sim.scenario import Scenario, ScenarioError, chunk_bounds, parse_scenarios
+from simstats.studies.approaches.validation import ApproachStudySettings, parse_approach_study
 from simstats.studies.dror2019.simulate import DrorSettings, parse_dror
 from simstats.studies.navamunoz2024.population import CompetitionSettings, parse_competition
 from simstats.studies.reimers2018.simulate import ReimersSettings, parse_reimers
@@ -51,6 +52,8 @@ class Settings:
     dror: DrorSettings | None = None
     #: parsed ``reimers`` section (None: the Reimers & Gurevych study is not run)
     reimers: ReimersSettings | None = None
+    #: parsed ``approaches`` section (None: the approach-level validation study is not run)
+    approaches: ApproachStudySettings | None = None
 
 
 class Parsed(tuple):
@@ -125,6 +128,7 @@ def validate_config(config: Mapping[str, Any]) -> Settings:
     """
     config = as_mapping(config, "config")
     scenarios = parse_scenarios(config["scenarios"]) if "scenarios" in config else None
+    raw_scenarios = dict(config.get("scenarios") or {})
     config = apply_schema(config)
     noise = config["noise"]
     chosen = noise["scenarios"]
@@ -142,6 +146,7 @@ def validate_config(config: Mapping[str, Any]) -> Settings:
                 raise ScenarioError(f"dror.size_power.scenarios: {name!r} is not a scenario of the noise study "
                                     "(noise.scenarios), whose scores it uses")
     reimers = parse_reimers(config["reimers"], scenarios) if "reimers" in config else None
+    approaches = (parse_approach_study(config["approaches"], raw_scenarios) if "approaches" in config else None)
     return Settings(config["root_seed"], config["results_dir"], config["figures_dir"],
                     NoiseStudySettings(noise["n_models"], noise["chunk_size"], noise["n_boot"], tuple(chosen)),
-                    scenarios, competition, yeh, dror, reimers)
+                    scenarios, competition, yeh, dror, reimers, approaches)

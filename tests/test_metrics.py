@@ -38,5 +38,6 @@ def test_builtin_metrics_are_metric_objects():
     assert metrics.f1(np.array([2.0, 4.0, 2.0])) == 0.5          # 2R / (G + R + S) = 4 / 8
     assert metrics.mae.higher_is_better is False
     assert metrics.get_metric("precision") is metrics.precision
-    with pytest.raises(ValueError, match="unknown metric 'bleu'"):
-        metrics.get_metric("bleu")
+    assert metrics.get_metric("bleu") is metrics.bleu
+    with pytest.raises(ValueError, match="unknown metric 'chrf'"):
+        metrics.get_metric("chrf")

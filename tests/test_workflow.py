@@ -103,7 +103,8 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
                  "competition/compstats/check.csv", "reimers/tables.md", "reimers/tables.csv",
                  "reimers/calibration.md", "reimers/realdata.md", "reimers/power_runs_needed.csv",
                  "reimers/tempeval3_events/comparisons.parquet", "REPORT.md", "fidelity.csv", "fidelity.md",
-                 "dror/conventions.csv"):
+                 "dror/conventions.csv", "approaches/validation.md", "approaches/which_test.csv",
+                 "reimers/iid/summary.parquet"):
         assert name in results
     report = results["REPORT.md"].decode()
     for section in ("## Reimers & Gurevych (2018)", "## Yeh (2000)", "## Nava-Muñoz et al. (2024)",
@@ -113,7 +114,7 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
     for fig in ("competition/study_fwer", "competition/study_truth", "competition/basque_intervals", "competition/spanish_bootstrap",
                 "competition/compstats_bootstrap", "yeh/size", "yeh/power", "yeh/clusters", "yeh/squad", "yeh/sd_ratio",
                 "dror/real_data_eps", "dror/synthetic_eps", "dror/noise_eps", "dror/size_power", "reimers/figure4",
-                "reimers/dev_vs_test", "reimers/power", "reimers/calibration"):
+                "reimers/dev_vs_test", "reimers/power", "reimers/calibration", "approaches/validation"):
         assert f"{fig}.png" in figures and f"{fig}.pdf" in figures
 
     # same config, other core count and chunk size: byte-identical outputs

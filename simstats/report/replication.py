@@ -355,6 +355,20 @@ def _validation_section(results: Path, figures: Path, rel: str) -> tuple[list[st
         lines += [f"Yeh: the simulated sd of a difference assuming independence over its true sd agrees with "
                   f"1/sqrt(1 - r12) in {ok} of {len(sd)} r12 values (`yeh/sd_ratio.md`): tests assuming "
                   "independence overstate the variance of a difference of correlated systems by 1/(1 - r12).", ""]
+    which = read_if_present(results / "approaches/which_test.csv")
+    cells = read_if_present(results / "approaches/validation.csv")
+    if which is not None and cells is not None:
+        null = cells[cells.truth == "null"]
+        ok = int((null.holds_alpha.astype(str) == "True").sum())
+        overview.append({"check": "approaches over seeds x items: size of each test under the null",
+                         "agrees": ok, "misses": len(null) - ok, "checked": len(null)})
+        lines += ["Comparing approaches over seeds and test items (`approaches/validation.md`): per variant of the "
+                  "base scenario and test, the largest false-positive rate over its null cells (± MCSE), whether "
+                  "every null cell holds alpha + 3 MCSE, and the power range:", "",
+                  markdown_table(_which_test_rows(which), digits=3), "",
+                  _which_test_finding(which), ""]
+        lines += _figures(figures, rel, [("approaches/validation",
+                                          "Size and power of each test against the number of runs per approach")])
     comp = read_if_present(results / "competition/compstats/check.csv")
     if comp is not None:
         ok = int((comp.verdict == "agrees").sum())
@@ -363,6 +377,29 @@ def _validation_section(results: Path, figures: Path, rel: str) -> tuple[list[st
         lines += ["One-sided p-values against the winner on CompStats' data, beside CompStats' documented ones "
                   "(its own 1,000-resample estimates):", "", markdown_table(comp), ""]
     return lines, overview
+
+
+def _which_test_rows(which: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "variant": which.variant, "test": which.label,
+        "largest false-positive rate": [f"{r:.3f} ± {se:.3f} ({at})" for r, se, at in
+                                        zip(which.max_false_positive, which.max_false_positive_mcse, which.worst_cell)],
+        "holds alpha": which.holds_alpha_everywhere.astype(str).map({"True": "yes", "False": "no"}),
+        "power": [f"{lo:.2f}–{hi:.2f}" for lo, hi in zip(which.power_min, which.power_max)]})
+
+
+def _which_test_finding(which: pd.DataFrame) -> str:
+    """The finding, from the table: which tests hold alpha in every null cell of every variant."""
+    holds = which.assign(ok=which.holds_alpha_everywhere.astype(str) == "True").groupby("label", sort=False).ok
+    always = [label for label, ok in holds.all().items() if ok]
+    never = [label for label, ok in holds.any().items() if not ok]
+    some = [label for label in which.label.drop_duplicates() if label not in always and label not in never]
+    parts = [f"Hold alpha in every null cell of every variant: {', '.join(always) or 'none'}."]
+    if some:
+        parts.append(f"Hold it in some variants only: {', '.join(some)}.")
+    if never:
+        parts.append(f"In no variant: {', '.join(never)}.")
+    return " ".join(parts)
 
 
 # --------------------------------------------------------------------------- the whole report

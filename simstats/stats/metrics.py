@@ -165,13 +165,13 @@ mae = Metric("mae", ("abs_error", "items"), lambda s: _ratio(s[..., 0], s[..., 1
 #: ``BLEU().sentence_score(h, refs)``'s sys_len, ref_len, counts and totals.
 bleu = Metric("bleu", STATISTICS["bleu"], lambda s: bleu_of(s[..., 0], s[..., 1], s[..., 2:6], s[..., 6:10]))
 
-_METRICS = {"accuracy": accuracy, "recall": recall, "precision": precision, "f1": f1, "mae": mae}
+_METRICS = {"accuracy": accuracy, "recall": recall, "precision": precision, "f1": f1, "mae": mae, "bleu": bleu}
 #: Metrics that ``simstats compare --statistics`` reads from per-item statistics.
-STATISTICS_METRICS = {**_METRICS, "bleu": bleu}
+STATISTICS_METRICS = dict(_METRICS)
 
 
 def get_metric(name: str) -> Metric:
-    """The built-in metric called ``name`` (accuracy, recall, precision, f1, mae)."""
+    """The built-in metric called ``name`` (accuracy, recall, precision, f1, mae, bleu)."""
     try:
         return _METRICS[name]
     except KeyError:

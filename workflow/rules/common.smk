@@ -26,6 +26,7 @@ wildcard_constraints:
     metric="recall|precision|f1",
     size="[0-9]+",
     analysis="false_positive|half_split|false_negative",
+    variant="[A-Za-z0-9_]+",
 
 
 def log_path(name):

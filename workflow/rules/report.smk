@@ -32,6 +32,7 @@ rule replication_report:
         yeh_outputs(),
         dror_outputs(),
         reimers_outputs(),
+        approaches_outputs(),
         ledger=f"{RESULTS}/fidelity.csv",
     output:
         report(

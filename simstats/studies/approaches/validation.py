@@ -1,0 +1,289 @@
+"""Which test answers "is approach B better than approach A?": size and power by simulation.
+
+Each replicate is one study a researcher could run: a fresh test set of ``items`` items drawn from
+the scenario's item population, ``k`` training runs (seeds) of each approach, every run's per-item
+outcomes from the instance-level noise model (:mod:`simstats.sim.noise`).  The tests compared:
+
+* ``single_run``: one run per approach (the first seed of each), paired bootstrap over test items
+  - the claim "this run beats that run on this test set";
+* ``welch``, ``mannwhitney``: Welch's t test and Mann-Whitney U on the k seed scores per approach
+  (items fixed: the seed scores carry the test set's own sampling error only through each score);
+* ``aso_0.5``, ``aso_0.2``: Almost Stochastic Order (deepsig convention, :func:`simstats.aso`) of the
+  observed better approach over the other, "better" when eps_min < 0.5 (resp. 0.2);
+* ``approach_seeds``, ``approach_items``, ``approach_both``: :func:`simstats.compare_approaches`,
+  difference of the approaches' mean score, two-sided, resampling seeds only, items only, or both.
+
+When the scenario's items come in documents, the bootstrap tests resample whole documents.
+
+Truth: ``null`` cells have identical approaches in the population (B's ``difference`` 0);
+``difference`` cells give B a true advantage of ``difference`` (metric units).  With an approach x
+item interaction (``sigma_approach_item`` > 0) two approaches of equal population mean still differ
+on any one test set: a test whose claim is "on the population of items" must then resample items,
+and one whose claim is "over training runs" must resample seeds.  Every rate carries its binomial
+Monte Carlo standard error.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from simstats.sim.noise import make_item_set, simulate_models
+from simstats.sim.scenario import SPLITS, Scenario, ScenarioError, parse_scenarios
+
+TESTS = ("single_run", "welch", "mannwhitney", "aso_0.5", "aso_0.2", "approach_seeds", "approach_items",
+         "approach_both")
+TEST_LABELS = {
+    "single_run": "one run per approach, paired bootstrap over items",
+    "welch": "Welch's t over seed scores",
+    "mannwhitney": "Mann-Whitney U over seed scores",
+    "aso_0.5": "ASO, eps_min < 0.5",
+    "aso_0.2": "ASO, eps_min < 0.2",
+    "approach_seeds": "approach-level, resample seeds",
+    "approach_items": "approach-level, resample items",
+    "approach_both": "approach-level, resample seeds and items",
+}
+#: Model indices of replicate r start at r * MODEL_STRIDE (the runs of the smaller k are the first of the larger).
+MODEL_STRIDE = 1000
+STREAM = "approaches"
+
+
+@dataclass(frozen=True)
+class ApproachStudySettings:
+    """The ``approaches`` section: the validation study of approach-level comparisons."""
+
+    base: str                          # base scenario (its two approaches are A and B)
+    variants: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]   # (name, scenario field overrides)
+    seeds: tuple[int, ...]
+    items: tuple[int, ...]
+    difference: float                  # B's true advantage in the difference cells (metric units)
+    replicates: int
+    n_resamples: int
+    alpha: float
+    #: (variant, items, truth, scenario) of every simulated cell, built from the base scenario at parse time
+    cells: tuple[tuple[str, int, str, Scenario], ...] = ()
+
+    @property
+    def variant_names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.variants)
+
+    def scenario(self, variant: str, items: int, truth: str) -> Scenario:
+        for v, n, t, sc in self.cells:
+            if (v, n, t) == (variant, items, truth):
+                return sc
+        raise KeyError((variant, items, truth))
+
+    def for_variant(self, variant: str) -> "ApproachStudySettings":
+        """The settings of one variant only (a job's parameters: editing another variant reruns nothing here)."""
+        return dataclasses.replace(self, variants=tuple(v for v in self.variants if v[0] == variant),
+                                   cells=tuple(c for c in self.cells if c[0] == variant))
+
+
+def parse_approach_study(value: Mapping[str, Any], raw_scenarios: Mapping[str, Any]) -> ApproachStudySettings:
+    """The schema-checked ``approaches`` section plus the checks the schema cannot express."""
+    from simstats.sim.schema import apply_schema
+
+    path = "approaches"
+    value = apply_schema(value, "/properties/approaches", path)
+    base = value["scenario"]
+    if base not in raw_scenarios:
+        raise ScenarioError(f"{path}.scenario: unknown scenario {base!r}")
+    if (raw_scenarios[base] or {}).get("metric") != "accuracy":
+        raise ScenarioError(f"{path}.scenario: {base!r} must use metric accuracy (test items are counted)")
+    variants = tuple((name, tuple(sorted((overrides or {}).items()))) for name, overrides in value["variants"].items())
+    settings = ApproachStudySettings(
+        base=base, variants=variants, seeds=tuple(sorted(value["seeds"])), items=tuple(sorted(value["items"])),
+        difference=float(value["difference"]), replicates=int(value["replicates"]),
+        n_resamples=int(value["n_resamples"]), alpha=float(value["alpha"]))
+    cells = []
+    for name, _ in variants:
+        for items in settings.items:
+            for truth, difference in (("null", 0.0), ("difference", settings.difference)):
+                sc = variant_scenario(settings, raw_scenarios, name, items, difference)
+                cells.append((name, items, truth, sc))
+    return dataclasses.replace(settings, cells=tuple(cells))
+
+
+def variant_scenario(settings: ApproachStudySettings, raw_scenarios: Mapping[str, Any], variant: str, items: int,
+                     difference: float) -> Scenario:
+    """The base scenario with the variant's overrides, ``items`` test items and B's true difference."""
+    raw = dict(raw_scenarios[settings.base])
+    raw.pop("replace", None)
+    overrides = dict(dict(settings.variants)[variant])
+    for key, val in overrides.items():
+        if val is None:
+            raw.pop(key, None)
+        else:
+            raw[key] = val
+    raw["test"] = {**raw["test"], "items": int(items)}
+    names = list((raw.get("approaches") or {"A": {}, "B": {}}).keys())
+    if len(names) != 2:
+        raise ScenarioError(f"approaches.scenario: {settings.base!r} must have exactly two approaches")
+    raw["approaches"] = {names[0]: {"difference": 0.0}, names[1]: {"difference": float(difference)}}
+    name = f"{settings.base}-{variant}-n{items}-d{difference:g}".replace(".", "p")
+    try:
+        return parse_scenarios({name: raw})[name]
+    except ScenarioError as err:
+        raise ScenarioError(f"approaches.variants.{variant}: {err}") from None
+
+
+def _winner_aso(scores_a: np.ndarray, scores_b: np.ndarray, rng: np.random.Generator) -> float:
+    """eps_min of the observed better approach over the other (deepsig convention)."""
+    from simstats.stats.aso import aso
+
+    first, second = (scores_b, scores_a) if scores_b.mean() >= scores_a.mean() else (scores_a, scores_b)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(aso(first, second, n_resamples=200, rng=rng).statistic)
+
+
+def replicate_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resamples: int,
+                    rng: np.random.Generator, clusters: np.ndarray | None = None) -> dict[str, float]:
+    """Every test's p-value (eps_min for ASO) on one simulated study.
+
+    unit_stats: (2K, items, 2) per-item (correct, items) of runs A_0..A_{K-1}, B_0..B_{K-1}; the
+    first k of each approach are used.  scores: (2K,) the runs' test accuracies.  clusters: the
+    document of each item, if the items come in documents: the bootstrap tests then resample whole
+    documents (what a user who knows the documents does).
+    """
+    from simstats.stats.approaches import compare_approaches
+    from simstats.stats.metrics import accuracy
+
+    big_k = unit_stats.shape[0] // 2
+    rows = np.r_[0:k, big_k:big_k + k]
+    st, sc = unit_stats[rows], scores[rows]
+    labels = np.array(["A"] * k + ["B"] * k)
+    a, b = sc[:k], sc[k:]
+    out = {}
+    first = compare_approaches(st[[0, k]], accuracy, ["A", "B"], resample=("items",), n_resamples=n_resamples,
+                               confidence_level=None, clusters=clusters, rng=rng)
+    out["single_run"] = float(first.pvalue)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # equal scores: NaN p counts as no rejection
+        out["welch"] = float(sps.ttest_ind(a, b, equal_var=False).pvalue)
+    out["mannwhitney"] = float(sps.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+    eps = _winner_aso(a, b, rng)
+    out["aso_0.5"] = out["aso_0.2"] = eps
+    for key, resample in (("approach_seeds", ("seeds",)), ("approach_items", ("items",)),
+                          ("approach_both", ("seeds", "items"))):
+        res = compare_approaches(st, accuracy, labels, resample=resample, n_resamples=n_resamples,
+                                 confidence_level=None, clusters=clusters, rng=rng)
+        out[key] = float(res.pvalue)
+    return out
+
+
+def rejects(test: str, value: float, alpha: float) -> bool:
+    if test.startswith("aso_"):
+        return bool(value < float(test.split("_")[1]))
+    return bool(np.isfinite(value) and value < alpha)
+
+
+def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: int, progress=None) -> pd.DataFrame:
+    """Every replicate of one variant: rows (items, seeds, truth, replicate, test, value, reject)."""
+    from simstats.sim.seeding import generator
+    from simstats.studies.reimers2018.simulate import unit_statistics
+
+    big_k = max(settings.seeds)
+    rows = []
+    for items in settings.items:
+        for truth in ("null", "difference"):
+            sc = settings.scenario(variant, items, truth)
+            a_name, b_name = (ap.name for ap in sc.approaches)
+            for r in range(settings.replicates):
+                item_sets = {s: make_item_set(sc, s, root_seed, STREAM, dataset=r) for s in SPLITS}
+                batches = [simulate_models(sc, name, r * MODEL_STRIDE, r * MODEL_STRIDE + big_k, root_seed,
+                                           stream=STREAM, dataset=r, item_sets=item_sets, keep_unit_stats=("test",))
+                           for name in (a_name, b_name)]
+                unit = np.concatenate([unit_statistics(b.unit_stats["test"], "accuracy") for b in batches])
+                scores = np.concatenate([b.psi["test"] for b in batches])
+                clusters = item_sets["test"].cluster if sc.clusters is not None else None
+                for k in settings.seeds:
+                    rng = generator(root_seed, STREAM, variant, items, truth, r, k)
+                    for test, value in replicate_tests(unit, scores, k, settings.n_resamples, rng, clusters).items():
+                        rows.append({"variant": variant, "items": items, "seeds": k, "truth": truth, "replicate": r,
+                                     "test": test, "value": value, "reject": rejects(test, value, settings.alpha)})
+            if progress is not None:
+                progress(f"{variant}: {items} items, {truth}: {settings.replicates} replicates done")
+    return pd.DataFrame(rows)
+
+
+def summarise(replicates: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    """Rejection rate per cell and test with its binomial MCSE; null cells judged against alpha."""
+    rows = []
+    keys = ["variant", "items", "seeds", "truth", "test"]
+    for key, sub in replicates.groupby(keys, sort=True):
+        n = len(sub)
+        p = float(sub.reject.mean())
+        se = math.sqrt(p * (1 - p) / n)
+        row = dict(zip(keys, key))
+        row.update({"rate": p, "mcse": se, "replicates": n})
+        if row["truth"] == "null":
+            limit = alpha + 3 * math.sqrt(alpha * (1 - alpha) / n)
+            row["holds_alpha"] = bool(p <= limit)
+        else:
+            row["holds_alpha"] = None
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    out["test"] = pd.Categorical(out.test, TESTS, ordered=True)
+    return out.sort_values(keys).reset_index(drop=True).assign(test=lambda t: t.test.astype(str))
+
+
+def which_test_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per test and variant: the largest false-positive rate over the null cells (with its MCSE), whether
+    every null cell holds alpha, and the power range over the difference cells."""
+    rows = []
+    for (variant, test), sub in summary.groupby(["variant", "test"], sort=False):
+        null = sub[sub.truth == "null"]
+        alt = sub[sub.truth == "difference"]
+        worst = null.loc[null.rate.idxmax()] if len(null) else None
+        rows.append({"variant": variant, "test": test, "label": TEST_LABELS.get(test, test),
+                     "max_false_positive": float(worst.rate) if worst is not None else math.nan,
+                     "max_false_positive_mcse": float(worst.mcse) if worst is not None else math.nan,
+                     "worst_cell": f"k = {int(worst.seeds)}, {int(worst['items']):,} items" if worst is not None else "",
+                     "holds_alpha_everywhere": bool(null.holds_alpha.all()) if len(null) else None,
+                     "power_min": float(alt.rate.min()) if len(alt) else math.nan,
+                     "power_max": float(alt.rate.max()) if len(alt) else math.nan})
+    out = pd.DataFrame(rows)
+    out["test"] = pd.Categorical(out.test, TESTS, ordered=True)
+    return out.sort_values(["variant", "test"]).assign(test=lambda t: t.test.astype(str)).reset_index(drop=True)
+
+
+def study_markdown(summary: pd.DataFrame, table: pd.DataFrame, settings: ApproachStudySettings) -> str:
+    """The validation study as Markdown: the which-test table and every cell."""
+    from simstats.io import markdown_table
+
+    variants = "; ".join(f"`{name}`: " + (", ".join(f"{k} = {v}" for k, v in over) or "as the base")
+                         for name, over in settings.variants)
+    show = table.assign(**{
+        "largest false-positive rate": [f"{r:.3f} ± {se:.3f} ({at})" for r, se, at in
+                                        zip(table.max_false_positive, table.max_false_positive_mcse, table.worst_cell)],
+        "holds alpha in every null cell": table.holds_alpha_everywhere.map({True: "yes", False: "no"}),
+        f"power at d = {settings.difference:g}": [f"{lo:.2f}–{hi:.2f}" for lo, hi in zip(table.power_min,
+                                                                                       table.power_max)]})
+    show = show[["variant", "label", "largest false-positive rate", "holds alpha in every null cell",
+                 f"power at d = {settings.difference:g}"]].rename(columns={"label": "test"})
+    cells = summary.assign(rate=summary.rate.map(lambda v: f"{v:.3f}"), mcse=summary.mcse.map(lambda v: f"{v:.3f}"),
+                           holds_alpha=summary.holds_alpha.map({True: "yes", False: "no", None: ""}))
+    limit = settings.alpha + 3 * math.sqrt(settings.alpha * (1 - settings.alpha) / settings.replicates)
+    return "\n".join([
+        "# Which test for which claim: approaches compared over seeds and test items", "",
+        f"Base scenario `{settings.base}` (accuracy), variants: {variants}. Each replicate draws a fresh test set "
+        f"from the item population and k runs per approach; {settings.replicates:,} replicates per cell, "
+        f"B = {settings.n_resamples:,} bootstrap resamples, alpha = {settings.alpha}. Null cells: identical "
+        f"approaches in the population; difference cells: B truly {settings.difference:g} better. A null cell "
+        f"holds alpha when its rate is at most alpha + 3 MCSE = {limit:.3f}. ASO rejects when eps_min of the "
+        "observed better approach is below its threshold (not a p-value: its rate under the null is shown the "
+        "same way).", "",
+        "Claims: a test that resamples only items (single run, approach-level items) is about these runs on "
+        "the population of items; a test over seed scores (Welch, Mann-Whitney U, ASO, approach-level seeds) "
+        "is about the population of runs on this one test set; only resampling both is about the approaches "
+        "on the population of items. With an approach x item interaction the approaches differ on every "
+        "finite test set even when equal in the population, which the seed-only tests then call significant.",
+        "", "## Summary per test", "", markdown_table(show, digits=3), "",
+        "## Every cell (rate ± MCSE)", "", markdown_table(cells, digits=3), ""])

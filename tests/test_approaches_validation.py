@@ -1,0 +1,101 @@
+"""The approach-level validation study: settings, one simulated cell against alpha, summaries."""
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from simstats.sim.scenario import ScenarioError
+from simstats.studies.approaches.validation import (TESTS, parse_approach_study, replicate_tests, simulate_variant,
+                                                    summarise, which_test_table)
+
+ROOT = Path(__file__).resolve().parents[1]
+RAW = yaml.safe_load((ROOT / "config/config.yaml").read_text())["scenarios"]
+
+
+def settings(**over):
+    value = {"seeds": [10], "items": [500], "replicates": 200, "n_resamples": 300,
+             "variants": {"interaction": {"clusters": None, "sigma_approach_item": 0.5}}}
+    value.update(over)
+    return parse_approach_study(value, RAW)
+
+
+def test_defaults_and_one_line_errors():
+    s = parse_approach_study({}, RAW)
+    assert s.base == "clustered" and s.seeds == (3, 5, 10, 20) and s.items == (500, 2000)
+    assert s.variant_names == ("plain", "interaction", "clustered_interaction")
+    plain = s.scenario("plain", 500, "null")
+    assert plain.clusters is None and plain.sigma_approach_item == 0 and plain.test.items == 500
+    alt = s.scenario("clustered_interaction", 2000, "difference")
+    assert alt.clusters is not None and alt.sigma_approach_item == 0.5
+    assert [a.difference for a in alt.approaches] == [0.0, 0.02]
+    with pytest.raises(ScenarioError, match=r"approaches\.scenario: unknown scenario 'nope'"):
+        parse_approach_study({"scenario": "nope"}, RAW)
+    with pytest.raises(ScenarioError, match=r"approaches\.scenario: 'failure_tail' must use metric accuracy"):
+        parse_approach_study({"scenario": "failure_tail"}, RAW)
+    with pytest.raises(ScenarioError, match=r"approaches\.variants\.bad: .*sigma_approach_item: must be >= 0"):
+        parse_approach_study({"variants": {"bad": {"sigma_approach_item": -1}}}, RAW)
+    with pytest.raises(ScenarioError, match=r"approaches\.seeds"):
+        parse_approach_study({"seeds": [1]}, RAW)
+
+
+def test_seed_only_tests_reject_too_often_under_interaction_where_both_sources_hold_alpha():
+    """Identical approaches in the population with an approach x item interaction: on any one test set
+    they differ, so tests over seed scores call them different far beyond alpha; resampling seeds and
+    items holds alpha.  200 simulated studies, 10 runs per approach, 500 items; limit alpha + 3 MCSE."""
+    s = settings()
+    reps = simulate_variant(s, "interaction", root_seed=2024)
+    summary = summarise(reps[reps.truth == "null"], s.alpha)
+    rate = summary.set_index("test").rate
+    limit = 0.05 + 3 * math.sqrt(0.05 * 0.95 / 200)
+    assert rate["approach_both"] <= limit
+    for test in ("welch", "approach_seeds"):
+        assert rate[test] > limit, (test, rate[test])
+    # every test ran on every study
+    assert len(reps) == 2 * 200 * len(TESTS)
+
+
+def test_same_settings_give_the_same_replicates():
+    s = settings(replicates=10, seeds=[3, 5])  # noqa: the k = 3 runs are the first of k = 5
+    a = simulate_variant(s, "interaction", root_seed=7)
+    b = simulate_variant(s, "interaction", root_seed=7)
+    pd.testing.assert_frame_equal(a, b)
+    # k = 3 uses the first three runs of the k = 5 study: Welch on those scores by hand
+    from scipy import stats
+
+    from simstats.sim.noise import make_item_set, simulate_models
+    from simstats.sim.scenario import SPLITS
+    sc = s.scenario("interaction", 500, "null")
+    items = {sp: make_item_set(sc, sp, 7, "approaches", dataset=0) for sp in SPLITS}
+    scores = [simulate_models(sc, name, 0, 3, 7, stream="approaches", dataset=0, item_sets=items).psi["test"]
+              for name in ("A", "B")]
+    row = a[(a.truth == "null") & (a.replicate == 0) & (a.seeds == 3) & (a.test == "welch")]
+    assert float(row.value.iloc[0]) == pytest.approx(stats.ttest_ind(*scores, equal_var=False).pvalue, abs=1e-12)
+
+
+def test_summary_rates_mcse_and_alpha_rule():
+    rows = [{"variant": "v", "items": 100, "seeds": 3, "truth": "null", "replicate": r, "test": "welch",
+             "value": 0.0, "reject": r < 12} for r in range(100)]
+    rows += [{"variant": "v", "items": 100, "seeds": 3, "truth": "null", "replicate": r, "test": "approach_both",
+              "value": 0.0, "reject": r < 5} for r in range(100)]
+    summary = summarise(pd.DataFrame(rows), 0.05)
+    welch = summary[summary.test == "welch"].iloc[0]
+    assert welch.rate == 0.12 and welch.mcse == pytest.approx(math.sqrt(0.12 * 0.88 / 100))
+    assert not welch.holds_alpha                       # 0.12 > 0.05 + 3 * 0.0218 = 0.115
+    assert summary[summary.test == "approach_both"].iloc[0].holds_alpha
+    table = which_test_table(summary)
+    assert list(table.test) == ["welch", "approach_both"]          # in TESTS order
+    assert table.set_index("test").max_false_positive["welch"] == 0.12
+
+
+def test_aso_rejection_uses_the_observed_better_approach():
+    rng = np.random.default_rng(0)
+    k, n = 5, 300
+    correct = np.concatenate([rng.random((k, n)) < 0.6, rng.random((k, n)) < 0.9])
+    unit = np.stack([correct, np.ones_like(correct)], -1).astype(float)
+    scores = unit[..., 0].mean(axis=1)
+    out = replicate_tests(unit, scores, k, 200, np.random.default_rng(1))
+    assert out["aso_0.5"] == out["aso_0.2"] and out["aso_0.2"] < 0.2       # B clearly better: eps_min near 0
+    assert out["approach_both"] < 0.05 and out["welch"] < 1e-6
