@@ -292,7 +292,7 @@ def _compare_scores(args) -> int:
 def _competition(args) -> int:
     from pathlib import Path
 
-    from simstats.compare import read_table, statistics_from_predictions
+    from simstats.compare import InputError, item_clusters, read_table, statistics_from_predictions
     from simstats.stats.competition import (TIE_METHOD, WINNER_METHOD, analyse_competition, convention_settings,
                                             pvalue_description, resolution_warning, significance_mark)
     from simstats.studies.navamunoz2024.tables import case_markdown, case_tables
@@ -309,15 +309,22 @@ def _competition(args) -> int:
                     ("bootstrap", "Bootstrap distribution of the difference between the two best systems (Figure 3)"))
 
     table = read_table(args.table)
-    names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric, args.positive,
-                                                       args.classes, id_column=args.id, exclude=args.exclude)
+    clusters = None
+    if args.clusters is not None:
+        if args.systems and args.clusters in args.systems:
+            raise InputError(f"--clusters: {args.clusters!r} is named in --systems; it holds cluster ids, not a system")
+        clusters = item_clusters(table, args.clusters)
+    names, stats, metric = statistics_from_predictions(
+        table, args.gold, args.systems, args.metric, args.positive, args.classes, id_column=args.id,
+        exclude=[*(args.exclude or []), *([args.clusters] if args.clusters and not args.systems else [])])
     # --convention gives every setting; --scope, --pvalue, --alternative, --marks override single ones
     conv = convention_settings(args.convention, scope=args.scope, pvalue_rule=args.pvalue,
                                alternative=args.alternative, marks=args.marks)
     args.scope = conv["scope"]
     analysis = analyse_competition(names, stats, metric, n_resamples=args.resamples,
                                    rng=np.random.default_rng(args.seed), confidence_level=args.confidence,
-                                   pvalue_rule=conv["pvalue_rule"], alternative=conv["alternative"])
+                                   pvalue_rule=conv["pvalue_rule"], alternative=conv["alternative"],
+                                   clusters=clusters)
     if conv["pvalue_rule"] == "add-one":      # tie groups always correct over all pairs, the largest family
         message = resolution_warning(analysis.m * (analysis.m - 1) // 2, args.resamples, args.alpha)
         if message:
@@ -382,7 +389,8 @@ def _competition(args) -> int:
                                 if conv["alternative"] == "greater" else
                                 "two-sided, P*(|delta* - delta| >= |delta|), direction: reference ranked above system")
                     + (", count/B" if conv["pvalue_rule"] == "fraction" else ", (count + 1)/(B + 1)"),
-                    "tie_method": TIE_METHOD, "possible_winner_method": WINNER_METHOD}
+                    "tie_method": TIE_METHOD, "possible_winner_method": WINNER_METHOD,
+                    "clusters": int(clusters.max() + 1) if clusters is not None else None}
         print(json.dumps({"settings": settings, "tables": {name: records(frame) for name, frame in files.items()}},
                          indent=2))
     elif args.format == "csv":
@@ -534,6 +542,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "accuracy, f1 (see --positive), macro_f1 (see --classes), weighted_f1, mae (lower is "
                           "better)")
     p.add_argument("--resamples", type=int, default=10_000, help="bootstrap samples (default: 10000)")
+    p.add_argument("--clusters", metavar="COLUMN",
+                   help="column of cluster (document) ids: the bootstrap resamples whole clusters (default: none, "
+                        "items resampled one by one)")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
     p.add_argument("--confidence", type=float, default=0.95, help="level of the CIs (default: 0.95)")
     p.add_argument("--alpha", type=float, default=0.05,

@@ -102,3 +102,29 @@ def test_an_item_in_two_clusters_and_a_randomization_test_are_refused(tmp_path, 
     wide = write_table(tmp_path, documents(np.random.default_rng(2)), "wide.csv")
     code, _, err = run_cli(capsys, "compare", wide, "--gold", "y", "--clusters", "doc", "--test", "randomization")
     assert code != 0 and "--clusters resamples whole clusters in the bootstrap" in err
+
+
+def test_competition_clusters_equal_the_analysis_of_per_document_sums(tmp_path, capsys):
+    """competition --clusters: its CIs are those of the competition analysis with clusters given."""
+    from simstats.stats.competition import analyse_competition
+
+    table = documents(np.random.default_rng(6))
+    path = write_table(tmp_path, table)
+    code, out, err = run_cli(capsys, "competition", path, "--gold", "y", "--metric", "accuracy", "--clusters", "doc",
+                             "--resamples", 300, "--format", "json")
+    assert code == 0, err
+    got = json.loads(out)
+    assert got["settings"]["clusters"] == 40 and got["settings"]["systems"] == 3
+    stats = np.stack([np.stack([(table[s] == table.y).to_numpy(float), np.ones(len(table))], -1) for s in "abc"])
+    ref = analyse_competition(["a", "b", "c"], stats, simstats.accuracy, n_resamples=300,
+                              rng=np.random.default_rng(0), clusters=table.doc.to_numpy(), alternative="two-sided",
+                              pvalue_rule="add-one")
+    plain = analyse_competition(["a", "b", "c"], stats, simstats.accuracy, n_resamples=300,
+                                rng=np.random.default_rng(0), alternative="two-sided", pvalue_rule="add-one")
+    intervals = ref.score_intervals().set_index("system")
+    rows = got["tables"]["scores"]
+    assert len(rows) == 3
+    for row in rows:
+        assert row["ci_low"] == pytest.approx(intervals.ci_low[row["system"]], abs=1e-12)
+        assert row["ci_high"] == pytest.approx(intervals.ci_high[row["system"]], abs=1e-12)
+    assert not np.allclose(ref.replicates, plain.replicates)   # clusters change the bootstrap
