@@ -26,7 +26,7 @@ def test_defaults_and_one_line_errors():
     s = parse_approach_study({}, RAW)
     assert s.base == "clustered" and s.seeds == (3, 5, 10, 20) and s.items == (500, 2000)
     assert s.variant_names == ("plain", "interaction", "clustered_interaction")
-    plain = s.scenario("plain", 500, "null")
+    plain = s.scenario("plain", 500, "identical")
     assert plain.clusters is None and plain.sigma_approach_item == 0 and plain.test.items == 500
     alt = s.scenario("clustered_interaction", 2000, "difference")
     assert alt.clusters is not None and alt.sigma_approach_item == 0.5
@@ -47,7 +47,7 @@ def test_seed_only_tests_reject_too_often_under_interaction_where_both_sources_h
     items holds alpha.  200 simulated studies, 10 runs per approach, 500 items; limit alpha + 3 MCSE."""
     s = settings()
     reps = simulate_variant(s, "interaction", root_seed=2024)
-    summary = summarise(reps[reps.truth == "null"], s.alpha)
+    summary = summarise(reps[reps.truth == "identical"], s.alpha)
     rate = summary.set_index("test").rate
     limit = 0.05 + 3 * math.sqrt(0.05 * 0.95 / 200)
     assert rate["approach_both"] <= limit
@@ -67,18 +67,18 @@ def test_same_settings_give_the_same_replicates():
 
     from simstats.sim.noise import make_item_set, simulate_models
     from simstats.sim.scenario import SPLITS
-    sc = s.scenario("interaction", 500, "null")
+    sc = s.scenario("interaction", 500, "identical")
     items = {sp: make_item_set(sc, sp, 7, "approaches", dataset=0) for sp in SPLITS}
     scores = [simulate_models(sc, name, 0, 3, 7, stream="approaches", dataset=0, item_sets=items).psi["test"]
               for name in ("A", "B")]
-    row = a[(a.truth == "null") & (a.replicate == 0) & (a.seeds == 3) & (a.test == "welch")]
+    row = a[(a.truth == "identical") & (a.replicate == 0) & (a.seeds == 3) & (a.test == "welch")]
     assert float(row.value.iloc[0]) == pytest.approx(stats.ttest_ind(*scores, equal_var=False).pvalue, abs=1e-12)
 
 
 def test_summary_rates_mcse_and_alpha_rule():
-    rows = [{"variant": "v", "items": 100, "seeds": 3, "truth": "null", "replicate": r, "test": "welch",
+    rows = [{"variant": "v", "items": 100, "seeds": 3, "truth": "identical", "replicate": r, "test": "welch",
              "value": 0.0, "reject": r < 12} for r in range(100)]
-    rows += [{"variant": "v", "items": 100, "seeds": 3, "truth": "null", "replicate": r, "test": "approach_both",
+    rows += [{"variant": "v", "items": 100, "seeds": 3, "truth": "identical", "replicate": r, "test": "approach_both",
               "value": 0.0, "reject": r < 5} for r in range(100)]
     summary = summarise(pd.DataFrame(rows), 0.05)
     welch = summary[summary.test == "welch"].iloc[0]

@@ -21,11 +21,13 @@ def validation_figure(summary: pd.DataFrame, alpha: float, difference: float):
     test-set size; ±1.96 MCSE bars; alpha and alpha + 3 MCSE drawn in the null panels."""
     variants = list(dict.fromkeys(summary.variant))
     sizes = sorted(summary["items"].unique())
-    columns = [(truth, n) for truth in ("null", "difference") for n in sizes]
+    columns = [(truth, n) for truth in ("identical", "difference") for n in sizes]
     fig, axes = plt.subplots(len(variants), len(columns), figsize=(3.3 * len(columns), 2.8 * len(variants)),
                              constrained_layout=True, squeeze=False, sharex=True)
     replicates = int(summary.replicates.max())
     limit = alpha + 3 * math.sqrt(alpha * (1 - alpha) / replicates)
+    null = summary[summary.truth == "identical"]
+    null_top = min(1.02, max(0.3, float((null.rate + 1.96 * null.mcse).max()) + 0.03)) if len(null) else 1.02
     for i, variant in enumerate(variants):
         for j, (truth, n) in enumerate(columns):
             ax = axes[i, j]
@@ -37,10 +39,10 @@ def validation_figure(summary: pd.DataFrame, alpha: float, difference: float):
                 colour, marker, ls = STYLE[test]
                 ax.errorbar(sub.seeds, sub.rate, yerr=1.96 * sub.mcse, color=colour, marker=marker, ls=ls, ms=4,
                             lw=1.2, capsize=2, label=TEST_LABELS[test])
-            if truth == "null":
+            if truth == "identical":
                 ax.axhline(alpha, color="grey", lw=1)
                 ax.axhspan(0, limit, color="tab:green", alpha=0.1)
-                ax.set_ylim(0, 0.7)
+                ax.set_ylim(0, null_top)
             else:
                 ax.set_ylim(0, 1.02)
             ax.set_xscale("log")
@@ -49,7 +51,7 @@ def validation_figure(summary: pd.DataFrame, alpha: float, difference: float):
             ax.set_xticklabels([str(int(k)) for k in seeds])
             ax.minorticks_off()
             ax.grid(alpha=0.3)
-            what = "false-positive rate (identical approaches)" if truth == "null" else f"power (B {difference:g} better)"
+            what = "false-positive rate (identical approaches)" if truth == "identical" else f"power (B {difference:g} better)"
             ax.set_title(f"{variant}, {n:,} items", fontsize=9)
             if j == 0 or j == len(sizes):
                 ax.set_ylabel(what, fontsize=8)

@@ -15,7 +15,7 @@ outcomes from the instance-level noise model (:mod:`simstats.sim.noise`).  The t
 
 When the scenario's items come in documents, the bootstrap tests resample whole documents.
 
-Truth: ``null`` cells have identical approaches in the population (B's ``difference`` 0);
+Truth: ``identical`` cells have identical approaches in the population (B's ``difference`` 0);
 ``difference`` cells give B a true advantage of ``difference`` (metric units).  With an approach x
 item interaction (``sigma_approach_item`` > 0) two approaches of equal population mean still differ
 on any one test set: a test whose claim is "on the population of items" must then resample items,
@@ -104,7 +104,7 @@ def parse_approach_study(value: Mapping[str, Any], raw_scenarios: Mapping[str, A
     cells = []
     for name, _ in variants:
         for items in settings.items:
-            for truth, difference in (("null", 0.0), ("difference", settings.difference)):
+            for truth, difference in (("identical", 0.0), ("difference", settings.difference)):
                 sc = variant_scenario(settings, raw_scenarios, name, items, difference)
                 cells.append((name, items, truth, sc))
     return dataclasses.replace(settings, cells=tuple(cells))
@@ -192,7 +192,7 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
     big_k = max(settings.seeds)
     rows = []
     for items in settings.items:
-        for truth in ("null", "difference"):
+        for truth in ("identical", "difference"):
             sc = settings.scenario(variant, items, truth)
             a_name, b_name = (ap.name for ap in sc.approaches)
             for r in range(settings.replicates):
@@ -223,7 +223,7 @@ def summarise(replicates: pd.DataFrame, alpha: float) -> pd.DataFrame:
         se = math.sqrt(p * (1 - p) / n)
         row = dict(zip(keys, key))
         row.update({"rate": p, "mcse": se, "replicates": n})
-        if row["truth"] == "null":
+        if row["truth"] == "identical":
             limit = alpha + 3 * math.sqrt(alpha * (1 - alpha) / n)
             row["holds_alpha"] = bool(p <= limit)
         else:
@@ -239,7 +239,7 @@ def which_test_table(summary: pd.DataFrame) -> pd.DataFrame:
     every null cell holds alpha, and the power range over the difference cells."""
     rows = []
     for (variant, test), sub in summary.groupby(["variant", "test"], sort=False):
-        null = sub[sub.truth == "null"]
+        null = sub[sub.truth == "identical"]
         alt = sub[sub.truth == "difference"]
         worst = null.loc[null.rate.idxmax()] if len(null) else None
         rows.append({"variant": variant, "test": test, "label": TEST_LABELS.get(test, test),
