@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 import subprocess
 import sys
@@ -101,6 +102,77 @@ def test_python_examples_run(page, monkeypatch, tmp_path):
                 exec(compiled, namespace)
         except Exception as err:  # noqa: BLE001 - report which example failed
             raise AssertionError(f"the example at {where} failed: {type(err).__name__}: {err}") from err
+
+
+CLI_PAGES = sorted((DOCS / "cli").glob("*.md"))
+#: What `simstats competition --out` writes: every name must be named on its page.
+COMPETITION_OUT = {"scores.csv", "differences.csv", "matrix.csv", "matrix_significance.csv", "pairs.csv",
+                   "summary.csv", "ranks.csv", "report.md", "intervals.png", "intervals.pdf", "differences.png",
+                   "differences.pdf", "bootstrap.png", "bootstrap.pdf"}
+
+
+def run_cli_line(line: str, cwd: Path) -> tuple[int, str, str]:
+    """One documented ``simstats ...`` command, in-process, in ``cwd``; arguments naming a file or folder
+    of the repository are given as absolute paths (the examples are written from the repository root)."""
+    import os
+    import shlex
+
+    from simstats.cli import main
+
+    args = [str(ROOT / a) if not a.startswith("-") and (ROOT / a).exists() and a not in ("report", "report/")
+            else a for a in shlex.split(line)[1:]]
+    out, err = io.StringIO(), io.StringIO()
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(args)
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        os.chdir(old)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("page", CLI_PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_cli_examples_run(page, monkeypatch):
+    """Every ``simstats`` command of a command's page runs and exits 0: its Python blocks first (in order,
+    one namespace; a block may set ``folder``, where the following commands then run, else they run in the
+    repository, as a user's would); ``bash notest`` blocks are templates naming your own files."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    monkeypatch.chdir(ROOT)
+    namespace = {"__name__": f"docs_cli_{page.stem}"}
+    ran = 0
+    for info, line, code in fenced_blocks(page.read_text(encoding="utf-8")):
+        words = info.split()
+        if not words or "notest" in words[1:]:
+            continue
+        where = f"{page.relative_to(ROOT)}:{line}"
+        if words[0] == "python":
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(code, where, "exec"), namespace)
+        elif words[0] == "bash":
+            for command in code.splitlines():
+                if not command.startswith("simstats "):
+                    continue
+                cwd = Path(namespace.get("folder", ROOT))
+                status, out, err = run_cli_line(command, cwd)
+                assert status == 0, f"{where}: `{command}` exited {status}: {err.strip()[-500:]}"
+                assert out.strip(), f"{where}: `{command}` printed nothing"
+                if "--format json" in command:
+                    json.loads(out)
+                if page.stem == "competition" and "--out" in command:
+                    written = {p.name for p in (cwd / "report").iterdir()}
+                    assert written == COMPETITION_OUT, written ^ COMPETITION_OUT
+                    text = page.read_text(encoding="utf-8")
+                    undocumented = [n for n in written if n.rsplit(".", 1)[0] not in text]
+                    assert not undocumented, f"{page.name} does not name {undocumented}"
+                ran += 1
+    if page.stem != "index":
+        assert ran, f"{page.name}: no runnable simstats example"
 
 
 def test_readme_is_short_and_keeps_the_two_commands():
