@@ -191,3 +191,27 @@ def test_closed_pipe_exits_quietly(tmp_path):
     producer.stderr.close()
     assert producer.wait(timeout=120) == 141
     assert first == b"{\n" and err == b""
+
+
+def test_a_ratio_metric_from_the_command_line_is_the_ratio_of_sums(tmp_path, capsys):
+    """Word error rate as documented: per-sentence errors as abs_error, reference words as items, --metric mae."""
+    import json
+
+    import numpy as np
+    import pandas as pd
+
+    from conftest import run_cli, write_table
+
+    rng = np.random.default_rng(3)
+    words = rng.integers(5, 30, 50)
+    rows = [{"system": s, "item": i, "abs_error": int(rng.binomial(w, rate)), "items": int(w)}
+            for s, rate in (("a", 0.1), ("b", 0.2)) for i, w in enumerate(words)]
+    table = pd.DataFrame(rows)
+    code, out, err = run_cli(capsys, "compare", write_table(tmp_path, table), "--statistics", "--metric", "mae",
+                             "--resamples", 200, "--format", "json")
+    assert code == 0, err
+    scores = {r["system"]: r["score"] for r in json.loads(out)["rows"]}
+    for s in ("a", "b"):
+        sub = table[table.system == s]
+        assert scores[s] == sub.abs_error.sum() / sub["items"].sum()
+    assert json.loads(out)["rows"][0]["system"] == "a"          # lower is better: a is the reference
