@@ -79,6 +79,13 @@ def _implied(args) -> int:
     return 0
 
 
+def _version() -> str:
+    """The installed simstats version, recorded in every JSON output's settings."""
+    from simstats import __version__
+
+    return __version__
+
+
 def _emit(table, fmt: str, header: str) -> None:
     import math
 
@@ -87,7 +94,8 @@ def _emit(table, fmt: str, header: str) -> None:
     if fmt == "json":
         records = [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
                    for row in table.to_dict(orient="records")]
-        print(json.dumps({"settings": dict(table.attrs), "rows": records}, indent=2, default=float))
+        settings = {**dict(table.attrs), "simstats_version": _version()}
+        print(json.dumps({"settings": settings, "rows": records}, indent=2, default=float))
     elif fmt == "csv":
         print(table.to_csv(index=False, lineterminator="\n"), end="")  # floats at full (repr) precision
     else:
@@ -390,7 +398,8 @@ def _competition(args) -> int:
                                 "two-sided, P*(|delta* - delta| >= |delta|), direction: reference ranked above system")
                     + (", count/B" if conv["pvalue_rule"] == "fraction" else ", (count + 1)/(B + 1)"),
                     "tie_method": TIE_METHOD, "possible_winner_method": WINNER_METHOD,
-                    "clusters": int(clusters.max() + 1) if clusters is not None else None}
+                    "clusters": int(clusters.max() + 1) if clusters is not None else None,
+                    "simstats_version": _version()}
         print(json.dumps({"settings": settings, "tables": {name: records(frame) for name, frame in files.items()}},
                          indent=2))
     elif args.format == "csv":

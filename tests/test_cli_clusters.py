@@ -41,6 +41,7 @@ def test_wide_table_clusters_equal_the_bootstrap_of_per_document_sums(tmp_path, 
     assert code == 0, err
     by_document = json.loads(out)
     assert clustered["settings"]["clusters"] == 40
+    assert clustered["settings"]["simstats_version"] == simstats.__version__
     for got, ref in zip(clustered["rows"], by_document["rows"]):
         assert got["system"] == ref["system"]
         for key in ("score", "score_ci_low", "score_ci_high", "difference", "difference_ci_low", "pvalue"):
@@ -115,6 +116,7 @@ def test_competition_clusters_equal_the_analysis_of_per_document_sums(tmp_path, 
     assert code == 0, err
     got = json.loads(out)
     assert got["settings"]["clusters"] == 40 and got["settings"]["systems"] == 3
+    assert got["settings"]["simstats_version"] == simstats.__version__
     stats = np.stack([np.stack([(table[s] == table.y).to_numpy(float), np.ones(len(table))], -1) for s in "abc"])
     ref = analyse_competition(["a", "b", "c"], stats, simstats.accuracy, n_resamples=300,
                               rng=np.random.default_rng(0), clusters=table.doc.to_numpy(), alternative="two-sided",
