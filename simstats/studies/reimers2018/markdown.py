@@ -79,13 +79,14 @@ def tables_markdown(tables: pd.DataFrame, needed: pd.DataFrame, settings) -> str
         wide = t.pivot_table(index=["reference", "d"], columns="test", values="runs needed", aggfunc="first")
         theory = t[t.test == "welch"].set_index(["reference", "d"]).welch_normal_theory
         wide["Welch, normal theory"] = theory
-        wide = wide.reset_index().rename(columns={"reference": "task", "d": "d (F1 points)",
+        wide = wide.reset_index().rename(columns={"reference": "task", "d": "d (points)",
                                                   "welch": "Welch (simulated)",
                                                   "mannwhitney": "Mann-Whitney U (simulated)"})
         lines += ["## Beyond the paper: runs per approach for 80 % power", "",
                   "Smallest number of runs per approach (on the grid) at which the two-sided test at alpha "
                   "rejects in at least the target share of simulated comparisons, when one approach's runs are "
-                  "the task's simulated score distribution shifted up by d F1 points. The normal-theory column "
+                  "the task's simulated score distribution shifted up by d points of its metric (F1 for the paper's "
+                  "tasks). The normal-theory column "
                   "(statsmodels TTestIndPower, effect size d / sd of the scores) is an independent check of the "
                   "Welch column.", "", markdown_table(wide, digits=4), ""]
     return "\n".join(lines)
