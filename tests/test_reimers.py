@@ -296,6 +296,23 @@ def test_side_by_side_verdicts_follow_the_tolerances():
     assert out.verdict.iloc[5] == "undetermined" and out.tolerance_value.iloc[0] == pytest.approx(3.005)
 
 
+def test_a_rate_of_few_hits_is_judged_on_its_wilson_interval():
+    """1 of 120 comparisons significant (0.83 %) against the paper's 4.68 %: the Wald interval 0.83 ± 1.63
+    misses the band, the Wilson interval [0.15, 4.58] (statsmodels) reaches it, so the verdict is
+    undetermined, not a miss."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    row = {"scenario": "x", "reference": "ACE 2005 - Entities", "ci_low": np.nan, "ci_high": np.nan,
+           "table": "T4_eval3_eval4", "quantity": "eval3_welch_pct", "n": 25, "estimate": 100 / 120,
+           "se": 100 * math.sqrt((1 / 120) * (119 / 120) / 120), "count": 120}
+    out = side_by_side(pd.DataFrame([row]))
+    low, high = proportion_confint(1, 120, method="wilson")
+    assert out.ci_low.iloc[0] == pytest.approx(100 * low) and out.ci_high.iloc[0] == pytest.approx(100 * high)
+    band_low = out.paper.iloc[0] - out.tolerance_value.iloc[0]
+    assert row["estimate"] + 1.96 * row["se"] < band_low < 100 * high       # Wald would say "misses"
+    assert out.verdict.iloc[0] == "undetermined"
+
+
 # --------------------------------------------------------------------------- real data
 def test_ukp_replicate_groups_and_statistics():
     table = pd.DataFrame({

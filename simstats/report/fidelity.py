@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simstats.studies.reference import judge, paper_targets, paper_text, rounding
+from simstats.studies.reference import judge, paper_targets, paper_text, rate_interval, rounding
 
 LEDGER_COLUMNS = ["paper", "table", "row", "column", "item", "variant", "published", "ours", "mcse",
                   "tolerance", "rounding", "tolerance_basis", "role", "verdict", "source", "note"]
@@ -399,7 +399,10 @@ def _dror_rows(results: Path) -> list[dict]:
                                  variant=variant, published=float(published), ours=ours, mcse=mcse, tolerance=tol,
                                  rounding=printed_rounding(float(published)),
                                  tolerance_basis=f"±{tol:.4g} incl. rounding", role="prediction",
-                                 verdict=judge(ours, mcse, float(published), tol), source="dror/noise_analyses.csv",
+                                 verdict=judge(ours, mcse, float(published), tol,
+                                               interval=rate_interval(ours, int(count)) if key.startswith("cos")
+                                               else None),
+                                 source="dror/noise_analyses.csv",
                                  note="quantiles carry no Monte Carlo error here" if key.startswith("q") else ""))
     return rows
 

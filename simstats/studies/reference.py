@@ -58,27 +58,45 @@ def rounding(printed) -> float:
     return 0.5 * 10.0 ** int(exponent)
 
 
-def judge(ours: float, mcse: float, published: float, tolerance: float, *, z: float = Z95) -> str:
+def judge(ours: float, mcse: float, published: float, tolerance: float, *, z: float = Z95,
+          interval: tuple[float, float] | None = None) -> str:
     """The symmetric verdict of one comparison with a published number.
 
-    ``agrees`` when ours ± z·mcse lies inside published ± tolerance, ``misses`` when it lies
-    entirely outside, ``undetermined`` otherwise.  ``mcse`` NaN or 0 means ours carries no Monte
-    Carlo error (a computation, not a simulation): the interval is the point itself.  NaN ours or
-    published gives ``undetermined``.
+    ``agrees`` when ours' 95 % Monte Carlo interval lies inside published ± tolerance, ``misses`` when
+    it lies entirely outside, ``undetermined`` otherwise.  The interval is ours ± z·mcse, or
+    ``interval`` when given (e.g. a Wilson interval of a simulated rate: :func:`rate_interval`).
+    ``mcse`` NaN or 0 means ours carries no Monte Carlo error (a computation, not a simulation): the
+    interval is the point itself.  NaN ours or published gives ``undetermined``.
     """
     values = (ours, published, tolerance)
     if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in values):
         return "undetermined"
     if tolerance < 0:
         raise ValueError(f"tolerance must be >= 0, got {tolerance}")
-    half = 0.0 if mcse is None or not math.isfinite(mcse) else z * abs(mcse)
-    low, high = ours - half, ours + half
+    if interval is not None and all(math.isfinite(v) for v in interval):
+        low, high = float(interval[0]), float(interval[1])
+    else:
+        half = 0.0 if mcse is None or not math.isfinite(mcse) else z * abs(mcse)
+        low, high = ours - half, ours + half
     band_low, band_high = published - tolerance, published + tolerance
     if band_low <= low and high <= band_high:
         return "agrees"
     if high < band_low or low > band_high:
         return "misses"
     return "undetermined"
+
+
+def rate_interval(rate: float, count: int, *, scale: float = 1.0, level: float = 0.95) -> tuple[float, float]:
+    """Wilson interval of a simulated rate (``rate`` in units of ``scale``, e.g. 100 for percent) from
+    ``count`` replicates (statsmodels ``proportion_confint``).  Unlike rate ± 1.96 binomial se it does
+    not shrink to a point at 0 or 1 hits, so a handful of hits cannot make a confident miss."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    if not count or not math.isfinite(rate):
+        return math.nan, math.nan
+    hits = round(rate / scale * count)
+    low, high = proportion_confint(hits, count, alpha=1 - level, method="wilson")
+    return scale * float(low), scale * float(high)
 
 
 def reference_table(name: str) -> pd.DataFrame:

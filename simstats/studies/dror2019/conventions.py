@@ -17,7 +17,7 @@ import math
 import pandas as pd
 
 from simstats.studies.dror2019.simulate import CASES, PAPER_NOISE
-from simstats.studies.reference import judge, rounding
+from simstats.studies.reference import judge, rate_interval, rounding
 
 TOL = {"eps": 0.05, "eps_sd": 0.03, "share": 10.0, "u_p": 0.05}
 
@@ -36,10 +36,10 @@ def paper_table4(targets: pd.DataFrame | None = None) -> dict[str, dict[str, flo
     return out
 
 
-def _row(table, source, quantity, conv, paper, ours, mcse, tol, basis, verdict=None) -> dict:
+def _row(table, source, quantity, conv, paper, ours, mcse, tol, basis, verdict=None, interval=None) -> dict:
     return {"table": table, "source": source, "quantity": quantity, "convention": conv, "paper": paper,
             "ours": ours, "mcse": mcse, "tolerance": tol, "tolerance_basis": basis,
-            "verdict": verdict if verdict is not None else judge(ours, mcse, paper, tol)}
+            "verdict": verdict if verdict is not None else judge(ours, mcse, paper, tol, interval=interval)}
 
 
 def printed_rounding(value: float) -> float:
@@ -94,7 +94,8 @@ def conventions_table(paper_cases: dict, comparisons: dict, noise_summary: pd.Da
                 mcse = 100 * math.sqrt(share / 100 * (1 - share / 100) / len(g)) if simulated else nan
                 paper = paper4[case]
                 rows.append(_row("Table 4", source, f"case {case} share %", conv, paper["share"], share, mcse,
-                                 TOL["share"] + printed_rounding(paper["share"]), f"±{TOL['share']:g} points + rounding"))
+                                 TOL["share"] + printed_rounding(paper["share"]), f"±{TOL['share']:g} points + rounding",
+                                 interval=rate_interval(share, len(g), scale=100.0) if simulated else None))
                 mean = c.eps.mean() if k else nan
                 sd = c.eps.std(ddof=1) if k > 1 else nan
                 rows.append(_row("Table 4", source, f"case {case} eps mean", conv, paper["eps_mean"], mean,

@@ -49,7 +49,7 @@ def tables_markdown(tables: pd.DataFrame, needed: pd.DataFrame, settings) -> str
         f"{settings.alpha}. All differences in points of the task's metric (F1 for the paper's tasks).",
         "",
         "Columns: `paper` the published value; `ours` the simulated value with its Monte Carlo standard error "
-        "(binomial for rates, order-statistic interval for Delta95, se of a mean for tau); `role` "
+        "(binomial for rates, with a Wilson 95 % interval; order-statistic interval for Delta95, se of a mean for tau); `role` "
         "calibrated = one of the three numbers per task the noise parameters were fitted to (tau and Delta95 "
         "of Table 1, rho of Table 2), prediction = everything else; `verdict`: agrees when the 95 % Monte Carlo "
         "interval of ours lies inside paper ± tolerance (which includes half a unit of the paper's last digit), "

@@ -30,7 +30,7 @@ import pandas as pd
 from scipy import stats
 
 from simstats.stats.montecarlo import proportion_with_se
-from simstats.studies.reference import judge, paper_text, paper_value, rounding
+from simstats.studies.reference import judge, paper_text, paper_value, rate_interval, rounding
 from simstats.studies.reimers2018.simulate import ReimersSettings
 from simstats.sim.seeding import generator
 
@@ -213,6 +213,11 @@ def side_by_side(summary: pd.DataFrame, fitted: set[tuple[str, str, str]] = froz
     """
     out = summary.copy()
     out["paper"] = [_paper(t, r, q, n) for t, r, q, n in zip(out.table, out.reference, out.quantity, out.n)]
+    rates = (out.quantity == "pct_significant") | (out.table == "T4_eval3_eval4")
+    if rates.any():   # the 95 % interval of a rate: Wilson (the verdict uses it too)
+        wilson = [rate_interval(e, int(c), scale=100.0) for e, c in zip(out.estimate[rates], out["count"][rates])]
+        out.loc[rates, "ci_low"] = [lo for lo, _ in wilson]
+        out.loc[rates, "ci_high"] = [hi for _, hi in wilson]
     out["difference"] = out.estimate - out.paper
     out["role"] = ["calibrated" if (t, q) in CALIBRATED or (r, t, q) in fitted else "prediction"
                    for r, t, q in zip(out.reference, out.table, out.quantity)]
@@ -253,7 +258,10 @@ def _judge(row) -> tuple[str, float, str]:
     else:
         text, tol = "±15 %", 0.15 * abs(row.paper)
     tol += half_unit
-    verdict = judge(row.estimate, row.se, row.paper, tol)
+    interval = None
+    if row.quantity == "pct_significant" or row.table == "T4_eval3_eval4":
+        interval = rate_interval(row.estimate, int(row.count), scale=100.0)   # Wilson: exact-ish at few hits
+    verdict = judge(row.estimate, row.se, row.paper, tol, interval=interval)
     return f"{text} + {half_unit:g} rounding", tol, verdict
 
 
