@@ -51,7 +51,7 @@ def test_default_dry_run_and_lint(tmp_path):
     assert "Congratulations" in lint.stdout + lint.stderr
 
 
-@pytest.mark.parametrize("patch, field", [
+BAD_CONFIGS = [
     ({"scenarios": {"iid": {"sigma_e": -1, "replace": True}}}, "scenarios.iid.sigma_e"),
     ({"scenarios": {"iid": {"metric": "bleu", "replace": True}}}, "scenarios.iid.metric"),
     ({"scenarios": {"iid": {"sigma_e": 0.5}}}, "bad.yaml: scenario 'iid' has the name of a built-in scenario"),
@@ -59,16 +59,46 @@ def test_default_dry_run_and_lint(tmp_path):
      "competition.populations.vaxxstance_basque.class_probs"),
     ({"yeh": {"differences": {"recall": [0.02, 0.04]}}}, "yeh.differences.recall"),
     ({"reimers": {"chunk_size": 700}}, "reimers.chunk_size"),
+    ({"reimers": {"exclude": ["nope"]}}, "reimers.exclude"),
+    ({"approaches": {"seeds": [1]}}, "approaches.seeds"),
     ({"dror": {"size_power": {"scenarios": ["nope"]}}}, "dror.size_power.scenarios"),
-])
-def test_invalid_config_is_rejected_before_any_job(tmp_path, patch, field):
+]
+
+
+def merged(base: dict, extra: dict) -> dict:
+    """Snakemake's --configfile merge: nested mappings updated field by field."""
+    out = dict(base)
+    for key, value in extra.items():
+        out[key] = merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+@pytest.mark.parametrize("patch, field", BAD_CONFIGS)
+def test_invalid_config_is_rejected_with_one_line_naming_the_field(tmp_path, patch, field):
+    """What common.smk runs before any job (checked in-process; the wiring once below)."""
+    from simstats.config import check_configfile_overrides, validate_config
+    from simstats.sim.scenario import ScenarioError
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(patch))
+    base = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    with pytest.raises(ScenarioError) as err:
+        check_configfile_overrides([str(bad)], str(ROOT / "config/config.yaml"))
+        validate_config(merged(base, patch))
+    message = str(err.value).replace(str(tmp_path) + "/", "")
+    assert field in message and "\n" not in message
+
+
+def test_invalid_config_stops_snakemake_before_any_job(tmp_path):
+    """The wiring: the one-line message, a non-zero exit and nothing written, for one bad field and a collision."""
     wd = copy_workflow(tmp_path)
-    (wd / "bad.yaml").write_text(yaml.safe_dump(patch))
-    run = snakemake(wd, "--cores", "1", "--configfile", "bad.yaml")
-    assert run.returncode != 0
-    err_lines = [line for line in (run.stdout + run.stderr).splitlines() if field in line]
-    assert len(err_lines) == 1 and err_lines[0].startswith("simstats: invalid configuration:")
-    assert not (wd / "results").exists()
+    for patch, field in (BAD_CONFIGS[0], BAD_CONFIGS[2]):
+        (wd / "bad.yaml").write_text(yaml.safe_dump(patch))
+        run = snakemake(wd, "--cores", "1", "--configfile", "bad.yaml")
+        assert run.returncode != 0
+        err_lines = [line for line in (run.stdout + run.stderr).splitlines() if field in line]
+        assert len(err_lines) == 1 and err_lines[0].startswith("simstats: invalid configuration:")
+        assert not (wd / "results").exists()
 
 
 def files_of(root: Path) -> dict[str, bytes]:
@@ -86,10 +116,17 @@ def assert_same_files(got: dict[str, bytes], expected: dict[str, bytes]) -> None
     assert [name for name in expected if got[name] != expected[name]] == []
 
 
-def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path):
-    one = copy_workflow(tmp_path / "one")
+@pytest.fixture(scope="module")
+def reference_run(tmp_path_factory) -> Path:
+    """The tiny run (.test/config.yaml, --cores 1), made once and shared by the tests that compare with it."""
+    one = copy_workflow(tmp_path_factory.mktemp("reference"))
     run = snakemake(one, "--cores", "1", "--configfile", ".test/config.yaml")
     assert run.returncode == 0, run.stderr[-3000:]
+    return one
+
+
+def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path, reference_run):
+    one = reference_run
     results = files_of(one / ".test/results")
     figures = files_of(one / ".test/figures")
     for scen in ("iid", "clustered", "failure_tail", "tempeval3_events"):
@@ -200,7 +237,7 @@ def test_slurm_profile_dry_run(tmp_path):
     assert counts["simulate_reimers_chunk"] >= 7
 
 
-def test_killed_run_resumes_to_identical_outputs(tmp_path):
+def test_killed_run_resumes_to_identical_outputs(tmp_path, reference_run):
     """SIGKILL the whole workflow mid-study, unlock, rerun: outputs byte-identical to an uninterrupted run;
     jobs that were running when it died are rerun (never taken as complete)."""
     import base64
@@ -223,8 +260,7 @@ def test_killed_run_resumes_to_identical_outputs(tmp_path):
         assert run.returncode == 0, run.stderr[-3000:]
         return run
 
-    whole = copy_workflow(tmp_path / "whole")
-    tiny_run(whole)
+    whole = reference_run          # the same config uninterrupted (outputs do not depend on --cores)
 
     killed = copy_workflow(tmp_path / "killed")
     proc = subprocess.Popen([sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", ".test/config.yaml"],
