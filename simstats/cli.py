@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 import warnings
@@ -125,19 +124,19 @@ def _sides(alternative: str, confidence: float) -> str:
 def _compare(args) -> int:
     import pandas as pd
 
-    from simstats.compare import (InputError, _sorted_unique, compare_systems, item_clusters, read_table,
-                                  statistics_from_long, statistics_from_predictions, statistics_metric)
+    from simstats.compare import (compare_systems, item_clusters, read_table, runs_clusters, statistics_from_long,
+                                  statistics_from_predictions, statistics_metric, wide_clusters)
 
     table = read_table(args.table)
     runs = _runs(args, table)
-    clusters = None
+    clusters, exclude = None, args.exclude
     if args.clusters is not None and runs is not None:
-        runs = dataclasses.replace(runs, clusters=item_clusters(
-            table, args.clusters, items=None if runs.source == "approach" else _sorted_unique(table.item)))
+        runs = runs_clusters(runs, table, args.clusters)
         clusters = runs.clusters
-    elif args.clusters is not None:
-        clusters = item_clusters(table, args.clusters,
-                                 items=np.sort(pd.unique(table.item)) if args.statistics and "item" in table else None)
+    elif args.clusters is not None and args.statistics:
+        clusters = item_clusters(table, args.clusters, items=np.sort(pd.unique(table.item)) if "item" in table else None)
+    else:
+        clusters, exclude = wide_clusters(table, args.clusters, args.systems, args.exclude)
     if args.reference == "best" and args.alternative in BEST_ONE_SIDED:
         warnings.warn(BEST_ONE_SIDED[args.alternative])
     if runs is not None and (args.resample is not None or runs.several_seeds):
@@ -152,11 +151,9 @@ def _compare(args) -> int:
         metric = statistics_metric(args.metric)
         names, stats = statistics_from_long(table, metric)
     else:
-        if args.clusters is not None and args.systems and args.clusters in args.systems:
-            raise InputError(f"--clusters: {args.clusters!r} is named in --systems; it holds cluster ids, not a system")
-        names, stats, metric = statistics_from_predictions(
-            table, args.gold, args.systems, args.metric, args.positive, args.classes, id_column=args.id,
-            exclude=[*(args.exclude or []), *([args.clusters] if args.clusters and not args.systems else [])])
+        names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric,
+                                                           args.positive, args.classes, id_column=args.id,
+                                                           exclude=exclude)
     out = compare_systems(names, stats, metric, test=args.test, reference=args.reference,
                           n_resamples=args.resamples, seed=args.seed, correction=args.correction,
                           alternative=args.alternative, confidence_level=args.confidence,
@@ -300,7 +297,7 @@ def _compare_scores(args) -> int:
 def _competition(args) -> int:
     from pathlib import Path
 
-    from simstats.compare import InputError, item_clusters, read_table, statistics_from_predictions
+    from simstats.compare import read_table, statistics_from_predictions, wide_clusters
     from simstats.stats.competition import (TIE_METHOD, WINNER_METHOD, analyse_competition, convention_settings,
                                             pvalue_description, resolution_warning, significance_mark)
     from simstats.studies.navamunoz2024.tables import case_markdown, case_tables
@@ -317,14 +314,9 @@ def _competition(args) -> int:
                     ("bootstrap", "Bootstrap distribution of the difference between the two best systems (Figure 3)"))
 
     table = read_table(args.table)
-    clusters = None
-    if args.clusters is not None:
-        if args.systems and args.clusters in args.systems:
-            raise InputError(f"--clusters: {args.clusters!r} is named in --systems; it holds cluster ids, not a system")
-        clusters = item_clusters(table, args.clusters)
-    names, stats, metric = statistics_from_predictions(
-        table, args.gold, args.systems, args.metric, args.positive, args.classes, id_column=args.id,
-        exclude=[*(args.exclude or []), *([args.clusters] if args.clusters and not args.systems else [])])
+    clusters, exclude = wide_clusters(table, args.clusters, args.systems, args.exclude)
+    names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric, args.positive,
+                                                       args.classes, id_column=args.id, exclude=exclude)
     # --convention gives every setting; --scope, --pvalue, --alternative, --marks override single ones
     conv = convention_settings(args.convention, scope=args.scope, pvalue_rule=args.pvalue,
                                alternative=args.alternative, marks=args.marks)

@@ -503,6 +503,24 @@ def item_clusters(table: pd.DataFrame, column: str, *, items=None) -> np.ndarray
     return codes
 
 
+def wide_clusters(table: pd.DataFrame, column: str | None, systems=None, exclude=None):
+    """``--clusters`` of a wide table: (cluster code per row or None, the ``exclude`` columns plus the cluster
+    column, which is never a system)."""
+    exclude = list(exclude or [])
+    if column is None:
+        return None, exclude
+    if systems and column in systems:
+        raise InputError(f"--clusters: {column!r} is named in --systems; it holds cluster ids, not a system")
+    return item_clusters(table, column), exclude + ([] if systems else [column])
+
+
+def runs_clusters(runs: Runs, table: pd.DataFrame, column: str) -> Runs:
+    """``--clusters`` of runs: the cluster of each item in the runs' item order (rows of a wide --approach
+    table; sorted item ids of a long table)."""
+    items = None if runs.source == "approach" else _sorted_unique(table.item)
+    return dataclasses.replace(runs, clusters=item_clusters(table, column, items=items))
+
+
 def is_long_predictions(table: pd.DataFrame, prediction_column: str | None) -> bool:
     """A long table of predictions: a ``system`` column and a ``seed`` or prediction column
     (or --prediction given).  Wide tables, whatever their columns, are read as before."""
