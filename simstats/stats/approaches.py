@@ -35,9 +35,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from simstats.stats.bootstrap import check_bootstrap_options, extreme_counts, pvalues_from_counts
-from simstats.stats.engine import ColumnPack, aggregate_clusters, as_generator, improvement, replicate_block
+from simstats.stats.engine import (BOOTSTRAP_COMPRESS_FACTOR, ColumnPack, aggregate_clusters, as_generator, improvement,
+                                   item_groups, replicate_block)
 from simstats.stats.metrics import Metric
-from simstats.stats.resample import item_counts
+from simstats.stats.resample import item_counts, row_counts
 from simstats.stats.results import ConfidenceInterval, TestResult
 
 TARGETS = {("items", "seeds"): "new seeds and new test items",
@@ -117,7 +118,7 @@ def _by_seed(runs, seed):
 def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches=None,
                        resample=("seeds", "items"), alternative: str = "two-sided", n_resamples: int = 10_000,
                        confidence_level: float | None = 0.95, convention: str = "shift", paired_seeds=None,
-                       clusters=None, rng) -> ApproachComparisonResult:
+                       clusters=None, compress_items: bool = True, rng) -> ApproachComparisonResult:
     """Test whether approach A is better than approach B over seeds and test items.
 
     Parameters
@@ -140,6 +141,8 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
         Resample shared seed ids jointly (default: when both approaches have the same ids).
     clusters : array (items,), optional
         Cluster id per item: whole clusters are resampled.
+    compress_items : bool
+        As in :func:`simstats.paired_bootstrap` (items grouped over all runs compared).
     rng : numpy.random.Generator or int
         Seeded generator (required).
     """
@@ -178,9 +181,19 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     observed = metric(stats[order].sum(axis=1, dtype=np.float64))              # (runs,) in A-then-B order
     mean_a, mean_b = observed[:ka].mean(), observed[ka:].mean()
     delta = float(improvement(metric, mean_a, mean_b))
-    pack = ColumnPack(stats, order)
     n = stats.shape[1]
-    block = replicate_block(n, pack.matrix.shape[1])
+    groups = item_groups(stats, order, BOOTSTRAP_COMPRESS_FACTOR) if compress_items else None
+    if groups is None:
+        pack = ColumnPack(stats, order)
+
+        def draw_items(b):
+            return item_counts(rng, b, n)
+    else:
+        pack = ColumnPack(stats[:, groups[0]], order)
+
+        def draw_items(b):
+            return row_counts(rng, b, groups[1])
+    block = replicate_block(pack.matrix.shape[0], pack.matrix.shape[1])
     keep = {key: np.empty(n_resamples) for key in ("both", "seeds", "items")}
     # items are drawn from rng exactly as paired_bootstrap draws them (so one run per approach
     # with resample=("items",) is the paired bootstrap); seeds from a child stream of rng
@@ -188,7 +201,7 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     done = 0
     while done < n_resamples:
         b = min(block, n_resamples - done)
-        values = metric(pack.sums(item_counts(rng, b, n)))                     # (b, runs): new test sets
+        values = metric(pack.sums(draw_items(b)))                              # (b, runs): new test sets
         if pairing is not None:
             ca = seed_rng.multinomial(ka, np.full(ka, 1 / ka), size=b).astype(np.float64)
             cb = ca

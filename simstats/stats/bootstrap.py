@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simstats.stats.engine import (TIE_TOL, ColumnPack, aggregate_clusters, as_generator, check_stats, improvement,
-                                   replicate_block)
+from simstats.stats.engine import (BOOTSTRAP_COMPRESS_FACTOR, TIE_TOL, ColumnPack, aggregate_clusters, as_generator,
+                                   check_stats, improvement, item_groups, replicate_block)
 from simstats.stats.metrics import Metric
 from simstats.stats.resample import check_weights, item_counts, row_counts
 from simstats.stats.results import (BootstrapResult, ConfidenceInterval, check_alternative,
@@ -106,7 +106,7 @@ def _shared_ratio(stats: np.ndarray, metric: Metric, systems: np.ndarray):
 
 def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "two-sided", n_resamples: int = 10_000,
                      confidence_level: float | None = 0.95, convention: str = "shift", clusters=None, weights=None,
-                     rng) -> BootstrapResult:
+                     compress_items: bool = True, rng) -> BootstrapResult:
     """Paired bootstrap test of the improvement of system A over system B, for each (A, B) pair.
 
     Parameters
@@ -131,6 +131,13 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
         Item multiplicities: each row of ``stats`` stands for ``weights[i]`` identical items,
         resampled with :func:`simstats.stats.resample.row_counts` (same distribution as the
         item bootstrap of the expanded items).
+    compress_items : bool
+        When the items (or clusters) take few distinct joint statistic rows over all systems
+        in ``stats`` (at most 1/4 of them), draw Multinomial(n; sizes / n) counts over those rows
+        (:func:`simstats.stats.engine.item_groups`): the same distribution as the item
+        bootstrap at a cost of O(rows) per replicate, but other random numbers than the
+        per-item draw, which False keeps.  The sacrebleu convention never compresses, so that
+        its resamples stay sacrebleu's.
     rng : numpy.random.Generator or int
         Seeded generator (required; no global random state).
 
@@ -160,6 +167,15 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
         totals = None
     systems, local = np.unique(pairs, return_inverse=True)
     local = local.reshape(pairs.shape)
+    groups = None
+    if weights is None and compress_items and convention != "sacrebleu":
+        # keyed on every system given, so a pair's resamples do not depend on the other pairs of the call
+        groups = item_groups(stats, np.arange(stats.shape[0]), BOOTSTRAP_COMPRESS_FACTOR)
+    if groups is not None:
+        group_sizes = groups[1]
+
+        def draw(b):
+            return row_counts(rng, b, group_sizes)
     if totals is None:
         totals = stats[systems].sum(axis=1, dtype=np.float64)
     else:
@@ -173,11 +189,13 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
         if not metric.higher_is_better:
             diffs = -diffs
         columns = np.concatenate([stats[systems[0], :, den][None].astype(np.float64), diffs])[:, :, None]
-        pack = ColumnPack(columns, np.arange(columns.shape[0]))
         if weights is None:
             total_den, total_diff = float(columns[0, :, 0].sum()), diffs.sum(axis=1)
         else:
             total_den, total_diff = float(columns[0, :, 0] @ weights), diffs @ weights
+        if groups is not None:
+            columns = columns[:, groups[0]]
+        pack = ColumnPack(columns, np.arange(columns.shape[0]))
         delta = total_diff / total_den if total_den else np.zeros(pairs.shape[0])
 
         def replicate(counts):
@@ -187,12 +205,12 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
             return np.where(sums[:, :1] != 0, d, 0.0)
     else:
         delta = improvement(metric, observed[local[:, 0]], observed[local[:, 1]])
-        pack = ColumnPack(stats, systems)
+        pack = ColumnPack(stats if groups is None else stats[:, groups[0]], systems)
 
         def replicate(counts):
             values = metric(pack.sums(counts))
             return improvement(metric, values[:, local[:, 0]], values[:, local[:, 1]])
-    block = replicate_block(stats.shape[1], pack.matrix.shape[1])
+    block = replicate_block(pack.matrix.shape[0], pack.matrix.shape[1])
     counts = np.zeros((2, pairs.shape[0]) if convention == "percentile" else pairs.shape[0], dtype=np.int64)
     # sacrebleu's p-value centres at the mean over all replicates: keep them all
     keep_all = confidence_level is not None or convention == "sacrebleu"
@@ -221,11 +239,13 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
                            convention=convention)
 
 
-def bootstrap_score_matrix(stats, metric: Metric, *, n_resamples: int = 10_000, clusters=None, rng):
+def bootstrap_score_matrix(stats, metric: Metric, *, n_resamples: int = 10_000, clusters=None,
+                           compress_items: bool = True, rng):
     """Every system's score on the same bootstrap resamples: (observed (m,), replicates (B, m)).
 
     All systems see the same resampled items in each replicate, so any column difference
-    is a paired-bootstrap replicate of that pair's difference.
+    is a paired-bootstrap replicate of that pair's difference.  ``compress_items`` as in
+    :func:`paired_bootstrap`.
     """
     stats = np.asarray(stats, dtype=np.float64)
     if stats.ndim != 3 or stats.shape[1] < 1:
@@ -240,23 +260,35 @@ def bootstrap_score_matrix(stats, metric: Metric, *, n_resamples: int = 10_000, 
     rng = as_generator(rng)
     if clusters is not None:
         stats = aggregate_clusters(stats, clusters)
-    pack = ColumnPack(stats, np.arange(stats.shape[0]))
+    everyone = np.arange(stats.shape[0])
+    groups = item_groups(stats, everyone, BOOTSTRAP_COMPRESS_FACTOR) if compress_items else None
     n = stats.shape[1]
-    block = replicate_block(n, pack.matrix.shape[1])
+    if groups is None:
+        pack = ColumnPack(stats, everyone)
+
+        def draw(b):
+            return item_counts(rng, b, n)
+    else:
+        pack = ColumnPack(stats[:, groups[0]], everyone)
+
+        def draw(b):
+            return row_counts(rng, b, groups[1])
+    block = replicate_block(pack.matrix.shape[0], pack.matrix.shape[1])
     values = np.empty((n_resamples, stats.shape[0]))
     done = 0
     while done < n_resamples:
         b = min(block, n_resamples - done)
-        values[done:done + b] = metric(pack.sums(item_counts(rng, b, n)))
+        values[done:done + b] = metric(pack.sums(draw(b)))
         done += b
     return metric(stats.sum(axis=1, dtype=np.float64)), values
 
 
 def bootstrap_scores(stats, metric: Metric, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                     clusters=None, rng):
+                     clusters=None, compress_items: bool = True, rng):
     """Each system's score and percentile bootstrap confidence interval: (scores, low, high)."""
     check_confidence_level(confidence_level)
-    observed, values = bootstrap_score_matrix(stats, metric, n_resamples=n_resamples, rng=rng, clusters=clusters)
+    observed, values = bootstrap_score_matrix(stats, metric, n_resamples=n_resamples, rng=rng, clusters=clusters,
+                                              compress_items=compress_items)
     a = (1 - confidence_level) / 2
     low, high = np.quantile(values, [a, 1 - a], axis=0)
     return observed, low, high

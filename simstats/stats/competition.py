@@ -409,12 +409,12 @@ class CompetitionAnalysis:
 
 def analyse_competition(names, stats, metric: Metric, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
                         clusters=None, pvalue_rule: str = "fraction", alternative: str = "greater",
-                        rng) -> CompetitionAnalysis:
+                        compress_items: bool = True, rng) -> CompetitionAnalysis:
     """Bootstrap analysis of systems ``names`` with per-item statistics ``stats`` (m, n, k).
 
     ``pvalue_rule`` and ``alternative`` set how every pair's p-value is computed (module
     docstring); the defaults are the paper's, ``convention_settings("recommended")`` gives the
-    CLI's."""
+    CLI's.  ``compress_items`` as in :func:`simstats.paired_bootstrap`."""
     names = list(names)
     stats = np.asarray(stats)
     if stats.ndim != 3 or stats.shape[0] != len(names):
@@ -429,7 +429,8 @@ def analyse_competition(names, stats, metric: Metric, *, n_resamples: int = 10_0
         raise ValueError(f"pvalue_rule must be one of {PVALUE_RULES}, got {pvalue_rule!r}")
     if alternative not in ALTERNATIVES:
         raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
-    observed, values = bootstrap_score_matrix(stats, metric, n_resamples=n_resamples, rng=rng, clusters=clusters)
+    observed, values = bootstrap_score_matrix(stats, metric, n_resamples=n_resamples, rng=rng, clusters=clusters,
+                                              compress_items=compress_items)
     order = rank_order(observed, metric.higher_is_better)
     return CompetitionAnalysis([names[k] for k in order], observed[order], values[:, order], metric,
                                int(stats.shape[1]), confidence_level, pvalue_rule, alternative)

@@ -17,6 +17,11 @@ from simstats.stats.metrics import Metric
 FLOAT32_EXACT = 2**24
 #: Relative tolerance for "at least as extreme" comparisons (sums are exact, so ties are exact).
 TIE_TOL = 1e-12
+#: Items are compressed into their distinct rows when rows * factor <= items.  Drawing one
+#: multinomial count per row costs about as much as four item draws, one binomial count
+#: about as much as sixteen swap indicators (bench/run.py measures both).
+BOOTSTRAP_COMPRESS_FACTOR = 4
+RANDOMIZATION_COMPRESS_FACTOR = 16
 
 
 def as_generator(rng) -> np.random.Generator:
@@ -68,6 +73,40 @@ def aggregate_clusters(stats: np.ndarray, clusters) -> np.ndarray:
     order = np.argsort(inverse, kind="stable")
     starts = np.flatnonzero(np.r_[True, np.diff(inverse[order]) != 0])
     return np.add.reduceat(stats[:, order, :].astype(np.float64), starts, axis=1)
+
+
+def item_groups(stats: np.ndarray, systems, factor: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Items grouped by their joint statistics over ``systems``: (representative item, size) per group.
+
+    Items whose statistics agree for every system in ``systems`` are interchangeable in any
+    resampled sum, so a resampler may draw one count per group instead of one per item:
+    the item bootstrap's counts summed within groups are Multinomial(n; sizes / n), the
+    swapped items of a group Binomial(size, 1/2).  Groups are the distinct rows in
+    lexicographic order (``numpy.unique``) of the systems' statistics side by side in the
+    order given, so two callers that see the same statistics in the same order draw the
+    same counts.  None when there are more than n / factor groups (drawing per item is then
+    cheaper)."""
+    systems = np.asarray(systems, dtype=np.int64)
+    n = stats.shape[1]
+    limit = n // factor
+    if limit < 1:
+        return None
+    # rank the rows column by column: key = rank of the row among the distinct prefixes so far,
+    # so keys order the rows lexicographically; stop as soon as the prefixes are too many
+    key = np.zeros(n, dtype=np.int64)
+    distinct = 1
+    for system in systems:
+        for column in stats[system].T:
+            values, rank = np.unique(column, return_inverse=True)
+            if values.size == 1:
+                continue
+            distinct, key = np.unique(key * values.size + rank.ravel(), return_inverse=True)
+            distinct = distinct.size
+            key = key.ravel()
+            if distinct > limit:
+                return None
+    _, first, sizes = np.unique(key, return_index=True, return_counts=True)
+    return first, sizes
 
 
 def orient_by_winner(stats: np.ndarray, metric: Metric, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

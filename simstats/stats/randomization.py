@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats as sps
 
-from simstats.stats.engine import (TIE_TOL, ColumnPack, aggregate_clusters, as_generator, check_stats, improvement,
-                                   replicate_block)
+from simstats.stats.engine import (RANDOMIZATION_COMPRESS_FACTOR, TIE_TOL, ColumnPack, aggregate_clusters,
+                                   as_generator, check_stats, improvement, item_groups, replicate_block)
 from simstats.stats.metrics import Metric
 from simstats.stats.resample import check_weights, row_swaps, swap_indicators
 from simstats.stats.results import RandomizationResult, check_alternative
@@ -47,13 +47,18 @@ def _prepare(stats, metric, pairs, clusters):
 
 
 def approximate_randomization(stats, metric: Metric, pairs=None, *, alternative: str = "two-sided",
-                              n_resamples: int = 10_000, clusters=None, weights=None, rng) -> RandomizationResult:
+                              n_resamples: int = 10_000, clusters=None, weights=None, compress_items: bool = True,
+                              rng) -> RandomizationResult:
     """Approximate randomization (stratified shuffling) test for each (A, B) pair.
 
     ``n_resamples`` random shuffles, shared by every pair; p = (nc + 1) / (n_resamples + 1).
     ``clusters``: whole clusters are swapped; ``weights``: each row of ``stats`` stands for
     that many identical items, and Binomial(weight, 1/2) of them are swapped
-    (:func:`simstats.stats.resample.row_swaps`).  ``rng``: seeded Generator or int (required).
+    (:func:`simstats.stats.resample.row_swaps`).  ``compress_items``: when the items take few
+    distinct joint statistic rows over all systems in ``stats`` (at most 1/16 of them), draw
+    Binomial(size, 1/2) swaps per row (:func:`simstats.stats.engine.item_groups`) - the same
+    distribution as per-item swaps, other random numbers; False keeps the per-item draw.
+    ``rng``: seeded Generator or int (required).
     """
     check_alternative(alternative)
     if n_resamples < 1:
@@ -63,7 +68,19 @@ def approximate_randomization(stats, metric: Metric, pairs=None, *, alternative:
     stats, pairs = _prepare(stats, metric, pairs, clusters)
     rng = as_generator(rng)
     a, b = stats[pairs[:, 0]], stats[pairs[:, 1]]
-    if weights is not None:
+    groups = None
+    if weights is None and compress_items:
+        groups = item_groups(stats, np.arange(stats.shape[0]), RANDOMIZATION_COMPRESS_FACTOR)
+    if groups is not None:
+        # items with equal statistics for every compared system are one row of multiplicity `size`
+        sum_a, sum_b = a.sum(axis=1), b.sum(axis=1)
+        moving = np.any(a[:, groups[0]] != b[:, groups[0]], axis=(0, 2))
+        rows, sizes = groups[0][moving], groups[1][moving]
+        diff = (b - a)[:, rows]
+
+        def draw(r):
+            return row_swaps(rng, r, sizes)
+    elif weights is not None:
         weights = check_weights(weights, stats.shape[1])
         # only rows on which some pair's systems differ can move anything
         rows = np.flatnonzero(np.any(a != b, axis=(0, 2)))
