@@ -170,6 +170,7 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path, referen
     assert rep.returncode == 0, rep.stderr[-2000:]
     assert (one / "report.html").stat().st_size > 100_000
     assert "Duplicate explicit target name" not in rep.stdout + rep.stderr
+    assert "Warning" not in rep.stdout + rep.stderr, (rep.stdout + rep.stderr)[-2000:]
 
     # nothing left to do; adding a scenario reruns only its jobs plus the aggregation
     again = snakemake(one, "-n", "--configfile", ".test/config.yaml")
