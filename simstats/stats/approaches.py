@@ -34,11 +34,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simstats.stats.bootstrap import check_bootstrap_options, extreme_counts, pvalues_from_counts
-from simstats.stats.engine import (BOOTSTRAP_COMPRESS_FACTOR, ColumnPack, aggregate_clusters, as_generator, improvement,
-                                   item_groups, replicate_block)
+from simstats.stats.bootstrap import check_bootstrap_options, extreme_counts, item_resampler, pvalues_from_counts
+from simstats.stats.engine import aggregate_clusters, as_generator, improvement, replicate_block
 from simstats.stats.metrics import Metric
-from simstats.stats.resample import item_counts, row_counts
 from simstats.stats.results import ConfidenceInterval, TestResult
 
 TARGETS = {("items", "seeds"): "new seeds and new test items",
@@ -181,18 +179,7 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     observed = metric(stats[order].sum(axis=1, dtype=np.float64))              # (runs,) in A-then-B order
     mean_a, mean_b = observed[:ka].mean(), observed[ka:].mean()
     delta = float(improvement(metric, mean_a, mean_b))
-    n = stats.shape[1]
-    groups = item_groups(stats, order, BOOTSTRAP_COMPRESS_FACTOR) if compress_items else None
-    if groups is None:
-        pack = ColumnPack(stats, order)
-
-        def draw_items(b):
-            return item_counts(rng, b, n)
-    else:
-        pack = ColumnPack(stats[:, groups[0]], order)
-
-        def draw_items(b):
-            return row_counts(rng, b, groups[1])
+    pack, draw_items = item_resampler(stats, order, rng, compress_items)
     block = replicate_block(pack.matrix.shape[0], pack.matrix.shape[1])
     keep = {key: np.empty(n_resamples) for key in ("both", "seeds", "items")}
     # items are drawn from rng exactly as paired_bootstrap draws them (so one run per approach

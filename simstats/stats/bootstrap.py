@@ -239,6 +239,20 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
                            convention=convention)
 
 
+def item_resampler(stats: np.ndarray, systems, rng: np.random.Generator, compress_items: bool = True):
+    """The systems' statistic columns and a bootstrap draw for them: (ColumnPack, draw(b) -> counts).
+
+    With few distinct joint rows over ``systems`` (:func:`simstats.stats.engine.item_groups`) the
+    pack holds one row per group and draw(b) gives Multinomial(n; sizes / n) counts over the groups;
+    otherwise one row per item and Multinomial(n; 1/n, ..., 1/n) item counts."""
+    n = stats.shape[1]
+    groups = item_groups(stats, systems, BOOTSTRAP_COMPRESS_FACTOR) if compress_items else None
+    if groups is None:
+        return ColumnPack(stats, systems), lambda b: item_counts(rng, b, n)
+    first, sizes = groups
+    return ColumnPack(stats[:, first], systems), lambda b: row_counts(rng, b, sizes)
+
+
 def bootstrap_score_matrix(stats, metric: Metric, *, n_resamples: int = 10_000, clusters=None,
                            compress_items: bool = True, rng):
     """Every system's score on the same bootstrap resamples: (observed (m,), replicates (B, m)).
@@ -260,19 +274,7 @@ def bootstrap_score_matrix(stats, metric: Metric, *, n_resamples: int = 10_000, 
     rng = as_generator(rng)
     if clusters is not None:
         stats = aggregate_clusters(stats, clusters)
-    everyone = np.arange(stats.shape[0])
-    groups = item_groups(stats, everyone, BOOTSTRAP_COMPRESS_FACTOR) if compress_items else None
-    n = stats.shape[1]
-    if groups is None:
-        pack = ColumnPack(stats, everyone)
-
-        def draw(b):
-            return item_counts(rng, b, n)
-    else:
-        pack = ColumnPack(stats[:, groups[0]], everyone)
-
-        def draw(b):
-            return row_counts(rng, b, groups[1])
+    pack, draw = item_resampler(stats, np.arange(stats.shape[0]), rng, compress_items)
     block = replicate_block(pack.matrix.shape[0], pack.matrix.shape[1])
     values = np.empty((n_resamples, stats.shape[0]))
     done = 0

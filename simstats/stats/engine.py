@@ -81,11 +81,10 @@ def item_groups(stats: np.ndarray, systems, factor: int) -> tuple[np.ndarray, np
     Items whose statistics agree for every system in ``systems`` are interchangeable in any
     resampled sum, so a resampler may draw one count per group instead of one per item:
     the item bootstrap's counts summed within groups are Multinomial(n; sizes / n), the
-    swapped items of a group Binomial(size, 1/2).  Groups are the distinct rows in
-    lexicographic order (``numpy.unique``) of the systems' statistics side by side in the
-    order given, so two callers that see the same statistics in the same order draw the
-    same counts.  None when there are more than n / factor groups (drawing per item is then
-    cheaper)."""
+    swapped items of a group Binomial(size, 1/2).  Groups are the distinct rows, in
+    lexicographic order, of the systems' statistics side by side in the order given, so two
+    callers that see the same statistics in the same order draw the same counts.  None when
+    there are more than n / factor groups (drawing per item is then cheaper)."""
     systems = np.asarray(systems, dtype=np.int64)
     n = stats.shape[1]
     limit = n // factor
@@ -94,16 +93,14 @@ def item_groups(stats: np.ndarray, systems, factor: int) -> tuple[np.ndarray, np
     # rank the rows column by column: key = rank of the row among the distinct prefixes so far,
     # so keys order the rows lexicographically; stop as soon as the prefixes are too many
     key = np.zeros(n, dtype=np.int64)
-    distinct = 1
     for system in systems:
         for column in stats[system].T:
             values, rank = np.unique(column, return_inverse=True)
             if values.size == 1:
                 continue
-            distinct, key = np.unique(key * values.size + rank.ravel(), return_inverse=True)
-            distinct = distinct.size
+            prefixes, key = np.unique(key * values.size + rank.ravel(), return_inverse=True)
             key = key.ravel()
-            if distinct > limit:
+            if prefixes.size > limit:
                 return None
     _, first, sizes = np.unique(key, return_index=True, return_counts=True)
     return first, sizes

@@ -72,7 +72,8 @@ def approximate_randomization(stats, metric: Metric, pairs=None, *, alternative:
     if weights is None and compress_items:
         groups = item_groups(stats, np.arange(stats.shape[0]), RANDOMIZATION_COMPRESS_FACTOR)
     if groups is not None:
-        # items with equal statistics for every compared system are one row of multiplicity `size`
+        # items with equal statistics for every system are one row of multiplicity `size`; rows where
+        # no pair differs cannot move anything
         sum_a, sum_b = a.sum(axis=1), b.sum(axis=1)
         moving = np.any(a[:, groups[0]] != b[:, groups[0]], axis=(0, 2))
         rows, sizes = groups[0][moving], groups[1][moving]
