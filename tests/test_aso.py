@@ -1,6 +1,8 @@
 import warnings
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from simstats.stats.aso import MIN_SCORES, SmallSampleWarning, aso, cos_verdict, multi_aso, violation_ratio
@@ -80,17 +82,35 @@ def test_multi_aso_matrix_and_cos():
     assert cos_verdict(scores["good"], scores["bad"]) == 1 and cos_verdict(scores["bad"], scores["good"]) == -1
 
 
+def deepsig_reference():
+    """The 20 pairs of tests/data/deepsig_aso_pairs.py and deepsig's eps_min on them (stored)."""
+    import importlib.util
+
+    path = Path(__file__).parent / "data" / "deepsig_aso_pairs.py"
+    spec = importlib.util.spec_from_file_location("deepsig_aso_pairs", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    stored = pd.read_csv(path.with_suffix(".csv"), comment="#")
+    return module, stored
+
+
 def test_agrees_with_deepsig_on_fixed_pairs():
-    deepsig = pytest.importorskip("deepsig", reason="deepsig (in the [test] and [bench] extras) is not installed")
-    rng = np.random.default_rng(2019)
+    """simstats' ASO (deepsig convention) within 0.02 of deepsig's eps_min on 20 pairs (stored values)."""
+    module, stored = deepsig_reference()
+    pairs = list(module.pairs())
+    assert [k for k, *_ in pairs] == list(stored["k"])
     worst = 0.0
-    for k in range(20):
-        n, m = rng.integers(150, 400, size=2)
-        a = rng.normal(0.90, rng.uniform(0.005, 0.02), n)
-        b = rng.normal(0.90 + rng.uniform(-0.01, 0.01), rng.uniform(0.005, 0.02), m)
-        if k % 4 == 0:  # failure tails
-            b[: m // 10] -= rng.uniform(0.05, 0.2, m // 10)
+    for (k, a, b), theirs in zip(pairs, stored["eps_min"]):
+        assert (len(a), len(b)) == (stored["n"][k], stored["m"][k])
         ours = aso(a, b, rng=k, method="deepsig", dt=0.005).statistic
-        theirs = deepsig.aso(a, b, seed=k, dt=0.005, num_bootstrap_iterations=1000, show_progress=False, num_jobs=2)
         worst = max(worst, abs(ours - theirs))
     assert worst <= 0.02
+
+
+@pytest.mark.parametrize("k", [0, 5])
+def test_stored_deepsig_values_are_what_the_installed_deepsig_gives(k):
+    """Two of the stored pairs recomputed live (one with a failure tail): the reference is deepsig's."""
+    pytest.importorskip("deepsig", reason="deepsig (in the [test] and [bench] extras) is not installed")
+    module, stored = deepsig_reference()
+    _, a, b = next(pair for pair in module.pairs() if pair[0] == k)
+    assert module.deepsig_aso(k, a, b) == pytest.approx(stored["eps_min"][k], abs=1e-12)

@@ -180,8 +180,8 @@ def test_replace_key_is_checked_by_the_schema_and_stripped(tmp_path, capsys):
 
 def test_closed_pipe_exits_quietly(tmp_path):
     rng = np.random.default_rng(0)
-    # ~200 kB of JSON: far more than a pipe holds, so writing goes on after head has exited
-    path = write(tmp_path, pd.DataFrame({f"s{i}": rng.normal(0.8, 0.01, 3) for i in range(400)}))
+    # ~130 kB of JSON (twice a 64 kB pipe): far more than a pipe holds, so writing goes on after head has exited
+    path = write(tmp_path, pd.DataFrame({f"s{i}": rng.normal(0.8, 0.01, 3) for i in range(250)}))
     producer = subprocess.Popen([sys.executable, "-m", "simstats.cli", "compare-scores", str(path), "--tests",
                                  "welch", "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     head = subprocess.Popen(["head", "-1"], stdin=producer.stdout, stdout=subprocess.PIPE)

@@ -96,6 +96,16 @@ def test_identical_systems_get_p_one_never_zero():
     assert res.differences_from_best().iloc[0].contains_zero
 
 
+def test_pairs_without_intervals_has_the_same_pvalues_and_no_intervals():
+    metric, stats = _toy()
+    res = analyse_competition(list("ABCD"), stats, metric, n_resamples=400, rng=3)
+    for scope in ("group", "all"):
+        full, light = res.pairs(scope=scope), res.pairs(scope=scope, intervals=False)
+        assert light.ci_low.isna().all() and light.ci_high.isna().all() and not full.ci_low.isna().any()
+        pd.testing.assert_frame_equal(light.drop(columns=["ci_low", "ci_high"]),
+                                      full.drop(columns=["ci_low", "ci_high"]))
+
+
 def test_mae_lower_is_better_ranks_and_signs():
     rng = np.random.default_rng(5)
     gold = rng.integers(1, 6, 400)

@@ -320,14 +320,15 @@ class CompetitionAnalysis:
                          "contains_zero": bool(low <= 0 <= high)})
         return pd.DataFrame(rows)
 
-    def pairs(self, *, scope: str = "group") -> pd.DataFrame:
+    def pairs(self, *, scope: str = "group", intervals: bool = True) -> pd.DataFrame:
         """Every pair (reference ranked above system): improvement, CI, p-value (``alternative``,
-        ``pvalue_rule``), adjusted p."""
+        ``pvalue_rule``), adjusted p.  ``intervals=False``: the CI columns are NaN (not computed:
+        the percentile intervals of every pair cost more than their p-values)."""
         i, j = np.triu_indices(self.m, k=1)
         deltas = improvement(self.metric, self.replicates[:, i], self.replicates[:, j])
         delta = improvement(self.metric, self.scores[i], self.scores[j])
         counts = extreme_counts(deltas, delta, self.alternative, "shift")
-        low, high = self._interval(deltas)
+        low, high = self._interval(deltas) if intervals else (np.full(i.size, np.nan),) * 2
         frame = pd.DataFrame({"reference": [self.names[a] for a in i], "system": [self.names[b] for b in j],
                               "reference_rank": i + 1, "system_rank": j + 1, "difference": delta,
                               "ci_low": low, "ci_high": high,
@@ -337,7 +338,7 @@ class CompetitionAnalysis:
     def difference_matrix(self, correction: str = "none", *, scope: str = "group") -> pd.DataFrame:
         """Table 4: lower-triangular matrix, cell (row j, column i) = improvement of i over j + mark
         (of the p-value adjusted by ``correction`` over ``scope``)."""
-        pairs = self.pairs(scope=scope)
+        pairs = self.pairs(scope=scope, intervals=False)
         cells = pd.DataFrame("", index=self.names[1:], columns=self.names[:-1])
         for row in pairs.itertuples(index=False):
             p = getattr(row, f"pvalue_{correction}")
@@ -348,7 +349,7 @@ class CompetitionAnalysis:
     def difference_values(self) -> pd.DataFrame:
         """Table 4 as numbers: cell (row j, column i) = improvement of i over j; NaN elsewhere."""
         cells = pd.DataFrame(np.nan, index=self.names[1:], columns=self.names[:-1])
-        for row in self.pairs().itertuples(index=False):
+        for row in self.pairs(intervals=False).itertuples(index=False):
             cells.loc[row.system, row.reference] = row.difference
         cells.index.name = "system"
         return cells.reset_index()
@@ -358,7 +359,7 @@ class CompetitionAnalysis:
         """The cells of Table 4 in long form: reference (column), system (row), difference,
         raw and adjusted p-values, the mark of the p-value adjusted by ``marks`` (default the raw
         p, as in Table 4) and, per correction, ``significant_<correction>`` = adjusted p < ``alpha``."""
-        pairs = self.pairs(scope=scope)
+        pairs = self.pairs(scope=scope, intervals=False)
         out = pairs[["reference", "system", "reference_rank", "system_rank", "difference", "pvalue"]
                     + [f"pvalue_{c}" for c in CORRECTIONS if c != "none"]].copy()
         out["mark"] = [significance_mark(p) for p in pairs[f"pvalue_{marks}"]]
