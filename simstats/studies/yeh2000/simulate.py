@@ -17,7 +17,9 @@ McNemar), Wilcoxon signed-rank, paired bootstrap, approximate randomization and 
 stratified randomization.  Because units of one kind are interchangeable, a bootstrap
 resample of a test set is Multinomial(n, counts / n) over kinds and a shuffle swaps
 Binomial(count, 1/2) units of each discordant kind: the same distributions as resampling and
-shuffling the n units, drawn for all replicates of a design cell at once.
+shuffling the n units.  All test sets of a design cell are tested at once, from their (test
+sets x 8) count matrix (:mod:`simstats.studies.yeh2000.kinds`); each test set keeps its own
+generator, so its p-values do not depend on the others.
 """
 from __future__ import annotations
 
@@ -28,19 +30,16 @@ import numpy as np
 import pandas as pd
 from scipy import optimize
 
+from simstats.sim.seeding import generator
 from simstats.stats import classical
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.metrics import get_metric
 from simstats.stats.montecarlo import rejection_rate, size_verdict
-from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
-from simstats.sim.seeding import generator
+from simstats.stats.randomization import approximate_randomization
+from simstats.studies.yeh2000 import kinds
+from simstats.studies.yeh2000.kinds import KIND_STATS
 
 METRICS = ("recall", "precision", "f1")
-#: Per-kind statistics (recalled, gold, spurious) of systems 1 and 2: gold 11, 10, 01, 00, spurious 11, 10, 01, 00.
-KIND_STATS = np.array([
-    [[1, 1, 0], [1, 1, 0], [0, 1, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1], [0, 0, 0], [0, 0, 0]],
-    [[1, 1, 0], [0, 1, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0], [0, 0, 1], [0, 0, 0]],
-], dtype=np.float64)
 DISCORDANT = np.array([1, 2, 5, 6])
 TESTS = {
     "recall": ("two_sample_t", "two_proportion_z", "paired_t", "sign_mcnemar", "wilcoxon", "paired_bootstrap",
@@ -119,6 +118,9 @@ def _stats_of(counts: np.ndarray) -> np.ndarray:
 
 
 def _classical(test: str, counts: np.ndarray) -> float:
+    """One classical test on one test set through the :mod:`simstats.stats.classical` wrappers:
+    the reference of the vectorised :func:`simstats.studies.yeh2000.kinds.classical_pvalues`
+    (which falls back on it where its closed forms do not apply)."""
     g11, g10, g01, g00, s11, s10, s01, _ = counts.astype(int)
     if test == "two_proportion_z":
         n = g11 + g10 + g01 + g00
@@ -148,43 +150,57 @@ def simulate_cell(population: PairPopulation, n: int, replicates, *, root_seed: 
                   n_resamples: int = 1000, alpha: float = 0.05, max_exact_cells: int = 250_000) -> pd.DataFrame:
     """One row per replicate: each test's p-value on a fresh test set of n units.
 
-    Replicate r's test set and resamples are keyed by (key, r): chunk-invariant."""
+    Replicate r's generator, keyed by (key, r), draws its test set and then its resamples:
+    chunk-invariant.  All replicates' p-values are computed together (:func:`cell_pvalues`)."""
     probs = population.kind_probs
-    rows = []
-    for r in replicates:
-        rng = generator(root_seed, "yeh", *(str(k) for k in key), int(r))
-        counts = rng.multinomial(n, probs).astype(np.float64)
-        rows.append({"replicate": int(r), **kind_pvalues(counts, population.metric, rng, n_resamples=n_resamples,
-                                                          max_exact_cells=max_exact_cells)})
-    return pd.DataFrame(rows)
+    replicates = [int(r) for r in replicates]
+    rngs = [generator(root_seed, "yeh", *(str(k) for k in key), r) for r in replicates]
+    counts = np.array([rng.multinomial(n, probs) for rng in rngs], dtype=np.float64).reshape(-1, 8)
+    rows = cell_pvalues(counts, population.metric, rngs, n_resamples=n_resamples, max_exact_cells=max_exact_cells)
+    rows.insert(0, "replicate", np.array(replicates, dtype=np.int64))
+    return rows
+
+
+def cell_pvalues(counts, metric_name: str, rngs, *, n_resamples: int = 1000,
+                 max_exact_cells: int = 250_000) -> pd.DataFrame:
+    """Scores and every test's two-sided p-value for test sets given by their kind counts
+    (rows of ``counts``), one row each; test set i's resamples come from ``rngs[i]``.
+
+    Paired bootstrap: Multinomial(n, counts / n) over the kinds (the engine's distinct-row
+    resampler with the counts as weights).  Approximate randomization: Binomial(count, 1/2)
+    swaps per discordant kind give, per stratum, Binomial(discordant units, 1/2) units kept by
+    system 1: the exact stratified distribution, from which its shuffles are independent draws,
+    so its count of shuffles at least as extreme is drawn as Binomial(n_resamples, exact p).
+    Exact stratified randomization: over both strata; NaN where its grid
+    (Dg + 1) (Ds + 1) exceeds ``max_exact_cells``.  Classical tests: closed forms from the counts
+    (:mod:`simstats.studies.yeh2000.kinds`)."""
+    counts = kinds.as_counts(counts)
+    if len(rngs) != len(counts):
+        raise ValueError(f"need one generator per test set: {len(counts)} test sets, {len(rngs)} generators")
+    metric = get_metric(metric_name)
+    observed = metric(kinds.kind_sums(counts))
+    table = {"score_1": observed[:, 0], "score_2": observed[:, 1], "delta": observed[:, 0] - observed[:, 1]}
+    cells = (counts[:, [1, 2]].sum(axis=1) + 1) * (counts[:, [5, 6]].sum(axis=1) + 1)
+    reported = cells <= max_exact_cells
+    # where the exact p-value is not reported it only sets approximate randomization's count:
+    # computed to within 2e-14 (kinds.RANDOMIZATION_TOLERANCE), much faster on large grids
+    exact = kinds.exact_stratified_pvalues(counts, metric, np.where(reported, 0.0, kinds.RANDOMIZATION_TOLERANCE))
+    table["paired_bootstrap"] = kinds.bootstrap_pvalues(counts, metric, rngs, n_resamples)
+    table["approximate_randomization"] = kinds.randomization_pvalues(exact, rngs, n_resamples)
+    table["exact_stratified_randomization"] = np.where(reported, exact, np.nan)
+    for test in TESTS[metric_name]:
+        if test not in table:
+            table[test] = kinds.classical_pvalues(test, counts, reference=_classical)
+    return pd.DataFrame(table)
 
 
 def kind_pvalues(counts, metric_name: str, rng: np.random.Generator, *, n_resamples: int = 1000,
                  max_exact_cells: int = 250_000) -> dict:
-    """Scores and every test's two-sided p-value for one test set given by its 8 kind counts."""
-    counts = np.asarray(counts, dtype=np.float64)
-    metric = get_metric(metric_name)
-    sums = counts @ KIND_STATS                                                  # (2, 3)
-    observed = metric(sums)
-    delta = float(observed[0] - observed[1])
-    row = {"score_1": float(observed[0]), "score_2": float(observed[1]), "delta": delta}
-    # paired bootstrap and approximate randomization over the 8 kinds with their counts as
-    # multiplicities (the engine's distinct-row resamplers: Multinomial(n, counts / n) over
-    # kinds, Binomial(count, 1/2) swaps per discordant kind), two-sided
-    boot = paired_bootstrap(KIND_STATS, metric, weights=counts, alternative="two-sided", n_resamples=n_resamples,
-                            confidence_level=None, rng=rng)
-    row["paired_bootstrap"] = float(boot.pvalue[0])
-    ar = approximate_randomization(KIND_STATS, metric, weights=counts, alternative="two-sided",
-                                   n_resamples=n_resamples, rng=rng)
-    row["approximate_randomization"] = float(ar.pvalue[0])
-    # exact: one kind of discordant gold item and one of discordant spurious ones (canonical orientation)
-    cells = float(counts[[1, 2]].sum() + 1) * float(counts[[5, 6]].sum() + 1)
-    row["exact_stratified_randomization"] = (float(exact_stratified_randomization(
-        _stats_of(counts), metric, alternative="two-sided").pvalue[0]) if cells <= max_exact_cells else np.nan)
-    for test in TESTS[metric_name]:
-        if test not in row:
-            row[test] = float(_classical(test, counts))
-    return row
+    """Scores and every test's two-sided p-value for one test set given by its 8 kind counts
+    (:func:`cell_pvalues` for one test set)."""
+    row = cell_pvalues(np.asarray(counts, dtype=np.float64)[None], metric_name, [rng], n_resamples=n_resamples,
+                       max_exact_cells=max_exact_cells).iloc[0]
+    return {key: float(value) for key, value in row.items()}
 
 
 def rejection_rates(rows: pd.DataFrame, tests, alpha: float) -> list[dict]:
