@@ -20,6 +20,8 @@ competition_example_population = lambda wildcards: (
     else None
 )
 competition_design = lambda wildcards: parsed(COMPETITION.designs[wildcards.design])
+# replicates of one job (every cell of the design): chunk-invariant, replicate r is keyed by r
+competition_chunk_replicates = lambda wildcards: COMPETITION.study_chunks()[int(wildcards.chunk)]
 competition_design_population = lambda wildcards: parsed(
     COMPETITION.populations[COMPETITION.designs[wildcards.design].population]
 )
@@ -129,18 +131,18 @@ rule competition_table5_check:
 
 rule simulate_competition_design:
     output:
-        f"{RESULTS}/competition/study/designs/{{design}}.parquet",
+        f"{RESULTS}/competition/study/designs/{{design}}/{{chunk}}.parquet",
     params:
         design=competition_design,
         population=competition_design_population,
-        replicates=COMPETITION.replicates if COMPETITION else None,
+        replicates=competition_chunk_replicates,
         n_resamples=COMPETITION.study_resamples if COMPETITION else None,
         alpha=COMPETITION.alpha if COMPETITION else None,
         root_seed=ROOT_SEED,
     log:
-        log_path("competition/study_{design}"),
+        log_path("competition/study_{design}_{chunk}"),
     benchmark:
-        benchmark_path("competition/study_{design}")
+        benchmark_path("competition/study_{design}_{chunk}")
     conda:
         "../envs/simstats.yaml"
     resources:
@@ -153,8 +155,9 @@ rule simulate_competition_design:
 rule summarise_competition_study:
     input:
         expand(
-            f"{RESULTS}/competition/study/designs/{{design}}.parquet",
+            f"{RESULTS}/competition/study/designs/{{design}}/{{chunk}}.parquet",
             design=list(COMPETITION.designs) if COMPETITION else [],
+            chunk=range(len(COMPETITION.study_chunks())) if COMPETITION else [],
         ),
     output:
         parquet=f"{RESULTS}/competition/study/summary.parquet",

@@ -288,6 +288,12 @@ class CompetitionSettings:
     replicates: int              # competitions per design cell
     study_resamples: int         # bootstrap samples per simulated competition
     designs: dict                # name -> StudyDesign
+    study_chunk_size: int = 0    # competitions per job and design cell (0: all in one job)
+
+    def study_chunks(self) -> list[range]:
+        """The replicates of each job of a design (every cell of the design, these replicates)."""
+        size = self.study_chunk_size or self.replicates
+        return [range(start, min(start + size, self.replicates)) for start in range(0, self.replicates, size)]
 
 
 def parse_competition(value) -> CompetitionSettings:
@@ -303,7 +309,7 @@ def parse_competition(value) -> CompetitionSettings:
     st = value["study"]
     designs = {name: parse_design(name, d, populations) for name, d in st["designs"].items()}
     return CompetitionSettings(populations, value["n_resamples"], value["alpha"], examples, st["replicates"],
-                               st["n_resamples"], designs)
+                               st["n_resamples"], designs, min(st.get("chunk_size", st["replicates"]), st["replicates"]))
 
 
 __all__ = ["ClassifierPopulation", "CompetitionSettings", "ExampleCompetition", "StudyDesign", "ScenarioError", "parse_competition",
