@@ -7,6 +7,8 @@ APPROACHES_CATEGORY = "Comparing approaches over seeds and items"
 # study stay with its rules).
 # Only this variant's cells (editing another variant does not rerun this one).
 approaches_variant_settings = lambda wildcards: parsed(APPROACHES.for_variant(wildcards.variant))
+# replicates of one job of a variant (replicate r is keyed by r: chunk-invariant)
+approaches_chunk_replicates = lambda wildcards: APPROACHES.chunks()[int(wildcards.chunk)]
 approaches_outputs = lambda: (
     []
     if APPROACHES is None
@@ -27,14 +29,15 @@ rule approaches:
 
 rule simulate_approaches_variant:
     output:
-        f"{RESULTS}/approaches/variants/{{variant}}.parquet",
+        f"{RESULTS}/approaches/variants/{{variant}}/{{chunk}}.parquet",
     params:
         settings=approaches_variant_settings,
+        replicates=approaches_chunk_replicates,
         root_seed=ROOT_SEED,
     log:
-        log_path("approaches/{variant}"),
+        log_path("approaches/{variant}_{chunk}"),
     benchmark:
-        benchmark_path("approaches/{variant}")
+        benchmark_path("approaches/{variant}_{chunk}")
     conda:
         "../envs/simstats.yaml"
     resources:
@@ -47,8 +50,9 @@ rule simulate_approaches_variant:
 rule summarise_approaches:
     input:
         expand(
-            f"{RESULTS}/approaches/variants/{{variant}}.parquet",
+            f"{RESULTS}/approaches/variants/{{variant}}/{{chunk}}.parquet",
             variant=APPROACHES.variant_names if APPROACHES else [],
+            chunk=range(len(APPROACHES.chunks())) if APPROACHES else [],
         ),
     output:
         csv=report(

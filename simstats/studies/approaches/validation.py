@@ -68,6 +68,12 @@ class ApproachStudySettings:
     alpha: float
     #: (variant, items, truth, scenario) of every simulated cell, built from the base scenario at parse time
     cells: tuple[tuple[str, int, str, Scenario], ...] = ()
+    chunk_size: int = 0                # replicates per job and variant (0: all in one job)
+
+    def chunks(self) -> list[range]:
+        """The replicates of each job of a variant (every size, truth and k; replicate r is keyed by r)."""
+        size = self.chunk_size or self.replicates
+        return [range(start, min(start + size, self.replicates)) for start in range(0, self.replicates, size)]
 
     @property
     def variant_names(self) -> tuple[str, ...]:
@@ -100,7 +106,8 @@ def parse_approach_study(value: Mapping[str, Any], raw_scenarios: Mapping[str, A
     settings = ApproachStudySettings(
         base=base, variants=variants, seeds=tuple(sorted(value["seeds"])), items=tuple(sorted(value["items"])),
         difference=float(value["difference"]), replicates=int(value["replicates"]),
-        n_resamples=int(value["n_resamples"]), alpha=float(value["alpha"]))
+        n_resamples=int(value["n_resamples"]), alpha=float(value["alpha"]),
+        chunk_size=min(int(value.get("chunk_size", value["replicates"])), int(value["replicates"])))
     cells = []
     for name, _ in variants:
         for items in settings.items:
@@ -184,8 +191,11 @@ def rejects(test: str, value: float, alpha: float) -> bool:
     return bool(np.isfinite(value) and value < alpha)
 
 
-def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: int, progress=None) -> pd.DataFrame:
-    """Every replicate of one variant: rows (items, seeds, truth, replicate, test, value, reject)."""
+def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: int, progress=None,
+                     replicates: range | None = None) -> pd.DataFrame:
+    """Every replicate of one variant (or those in ``replicates``): rows (items, seeds, truth, replicate, test,
+    value, reject).  Replicate r's data and resamples are keyed by r: any split of the replicates gives the
+    same rows."""
     from simstats.sim.seeding import generator
     from simstats.studies.reimers2018.simulate import unit_statistics
 
@@ -195,7 +205,7 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
         for truth in ("identical", "difference"):
             sc = settings.scenario(variant, items, truth)
             a_name, b_name = (ap.name for ap in sc.approaches)
-            for r in range(settings.replicates):
+            for r in (range(settings.replicates) if replicates is None else replicates):
                 item_sets = {s: make_item_set(sc, s, root_seed, STREAM, dataset=r) for s in SPLITS}
                 batches = [simulate_models(sc, name, r * MODEL_STRIDE, r * MODEL_STRIDE + big_k, root_seed,
                                            stream=STREAM, dataset=r, item_sets=item_sets, keep_unit_stats=("test",))
@@ -209,7 +219,7 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
                         rows.append({"variant": variant, "items": items, "seeds": k, "truth": truth, "replicate": r,
                                      "test": test, "value": value, "reject": rejects(test, value, settings.alpha)})
             if progress is not None:
-                progress(f"{variant}: {items} items, {truth}: {settings.replicates} replicates done")
+                progress(f"{variant}: {items} items, {truth}: replicates done")
     return pd.DataFrame(rows)
 
 
