@@ -118,14 +118,14 @@ def assert_same_files(got: dict[str, bytes], expected: dict[str, bytes]) -> None
 
 @pytest.fixture(scope="module")
 def reference_run(tmp_path_factory) -> Path:
-    """The tiny run (.test/config.yaml, --cores 1), made once and shared by the tests that compare with it."""
+    """The tiny run (.test/config.yaml, --cores 2), made once and shared by the tests that compare with it."""
     one = copy_workflow(tmp_path_factory.mktemp("reference"))
-    run = snakemake(one, "--cores", "1", "--configfile", ".test/config.yaml")
+    run = snakemake(one, "--cores", "2", "--configfile", ".test/config.yaml")
     assert run.returncode == 0, run.stderr[-3000:]
     return one
 
 
-def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path, reference_run):
+def test_tiny_run_writes_every_output_and_the_report(reference_run):
     one = reference_run
     results = files_of(one / ".test/results")
     figures = files_of(one / ".test/figures")
@@ -153,17 +153,6 @@ def test_tiny_run_is_reproducible_across_cores_and_chunk_sizes(tmp_path, referen
                 "dror/real_data_eps", "dror/synthetic_eps", "dror/noise_eps", "dror/size_power", "reimers/figure4",
                 "reimers/dev_vs_test", "reimers/power", "reimers/calibration", "approaches/validation"):
         assert f"{fig}.png" in figures and f"{fig}.pdf" in figures
-
-    # same config, other core count and chunk size: byte-identical outputs
-    two = copy_workflow(tmp_path / "two")
-    other = yaml.safe_load((two / ".test/config.yaml").read_text())
-    other["noise"]["chunk_size"] = 10
-    other["reimers"]["chunk_size"] = 200
-    (two / "other.yaml").write_text(yaml.safe_dump(other))
-    run = snakemake(two, "--cores", "8", "--configfile", "other.yaml")
-    assert run.returncode == 0, run.stderr[-3000:]
-    assert_same_files(files_of(two / ".test/results"), results)
-    assert_same_files(files_of(two / ".test/figures"), figures)
 
     # the HTML report bundles every table and figure
     rep = snakemake(one, "--report", "report.html", "--configfile", ".test/config.yaml")
@@ -238,9 +227,10 @@ def test_slurm_profile_dry_run(tmp_path):
     assert counts["simulate_reimers_chunk"] >= 7
 
 
-def test_killed_run_resumes_to_identical_outputs(tmp_path, reference_run):
-    """SIGKILL the whole workflow mid-study, unlock, rerun: outputs byte-identical to an uninterrupted run;
-    jobs that were running when it died are rerun (never taken as complete)."""
+def test_killed_run_resumes_to_identical_outputs_across_cores_and_chunk_sizes(tmp_path, reference_run):
+    """Other chunk sizes, started at --cores 1 and SIGKILLed mid-study, unlocked and finished at --cores 8:
+    outputs byte-identical to the uninterrupted reference run (--cores 2, default chunk sizes); jobs that were
+    running when it died are rerun (never taken as complete)."""
     import base64
     import os
     import signal
@@ -256,15 +246,16 @@ def test_killed_run_resumes_to_identical_outputs(tmp_path, reference_run):
                 names.add(base64.urlsafe_b64decode(encoded).decode())
         return names
 
-    def tiny_run(wd):
-        run = snakemake(wd, "--cores", "2", "--configfile", ".test/config.yaml")
-        assert run.returncode == 0, run.stderr[-3000:]
-        return run
-
-    whole = reference_run          # the same config uninterrupted (outputs do not depend on --cores)
-
+    whole = reference_run
     killed = copy_workflow(tmp_path / "killed")
-    proc = subprocess.Popen([sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", ".test/config.yaml"],
+    other = yaml.safe_load((killed / ".test/config.yaml").read_text())
+    other["noise"]["chunk_size"] = 10
+    other["reimers"]["chunk_size"] = 200
+    other["dror"]["population"]["chunks"] = 3
+    other["competition"]["study"]["chunk_size"] = 4
+    other["approaches"]["chunk_size"] = 3
+    (killed / "other.yaml").write_text(yaml.safe_dump(other))
+    proc = subprocess.Popen([sys.executable, "-m", "snakemake", "--cores", "1", "--configfile", "other.yaml"],
                             cwd=killed, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     results = killed / ".test/results"
     deadline = time.monotonic() + 600
@@ -281,9 +272,10 @@ def test_killed_run_resumes_to_identical_outputs(tmp_path, reference_run):
     running = incomplete_outputs(killed)
     assert running, "no job was running when the workflow was killed"
 
-    unlock = snakemake(killed, "--unlock", "--configfile", ".test/config.yaml")
+    unlock = snakemake(killed, "--unlock", "--configfile", "other.yaml")
     assert unlock.returncode == 0, unlock.stderr[-2000:]
-    tiny_run(killed)
+    run = snakemake(killed, "--cores", "8", "--configfile", "other.yaml")
+    assert run.returncode == 0, run.stderr[-3000:]
     # every output of a job that was running at the kill was written again, none taken as complete
     for name in running:
         assert (killed / name).stat().st_mtime > killed_at, name

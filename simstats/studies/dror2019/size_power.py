@@ -29,6 +29,8 @@ from simstats.stats.montecarlo import proportion_with_se
 
 THRESHOLDS = (0.2, 0.4, 0.5)
 METHODS = ("aso_0.2", "aso_0.4", "aso_0.5", "welch", "mannwhitney")
+#: Relative distance of a p-value from alpha below which a batched test is redone on the row alone.
+_EDGE = 1e-9
 
 
 def robust_sd(x: np.ndarray) -> float:
@@ -37,20 +39,60 @@ def robust_sd(x: np.ndarray) -> float:
     return float(1.4826 * np.median(np.abs(x - np.median(x))))
 
 
-def compare_once(a: np.ndarray, b: np.ndarray, rng: np.random.Generator, *, alpha: float, alpha_aso: float,
-                 n_resamples: int) -> dict[str, int]:
-    """+1 (claims B better), -1 (claims A better) or 0 for every method."""
+def _aso_claims(a: np.ndarray, b: np.ndarray, rng: np.random.Generator, *, alpha_aso: float,
+                n_resamples: int) -> tuple[float, float]:
+    """(eps_min of "B better", eps_min of "A better"), both from one bootstrap."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)
         res = aso(b, a, confidence_level=1 - alpha_aso, n_resamples=n_resamples, rng=rng)
-    eps_b, eps_a = res.statistic, res.statistic_reverse
+    return res.statistic, res.statistic_reverse
+
+
+def _claims(a: np.ndarray, b: np.ndarray, eps_b: np.ndarray, eps_a: np.ndarray, *, alpha: float) -> dict:
+    """Claims of every method (+1: B better, -1: A better, 0: none) for comparisons in rows: runs
+    ``a``, ``b`` (comparisons x n) and ASO's eps_min of B over A and of A over B.  Welch and MWU run
+    on all rows at once (scipy's tests along axis 1, each row as in a call of its own)."""
     out = {}
     for t in THRESHOLDS:
-        out[f"aso_{t}"] = 1 if eps_b < t else (-1 if eps_a < t else 0)
-    welch = stats.ttest_ind(b, a, equal_var=False)
-    out["welch"] = int(np.sign(welch.statistic)) if welch.pvalue < alpha else 0
-    out["mannwhitney"] = so_verdict(b, a, alpha=alpha)[0]
+        out[f"aso_{t}"] = np.where(eps_b < t, 1, np.where(eps_a < t, -1, 0))
+    welch = stats.ttest_ind(b, a, axis=1, equal_var=False)
+    out["welch"] = np.where(welch.pvalue < alpha, np.sign(welch.statistic), 0).astype(int)
+    # p-values along an axis may differ from one row's call in the last bits: rows at alpha are redone
+    for r in np.flatnonzero(np.abs(welch.pvalue - alpha) <= _EDGE * alpha):
+        one = stats.ttest_ind(b[r], a[r], equal_var=False)
+        out["welch"][r] = int(np.sign(one.statistic)) if one.pvalue < alpha else 0
+    out["mannwhitney"] = _mwu_claims(b, a, alpha=alpha)
     return out
+
+
+def _mwu_claims(x: np.ndarray, y: np.ndarray, *, alpha: float) -> np.ndarray:
+    """:func:`simstats.stats.aso.so_verdict` of each row of x against the same row of y.  scipy picks
+    the exact or the asymptotic U test for a whole call (asymptotic if any row has ties, when a sample
+    has at most 8 scores), so rows with and without ties are tested apart, each as on its own."""
+    n1, n2 = x.shape[1], y.shape[1]
+    out = np.zeros(x.shape[0], dtype=int)
+    if n1 > 8 and n2 > 8:
+        groups = [np.ones(x.shape[0], dtype=bool)]
+    else:
+        both = np.sort(np.concatenate([x, y], axis=1), axis=1)
+        ties = np.any(both[:, 1:] == both[:, :-1], axis=1)
+        groups = [ties, ~ties]
+    for rows in groups:
+        if rows.any():
+            u = stats.mannwhitneyu(x[rows], y[rows], alternative="two-sided", axis=1)
+            out[rows] = np.where(u.pvalue < alpha, np.sign(u.statistic - n1 * n2 / 2), 0)
+            for r in np.flatnonzero(rows)[np.abs(u.pvalue - alpha) <= _EDGE * alpha]:
+                out[r] = so_verdict(x[r], y[r], alpha=alpha)[0]
+    return out
+
+
+def compare_once(a: np.ndarray, b: np.ndarray, rng: np.random.Generator, *, alpha: float, alpha_aso: float,
+                 n_resamples: int) -> dict[str, int]:
+    """+1 (claims B better), -1 (claims A better) or 0 for every method."""
+    eps_b, eps_a = _aso_claims(a, b, rng, alpha_aso=alpha_aso, n_resamples=n_resamples)
+    claims = _claims(np.asarray(a, float)[None], np.asarray(b, float)[None], np.array([eps_b]), np.array([eps_a]),
+                     alpha=alpha)
+    return {m: int(v[0]) for m, v in claims.items()}
 
 
 def size_power(pool: np.ndarray, scenario: str, *, n_runs, shifts, replicates: int, rng: np.random.Generator,
@@ -65,12 +107,13 @@ def size_power(pool: np.ndarray, scenario: str, *, n_runs, shifts, replicates: i
     rows = []
     for n in n_runs:
         for shift in shifts:
-            claims = {m: np.zeros(replicates, int) for m in METHODS}
-            for r in range(replicates):
-                a = pool[rng.integers(0, pool.size, n)]
-                b = pool[rng.integers(0, pool.size, n)] + shift * sd
-                for m, v in compare_once(a, b, rng, alpha=alpha, alpha_aso=alpha_aso, n_resamples=n_resamples).items():
-                    claims[m][r] = v
+            a, b = np.empty((replicates, n)), np.empty((replicates, n))
+            eps_b, eps_a = np.empty(replicates), np.empty(replicates)
+            for r in range(replicates):      # the draws in the order of one comparison after another
+                a[r] = pool[rng.integers(0, pool.size, n)]
+                b[r] = pool[rng.integers(0, pool.size, n)] + shift * sd
+                eps_b[r], eps_a[r] = _aso_claims(a[r], b[r], rng, alpha_aso=alpha_aso, n_resamples=n_resamples)
+            claims = _claims(a, b, eps_b, eps_a, alpha=alpha)
             for m in METHODS:
                 c = claims[m]
                 row = {"scenario": scenario, "n": n, "shift_sd": shift, "shift_points": 100 * shift * sd,
