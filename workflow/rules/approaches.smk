@@ -29,7 +29,7 @@ rule approaches:
 
 rule simulate_approaches_variant:
     output:
-        f"{RESULTS}/approaches/variants/{{variant}}/{{chunk}}.parquet",
+        f"{RESULTS}/approaches/variants/{{variant}}/chunks/{{chunk}}.parquet",
     params:
         settings=approaches_variant_settings,
         replicates=approaches_chunk_replicates,
@@ -50,7 +50,7 @@ rule simulate_approaches_variant:
 rule summarise_approaches:
     input:
         expand(
-            f"{RESULTS}/approaches/variants/{{variant}}/{{chunk}}.parquet",
+            f"{RESULTS}/approaches/variants/{{variant}}/chunks/{{chunk}}.parquet",
             variant=APPROACHES.variant_names if APPROACHES else [],
             chunk=range(len(APPROACHES.chunks())) if APPROACHES else [],
         ),

@@ -131,7 +131,7 @@ rule competition_table5_check:
 
 rule simulate_competition_design:
     output:
-        f"{RESULTS}/competition/study/designs/{{design}}/{{chunk}}.parquet",
+        f"{RESULTS}/competition/study/designs/{{design}}/chunks/{{chunk}}.parquet",
     params:
         design=competition_design,
         population=competition_design_population,
@@ -155,7 +155,7 @@ rule simulate_competition_design:
 rule summarise_competition_study:
     input:
         expand(
-            f"{RESULTS}/competition/study/designs/{{design}}/{{chunk}}.parquet",
+            f"{RESULTS}/competition/study/designs/{{design}}/chunks/{{chunk}}.parquet",
             design=list(COMPETITION.designs) if COMPETITION else [],
             chunk=range(len(COMPETITION.study_chunks())) if COMPETITION else [],
         ),
