@@ -113,7 +113,7 @@ rule dror_population:
 
 rule dror_noise:
     output:
-        f"{RESULTS}/dror/noise/{{analysis}}_{{chunk}}.parquet",
+        f"{RESULTS}/dror/noise/chunks/{{analysis}}_{{chunk}}.parquet",
     params:
         population=parsed(DROR.population) if DROR else None,
         n_resamples=DROR.n_bootstrap if DROR else None,
@@ -135,7 +135,7 @@ rule dror_noise:
 rule dror_noise_summary:
     input:
         expand(
-            f"{RESULTS}/dror/noise/{{analysis}}_{{chunk}}.parquet",
+            f"{RESULTS}/dror/noise/chunks/{{analysis}}_{{chunk}}.parquet",
             analysis=DROR_NOISE,
             chunk=range(DROR.population.chunks if DROR else 0),
         ),
