@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
+from scipy import interpolate, special, stats
 
 from simstats.sim.noise import Population, make_item_set, mixture_spearman, seed_quadrature, simulate_models
 from simstats.studies.reference import paper_value
@@ -101,8 +101,16 @@ def simulate_chunk(scenario: Scenario, root_seed: int, start: int, stop: int, st
 
 
 # --------------------------------------------------------------------------- exact values
-def _given_items(pop: Population, items, theta: np.ndarray, n_grid: int = 161) -> tuple[np.ndarray, np.ndarray]:
-    """Population.given_items on a grid of theta, interpolated (both are smooth in theta)."""
+def _given_items(pop: Population, items, theta: np.ndarray, n_grid: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Population.given_items on a grid of theta, interpolated by cubic splines (both are smooth in theta).
+
+    41 spline knots put the interpolation error of tau, Delta95, rho and Evaluation 2's % significant
+    below 1e-7 on the realised sets of all seven Reimers tasks (9e-8 for ACE Events, 1e-9 or less for the
+    others; against 2,561 knots, ``tests/test_reimers.py``), where 161 linearly interpolated points left
+    2e-7 to 2e-5, at a quarter of the item-level work (the sum over items costs one normal cdf per item and knot).  Without
+    model noise (sigma_e = 0) both are step functions: 161 points, linear interpolation.
+    """
+    n_grid = n_grid or (161 if pop.scenario.sigma_e == 0 else 41)
     lo, hi = float(theta.min()), float(theta.max())
     grid = np.linspace(lo, hi, n_grid) if hi > lo else np.array([lo])
     parts = [pop.given_items(grid[i:i + 16], items) for i in range(0, grid.size, 16)]
@@ -110,7 +118,11 @@ def _given_items(pop: Population, items, theta: np.ndarray, n_grid: int = 161) -
     var = np.concatenate([p[1] for p in parts])
     if grid.size == 1:
         return np.full(theta.shape, mean[0]), np.full(theta.shape, var[0])
-    return np.interp(theta, grid, mean), np.interp(theta, grid, var)
+    if pop.scenario.sigma_e == 0 or np.any(np.diff(grid) <= 0):   # step functions, or a range of rounding size
+        return np.interp(theta, grid, mean), np.interp(theta, grid, var)
+    spline = interpolate.CubicSpline(grid, np.stack([mean, var], axis=1))
+    values = spline(theta)
+    return values[..., 0], values[..., 1]
 
 
 def node_moments(scenario: Scenario, approach: str, item_sets: dict | None = None, *,
