@@ -62,6 +62,25 @@ def test_seed_bootstrap_matches_enumeration(paired):
     assert abs(res.pvalue - exact) < 4 * math.sqrt(exact * (1 - exact) / B) + 1e-9
 
 
+@pytest.mark.parametrize("paired", [False, True])
+def test_one_call_gives_each_sources_pvalue_of_a_call_with_that_resample(paired):
+    """result.pvalues[source] is the p-value of a call that resamples only that source from the same
+    generator state, to the last bit; with one run per approach the seed-resampling p-values are NaN."""
+    stats = runs_of(np.random.default_rng(4), 250, [0.80, 0.78, 0.83, 0.77, 0.76, 0.79, 0.81, 0.75])
+    labels = ["A"] * 4 + ["B"] * 4
+    seeds = [0, 1, 2, 3] * 2 if paired else list(range(8))
+    one = compare_approaches(stats, simstats.accuracy, labels, seeds, n_resamples=999, rng=8)
+    for source, resample in (("seeds", ("seeds",)), ("items", ("items",)), ("both", ("seeds", "items"))):
+        alone = compare_approaches(stats, simstats.accuracy, labels, seeds, resample=resample, n_resamples=999,
+                                   rng=8)
+        assert one.pvalues[source] == alone.pvalue, source
+    assert one.pvalue == one.pvalues["both"] and 0 < one.pvalues["items"] < 1
+    single = compare_approaches(stats[[0, 4]], simstats.accuracy, ["A", "B"], resample=("items",),
+                                n_resamples=99, rng=1)
+    assert math.isnan(single.pvalues["seeds"]) and math.isnan(single.pvalues["both"])
+    assert single.pvalues["items"] == single.pvalue
+
+
 def test_seed_variance_is_the_plugin_variance_of_the_means():
     stats = runs_of(np.random.default_rng(4), 500, [0.8, 0.7, 0.85, 0.75, 0.9, 0.6, 0.65, 0.7])
     labels = ["A"] * 4 + ["B"] * 4

@@ -52,7 +52,10 @@ class ApproachComparisonResult(TestResult):
     lower-is-better metric); ``scores``: (mean A, mean B); ``runs``: runs per approach;
     ``variance``: bootstrap variance of delta by source (module docstring); ``target``: the
     population the claim is about; ``effect_size``: delta over the sd of the run scores pooled
-    within approaches (NaN with one run per approach).
+    within approaches (NaN with one run per approach); ``pvalues``: the p-value of each source's
+    resampling (``seeds``, ``items``, ``both``) on this call's replicates - each equal to the
+    ``pvalue`` a call with that ``resample`` and the same generator state gives (one call
+    answers all three claims; ``seeds`` needs at least 2 runs per approach, else NaN).
     """
 
     confidence_interval: ConfidenceInterval | None = None
@@ -64,6 +67,7 @@ class ApproachComparisonResult(TestResult):
     n_resamples: int = 0
     convention: str = "shift"
     effect_size: float = float("nan")
+    pvalues: dict | None = None
 
 
 def _labels(approach, approaches):
@@ -203,9 +207,13 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
         keep["seeds"][done:done + b] = diff(observed[:ka], observed[ka:], ca, cb)
         done += b
     key = "both" if resample == ("items", "seeds") else resample[0]
-    star = keep[key][:, None]
-    counts = extreme_counts(star, np.array([delta]), alternative, convention)
-    pvalue = float(np.ravel(pvalues_from_counts(counts, n_resamples, alternative, convention))[0])
+    pvalues = {}
+    for k, star in keep.items():
+        counts = extreme_counts(star[:, None], np.array([delta]), alternative, convention)
+        pvalues[k] = float(np.ravel(pvalues_from_counts(counts, n_resamples, alternative, convention))[0])
+    if min(ka, kb) < 2:          # one run per approach: resampling seeds is not defined
+        pvalues["seeds"] = pvalues["both"] = float("nan")
+    pvalue = pvalues[key]
     ci = None
     if confidence_level is not None:
         a = (1 - confidence_level) / 2
@@ -221,4 +229,5 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     return ApproachComparisonResult(delta, pvalue, alternative, method, confidence_interval=ci,
                                     scores=(float(mean_a), float(mean_b)), runs=(ka, kb), variance=var,
                                     target=TARGETS[resample], paired_seeds=pairing is not None,
-                                    n_resamples=n_resamples, convention=convention, effect_size=float(effect))
+                                    n_resamples=n_resamples, convention=convention, effect_size=float(effect),
+                                    pvalues=pvalues)
