@@ -249,11 +249,14 @@ def test_killed_run_resumes_to_identical_outputs_across_cores_and_chunk_sizes(tm
     whole = reference_run
     killed = copy_workflow(tmp_path / "killed")
     other = yaml.safe_load((killed / ".test/config.yaml").read_text())
-    other["noise"]["chunk_size"] = 10
+    # every chunked study split otherwise than in the reference run (which has one noise chunk per
+    # scenario, two Reimers chunks per task, two Dror chunks per analysis, one competition and one
+    # approaches job per cell)
+    other["noise"]["chunk_size"] = 20
     other["reimers"]["chunk_size"] = 200
-    other["dror"]["population"]["chunks"] = 3
-    other["competition"]["study"]["chunk_size"] = 4
-    other["approaches"]["chunk_size"] = 3
+    other["dror"]["population"]["chunks"] = 1
+    other["competition"]["study"]["chunk_size"] = 5
+    other["approaches"]["chunk_size"] = 5
     (killed / "other.yaml").write_text(yaml.safe_dump(other))
     proc = subprocess.Popen([sys.executable, "-m", "snakemake", "--cores", "1", "--configfile", "other.yaml"],
                             cwd=killed, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
