@@ -172,7 +172,7 @@ def test_tiny_run_writes_every_output_and_the_report(reference_run):
     dry = snakemake(one, "-n", "--configfile", "extended.yaml")
     assert dry.returncode == 0, dry.stderr
     assert job_counts(dry.stdout + dry.stderr) == {
-        "simulate_noise_chunk": 2, "summarise_noise": 1, "plot_noise": 1, "noise_table": 1, "replication_report": 1,
+        "simulate_noise_chunk": 1, "summarise_noise": 1, "plot_noise": 1, "noise_table": 1, "replication_report": 1,
         "all": 1}
 
 
