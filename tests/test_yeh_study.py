@@ -130,21 +130,3 @@ def test_kind_statistics_layout():
     assert KIND_STATS.shape == (2, 8, 3)
     # system 1 recalls gold kinds 11 and 10; system 2 kinds 11 and 01
     assert KIND_STATS[0, :4, 0].tolist() == [1, 1, 0, 0] and KIND_STATS[1, :4, 0].tolist() == [1, 0, 1, 0]
-
-
-def test_each_design_effect_is_one_job_whose_rows_do_not_depend_on_the_others():
-    """cluster_design_rows (one workflow job per design effect) gives simulate_cluster_cell's rows keyed by
-    the design effect, with design_effect and tau; reading the jobs back concatenates them in order."""
-    from simstats.studies.yeh2000.simulate import YehClusterSettings, cluster_design_rows, read_cluster_rows
-
-    c = YehClusterSettings(n_docs=12, doc_size=5, accuracy=0.7, sigma_item=0.5, design_effects=(1.0, 2.0),
-                           replicates=3)
-    two = cluster_design_rows(c, 2.0, root_seed=4, n_resamples=99)
-    pair = clustered_pair(2.0, accuracy=0.7, sigma_item=0.5, doc_size=5)
-    direct = simulate_cluster_cell(pair, 12, range(3), root_seed=4, key=(2.0,), n_resamples=99)
-    pd.testing.assert_frame_equal(two.drop(columns=["design_effect", "tau"]), direct)
-    assert two.design_effect.tolist() == [2.0] * 3 and two.tau.tolist() == [pair.tau] * 3
-    one = cluster_design_rows(c, 1.0, root_seed=4, n_resamples=99)
-    assert (one.tau == 0).all()
-    with pytest.raises(ValueError, match="no design-effect files"):
-        read_cluster_rows([])

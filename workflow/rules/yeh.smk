@@ -100,34 +100,7 @@ rule yeh_sd_ratio:
         "../scripts/yeh_sd_ratio.py"
 
 
-rule simulate_yeh_cluster_cell:
-    """One design effect of the dependent-items study (its test sets keyed by the design effect: any
-    split gives the same rows)."""
-    output:
-        f"{RESULTS}/yeh/clusters/chunks/{{chunk}}.parquet",
-    params:
-        settings=parsed(YEH.clusters) if YEH else None,
-        n_resamples=YEH.n_resamples if YEH else None,
-        root_seed=ROOT_SEED,
-    log:
-        log_path("yeh/clusters_{chunk}"),
-    benchmark:
-        benchmark_path("yeh/clusters_{chunk}")
-    conda:
-        "../envs/simstats.yaml"
-    resources:
-        mem_mb=2000,
-        runtime=30,
-    script:
-        "../scripts/simulate_yeh_cluster_cell.py"
-
-
 rule yeh_clusters:
-    input:
-        expand(
-            f"{RESULTS}/yeh/clusters/chunks/{{chunk}}.parquet",
-            chunk=range(len(YEH.clusters.design_effects) if YEH else 0),
-        ),
     output:
         parquet=f"{RESULTS}/yeh/clusters.parquet",
         csv=report(
@@ -139,10 +112,17 @@ rule yeh_clusters:
     params:
         settings=parsed(YEH.clusters) if YEH else None,
         alpha=YEH.alpha if YEH else None,
+        n_resamples=YEH.n_resamples if YEH else None,
+        root_seed=ROOT_SEED,
     log:
         log_path("yeh/clusters"),
+    benchmark:
+        benchmark_path("yeh/clusters")
     conda:
         "../envs/simstats.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=30,
     script:
         "../scripts/yeh_clusters.py"
 

@@ -1,12 +1,22 @@
 """Yeh study: test items in documents; item- vs cluster-level tests as the design effect grows."""
+import pandas as pd
+
 from simstats.io import script_logger
 from simstats.io import markdown_table, write_csv, write_parquet, write_text
-from simstats.studies.yeh2000.simulate import read_cluster_rows, summarise_clusters
+from simstats.studies.yeh2000.simulate import clustered_pair, simulate_cluster_cell, summarise_clusters
 
 with script_logger(snakemake.log[0]) as log:
     c, alpha = snakemake.params.settings.value, snakemake.params.alpha
-    rows = read_cluster_rows(snakemake.input)
-    log.info("%d test sets over %d design effects", len(rows), rows.design_effect.nunique())
+    frames = []
+    for de in c.design_effects:
+        pair = clustered_pair(de, accuracy=c.accuracy, sigma_item=c.sigma_item, doc_size=c.doc_size)
+        rows = simulate_cluster_cell(pair, c.n_docs, range(c.replicates), root_seed=snakemake.params.root_seed,
+                                     key=(de,), n_resamples=snakemake.params.n_resamples)
+        rows.insert(0, "tau", pair.tau)
+        rows.insert(0, "design_effect", de)
+        frames.append(rows)
+        log.info("design effect %.2f (tau %.3f) done", de, pair.tau)
+    rows = pd.concat(frames, ignore_index=True)
     summary = summarise_clusters(rows, alpha)
     write_parquet(summary, snakemake.output.parquet)
     write_csv(summary, snakemake.output.csv)

@@ -386,27 +386,6 @@ def simulate_cluster_cell(pair: ClusteredPair, n_docs: int, replicates, *, root_
     return pd.DataFrame(rows)
 
 
-def cluster_design_rows(settings: "YehClusterSettings", design_effect: float, *, root_seed: int,
-                        n_resamples: int = 1000) -> pd.DataFrame:
-    """Every replicate of one design effect of the dependent-items study, with its design_effect and
-    tau columns (one job of the workflow; the test sets are keyed by the design effect)."""
-    c = settings
-    pair = clustered_pair(design_effect, accuracy=c.accuracy, sigma_item=c.sigma_item, doc_size=c.doc_size)
-    rows = simulate_cluster_cell(pair, c.n_docs, range(c.replicates), root_seed=root_seed, key=(design_effect,),
-                                 n_resamples=n_resamples)
-    rows.insert(0, "tau", pair.tau)
-    rows.insert(0, "design_effect", design_effect)
-    return rows
-
-
-def read_cluster_rows(paths) -> pd.DataFrame:
-    """The rows of :func:`cluster_design_rows` of every design effect, in the order of ``paths``."""
-    paths = list(paths)
-    if not paths:
-        raise ValueError("no design-effect files to read")
-    return pd.concat([pd.read_parquet(p) for p in paths], ignore_index=True)
-
-
 # --------------------------------------------------------------------------- configuration and summaries
 @dataclass(frozen=True)
 class YehSdRatioSettings:
