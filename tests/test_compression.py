@@ -62,9 +62,12 @@ def exact_shift_pvalue(stats, metric, alternative):
 
 
 @pytest.mark.parametrize("alternative", ["greater", "two-sided"])
-def test_compressed_bootstrap_matches_exact_enumeration(alternative):
+def test_compressed_bootstrap_matches_exact_enumeration(alternative, monkeypatch):
     stats = acc_stats([1] * 8, [1, 0, 1, 1, 0, 1, 1, 1])                    # 8 items, 2 distinct rows
-    assert item_groups(stats, [0, 1], BOOTSTRAP_COMPRESS_FACTOR) is not None
+    # enumeration needs few items, so compress from 4 items per row (the default threshold is higher
+    # for speed only; the compressed draw is exact at any size)
+    monkeypatch.setattr("simstats.stats.bootstrap.BOOTSTRAP_COMPRESS_FACTOR", 4)
+    assert item_groups(stats, [0, 1], 4) is not None
     exact = exact_shift_pvalue(stats, accuracy, alternative)                 # 6,435 multisets
     B = 200_000
     res = paired_bootstrap(stats, accuracy, alternative=alternative, n_resamples=B, confidence_level=None, rng=1)

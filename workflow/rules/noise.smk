@@ -43,6 +43,8 @@ rule simulate_noise_chunk:
 
 
 rule summarise_noise:
+    """Merge a scenario's chunks, summarise its noise model against the closed forms and draw its dev vs
+    test figure (one job: the figure needs nothing else)."""
     input:
         scores=noise_chunk_files(""),
         pairs=noise_chunk_files(".pairs"),
@@ -51,6 +53,7 @@ rule summarise_noise:
         pairs=f"{RESULTS}/noise/{{scenario}}/pairs.parquet",
         summary=f"{RESULTS}/noise/{{scenario}}/summary.parquet",
         csv=f"{RESULTS}/noise/{{scenario}}/summary.csv",
+        **figure("noise/{scenario}_dev_vs_test", "noise_dev_vs_test", NOISE_CATEGORY, "{scenario}"),
     params:
         scenario=noise_scenario,
         root_seed=ROOT_SEED,
@@ -66,22 +69,6 @@ rule summarise_noise:
         runtime=30,
     script:
         "../scripts/summarise_noise.py"
-
-
-rule plot_noise:
-    input:
-        scores=rules.summarise_noise.output.scores,
-        summary=rules.summarise_noise.output.summary,
-    output:
-        **figure("noise/{scenario}_dev_vs_test", "noise_dev_vs_test", NOISE_CATEGORY, "{scenario}"),
-    params:
-        scenario=noise_scenario,
-    log:
-        log_path("noise/{scenario}/plot"),
-    conda:
-        "../envs/simstats.yaml"
-    script:
-        "../scripts/plot_noise.py"
 
 
 rule noise_table:

@@ -1,8 +1,10 @@
-"""Merge a scenario's chunks and summarise its noise model."""
+"""Merge a scenario's chunks, summarise its noise model and draw its dev vs test figure."""
 import pandas as pd
 
+from simstats.studies.noise.figures import dev_vs_test_figure
 from simstats.studies.noise.simulate import summarise
-from simstats.io import script_logger
+from simstats.studies.reference import paper_value
+from simstats.io import save_figure, script_logger
 from simstats.io import write_csv, write_parquet
 
 with script_logger(snakemake.log[0]) as log:
@@ -18,3 +20,9 @@ with script_logger(snakemake.log[0]) as log:
     write_parquet(summary, snakemake.output.summary)
     write_csv(summary, snakemake.output.csv)
     log.info("summary:\n%s", summary.to_string())
+    rho = paper_value("reimers2018", "T2_eval2", scenario.reference, "spearman_rho") if scenario.reference else None
+    # the figure from the written tables, as a reader of them would draw it
+    fig = dev_vs_test_figure(pd.read_parquet(snakemake.output.scores), pd.read_parquet(snakemake.output.summary),
+                             scenario, paper_rho=rho)
+    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+    log.info("wrote %s and %s", snakemake.output.png, snakemake.output.pdf)
