@@ -13,5 +13,6 @@ with script_logger(snakemake.log[0]) as log:
     table = read_ukp(snakemake.input.ukp)
     log.info("%d runs read", len(table))
     scores = {Path(p).parent.name: pd.read_parquet(p) for p in snakemake.input.scores}
-    write_csv(ukp_replicates(table, generator(snakemake.params.root_seed, "reimers", "ukp"), model_scores=scores),
+    write_csv(ukp_replicates(table, generator(snakemake.params.root_seed, "reimers", "ukp"),
+                             n_boot=snakemake.params.n_boot, model_scores=scores),
               snakemake.output.csv)
