@@ -24,17 +24,7 @@ from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.metrics import get_metric
 from simstats.stats.randomization import approximate_randomization
 
-from .common import (
-    TOLERANCE_RULE,
-    PValueCheck,
-    Report,
-    Settings,
-    best_of,
-    fmt_s,
-    fmt_x,
-    repeat_rule,
-    timed,
-)
+from .common import (TOLERANCE_RULE, PValueCheck, Report, Settings, best_of, fmt_s, fmt_x, repeat_rule, timed)
 from .inputs import BLEU_BASE_RATE, bleu_corpus
 
 SEED = 2024

@@ -14,18 +14,7 @@ import pandas as pd
 from simstats.compare import statistics_from_predictions
 from simstats.stats.competition import analyse_competition
 
-from .common import (
-    ROOT,
-    TOLERANCE_RULE,
-    PValueCheck,
-    Report,
-    Settings,
-    best_of,
-    fmt_s,
-    fmt_x,
-    repeat_rule,
-    timed,
-)
+from .common import (ROOT, TOLERANCE_RULE, PValueCheck, Report, Settings, best_of, fmt_s, fmt_x, repeat_rule, timed)
 from .inputs import simulated_competition
 
 DATA = ROOT / "resources" / "realdata" / "compstats_competition_data.csv"

@@ -27,17 +27,7 @@ from simstats.stats.metrics import get_metric
 from simstats.stats.randomization import approximate_randomization
 from simstats.stats.resample import item_counts, row_counts, row_swaps, swap_indicators
 
-from .common import (
-    TOLERANCE_RULE,
-    PValueCheck,
-    Report,
-    Settings,
-    best_of,
-    fmt_s,
-    fmt_x,
-    repeat_rule,
-    timed,
-)
+from .common import (TOLERANCE_RULE, PValueCheck, Report, Settings, best_of, fmt_s, fmt_x, repeat_rule, timed)
 from .inputs import PAIR_FLIP_RATES, label_stats, label_systems
 
 SEED = 2026
