@@ -21,8 +21,6 @@ with script_logger(snakemake.log[0]) as log:
     write_csv(summary, snakemake.output.csv)
     log.info("summary:\n%s", summary.to_string())
     rho = paper_value("reimers2018", "T2_eval2", scenario.reference, "spearman_rho") if scenario.reference else None
-    # the figure from the written tables, as a reader of them would draw it
-    fig = dev_vs_test_figure(pd.read_parquet(snakemake.output.scores), pd.read_parquet(snakemake.output.summary),
-                             scenario, paper_rho=rho)
+    fig = dev_vs_test_figure(scores, summary, scenario, paper_rho=rho)
     save_figure(fig, snakemake.output.png, snakemake.output.pdf)
     log.info("wrote %s and %s", snakemake.output.png, snakemake.output.pdf)

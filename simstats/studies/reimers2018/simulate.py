@@ -56,7 +56,7 @@ class ReimersSettings:
     power_target: float
     identifiability_low_prob: tuple[float, ...] = (0.1, 0.15, 0.2)
     identifiability_theta_ratio: tuple[float, ...] = (0.25, 0.5, 1.0)
-    realdata_resamples: int = 1000  # bootstrap replicates of the UKP real-data intervals
+    realdata_resamples: int = 1000  # bootstrap replicates of the UKP real-data intervals (schema default)
 
     @property
     def group_sizes(self) -> tuple[int, ...]:
@@ -115,7 +115,7 @@ def parse_reimers(value, scenarios: dict[str, Scenario]) -> ReimersSettings:
         power_target=float(power["target"]),
         identifiability_low_prob=tuple(float(x) for x in value["identifiability"]["low_prob"]),
         identifiability_theta_ratio=tuple(float(x) for x in value["identifiability"]["theta_ratio"]),
-        realdata_resamples=value.get("realdata_resamples", 1000),
+        realdata_resamples=value["realdata_resamples"],
     )
     if settings.chunk_size % settings.block:
         raise ScenarioError(f"{path}.chunk_size: must be a multiple of {settings.block} (the least common multiple "
