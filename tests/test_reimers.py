@@ -175,7 +175,7 @@ def refit():
 
 
 #: Tasks whose Table 2 % significant the test_shift_mixture reaches while keeping tau, Delta95 and rho.
-TABLE2_REACHED = ("conll2003_ner_en", "conll2003_ner_de", "ace2005_entities", "ace2005_events")
+TABLE2_REACHED = ("conll2003_ner_en", "conll2003_ner_de", "conll2000_chunking", "ace2005_entities", "ace2005_events")
 
 
 def test_refit_reproduces_the_stored_task_parameters(refit):
@@ -427,3 +427,27 @@ def test_spline_of_the_item_level_moments_is_exact_to_1e7(name):
         noise_simulate._given_items = fine
     for key in ("tau", "delta95_test", "spearman_rho", "pct_significant_eval2"):
         assert default[key] == pytest.approx(reference[key], rel=0, abs=1e-7), key
+
+
+def test_shape_scan_refits_every_mixture_task_and_ranks_the_shapes():
+    from simstats.studies.reimers2018.calibration import shape_scan, shape_scan_summary
+
+    ace, iid = SCENARIOS["ace2005_events"], SCENARIOS["iid"]
+    scan = shape_scan([ace, iid], [0.15], [1.0], root_seed=CONFIG["root_seed"])
+    assert list(scan.scenario) == ["ace2005_events"]           # iid has no published targets: skipped
+    row = scan.iloc[0]
+    assert row.fit_exact and row.pct_significant_eval2 == pytest.approx(29.08, abs=1e-3)
+    assert row.paper_eval2 == 29.08 and row.within_tolerance
+    # the configured parameters are this shape's fit
+    for name in ("sigma_seed", "sigma_shift", "sigma_e"):
+        assert row[name] == pytest.approx(getattr(ace, name), rel=1e-2, abs=1e-5), name
+    synthetic = pd.DataFrame({"scenario": ["a", "b", "a", "b", "a", "b"], "low_prob": [0.1] * 4 + [0.2] * 2,
+                              "theta_ratio": [0.5, 0.5, 1.0, 1.0, 1.0, 1.0], "fit_exact": [True] * 6,
+                              "pct_significant_eval2": [20.0, 30.0, 21.0, 12.0, 20.5, 19.0],
+                              "paper_eval2": [20.0, 15.0, 20.0, 15.0, 20.0, 15.0]})
+    synthetic["within_tolerance"] = (synthetic.pct_significant_eval2 - synthetic.paper_eval2).abs() <= 3
+    summary = shape_scan_summary(synthetic)
+    # (0.1, 1.0): both within, 1 + 9 = 10; (0.2, 1.0): one within (b is 4 off), 0.25 + 16; (0.1, 0.5): one, 225
+    assert [tuple(r) for r in summary[["low_prob", "theta_ratio", "within"]].itertuples(index=False)] == [
+        (0.1, 1.0, 2), (0.2, 1.0, 1), (0.1, 0.5, 1)]
+    assert summary.squared_residuals.tolist() == pytest.approx([10.0, 16.25, 225.0])
