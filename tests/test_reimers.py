@@ -482,3 +482,23 @@ def test_a_mixture_fit_that_ends_without_low_runs_restarts():
     assert runs[0].x[low] < cal.NO_LOW_RUNS * cal.START["low_shift"] and np.max(np.abs(runs[0].fun)) > 1e-3
     assert len(runs) >= 2 and fit.success and fit.parameters["low_shift"] > 0.005
     assert fit.predicted["pct_significant_eval2"] == pytest.approx(15.84, abs=1e-3)
+
+
+def test_resampled_ukp_statistics_equal_the_statistics_of_the_concatenated_draws():
+    """All bootstrap replicates at once (configuration multiplicities) against _statistics on the drawn
+    configurations concatenated, with tied scores across configurations and a configuration drawn twice."""
+    from simstats.studies.reimers2018.realdata import RESAMPLED, _per_config, _resampled_statistics, _statistics
+
+    rng = np.random.default_rng(3)
+    sizes = rng.integers(2, 7, size=40)
+    runs = pd.DataFrame({"config": np.repeat(np.arange(40), sizes),
+                         "dev": np.round(rng.normal(90, 0.4, sizes.sum()), 1),      # rounded: many ties
+                         "test": np.round(rng.normal(89, 0.5, sizes.sum()), 1)})
+    parts = _per_config(runs)
+    picks = [rng.integers(0, 40, size=40) for _ in range(25)] + [np.r_[np.zeros(39, int), 1]]
+    counts = np.stack([np.bincount(p, minlength=40) for p in picks])
+    got = _resampled_statistics(parts, counts)
+    for r, pick in enumerate(picks):
+        expected = _statistics([parts[k] for k in pick])
+        for key in RESAMPLED:
+            assert got[key][r] == pytest.approx(expected[key], rel=1e-9, abs=1e-12), (r, key)

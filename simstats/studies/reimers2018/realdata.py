@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from simstats.studies.reimers2018.tables import prediction_interval_width
+from simstats.studies.reimers2018.tables import ZETA_TAIL, prediction_interval_width
 
 #: UKP dataset -> the simulated task it matches.
 UKP_TASKS = {"conll2003_ner": "conll2003_ner_en", "conll2000_chunking": "conll2000_chunking",
@@ -84,6 +84,72 @@ def _statistics(parts) -> dict[str, float]:
 
 
 QUANTITIES = ("spearman_rho", "two_zeta", "delta95_test", "deltamax_test", "skewness", "excess_kurtosis")
+#: The statistics with bootstrap intervals (Delta_max has none).
+RESAMPLED = ("spearman_rho", "two_zeta", "delta95_test", "skewness", "excess_kurtosis")
+
+
+def _average_ranks(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Per row of ``weights`` (replicates x runs): the average rank (1-based, ties shared) every run would
+    have if each run were repeated ``weight`` times, as scipy's rankdata gives on the repeated data."""
+    order = np.argsort(values, kind="stable")
+    sorted_values = values[order]
+    starts = np.flatnonzero(np.r_[True, sorted_values[1:] != sorted_values[:-1]])
+    group = np.empty(values.size, dtype=np.intp)
+    group[order] = np.cumsum(np.r_[True, sorted_values[1:] != sorted_values[:-1]]) - 1
+    per_group = np.add.reduceat(weights[:, order], starts, axis=1)
+    before = np.cumsum(per_group, axis=1) - per_group
+    return (before + (per_group + 1) / 2)[:, group]
+
+
+def _weighted_pearson(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    n = w.sum(1)
+    xm, ym = (w * x).sum(1) / n, (w * y).sum(1) / n
+    dx, dy = x - xm[:, None], y - ym[:, None]
+    return (w * dx * dy).sum(1) / np.sqrt((w * dx * dx).sum(1) * (w * dy * dy).sum(1))
+
+
+def _resampled_statistics(parts, counts: np.ndarray) -> dict[str, np.ndarray]:
+    """The RESAMPLED statistics of every bootstrap replicate at once: ``counts`` (replicates x
+    configurations) says how often each configuration was drawn.  Equal to :func:`_statistics` on the
+    concatenated drawn configurations (to rounding): every run and run pair counts with its
+    configuration's multiplicity."""
+    sizes = np.array([p[0].size for p in parts])
+    pair_sizes = np.array([p[2].size for p in parts])
+    dev = np.concatenate([p[0] for p in parts])
+    test = np.concatenate([p[1] for p in parts])
+    diffs = np.concatenate([p[2] for p in parts])
+    counts = np.asarray(counts, dtype=float)
+    w = np.repeat(counts, sizes, axis=1)                          # replicates x runs
+    n = w.sum(1)
+    mean = (w * test).sum(1) / n
+    centred = test - mean[:, None]
+    m2, m3, m4 = ((w * centred**k).sum(1) / n for k in (2, 3, 4))
+    out = {"skewness": m3 / m2**1.5, "excess_kurtosis": m4 / m2**2 - 3.0}
+    if np.allclose(dev, test):                                    # as _statistics: no rho or 2 zeta
+        out["spearman_rho"] = out["two_zeta"] = np.full(counts.shape[0], np.nan)
+    else:
+        out["spearman_rho"] = _weighted_pearson(_average_ranks(dev, w), _average_ranks(test, w), w)
+        xm, ym = (w * dev).sum(1) / n, (w * test).sum(1) / n
+        dx, dy = dev - xm[:, None], test - ym[:, None]
+        sxx = (w * dx * dx).sum(1)
+        slope = (w * dx * dy).sum(1) / sxx
+        s = np.sqrt((w * (dy - slope[:, None] * dx) ** 2).sum(1) / (n - 2))
+        t = stats.t.ppf(1 - ZETA_TAIL, n - 2)
+        width = 2 * (t * s)[:, None] * np.sqrt(1 + 1 / n[:, None] + dx**2 / sxx[:, None])
+        out["two_zeta"] = (w * width).sum(1) / n
+    # Delta95: numpy's linear quantile of the repeated pair differences, from cumulative multiplicities
+    order = np.argsort(diffs, kind="stable")
+    cum = np.cumsum(np.repeat(counts, pair_sizes, axis=1)[:, order], axis=1)
+    h = (cum[:, -1] - 1) * 0.95
+    lower = np.floor(h)
+    ranked = diffs[order]
+
+    def at(k):                                                    # the k-th (0-based) repeated difference
+        return ranked[(cum <= k[:, None]).sum(1)]
+
+    a, b = at(lower), at(np.minimum(lower + 1, cum[:, -1] - 1))
+    out["delta95_test"] = a + (h - lower) * (b - a)
+    return out
 
 
 def grouped_like(dev: np.ndarray, test: np.ndarray, sizes) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -121,12 +187,9 @@ def ukp_replicates(table: pd.DataFrame, rng: np.random.Generator, n_boot: int = 
                 if sizes.sum() <= len(a):       # else too few simulated runs (a small run): no model value
                     model = _statistics(grouped_like(100 * a.psi_dev.to_numpy(), 100 * a.psi_test.to_numpy(),
                                                      sizes))
-            reps = {k: [] for k in ("spearman_rho", "two_zeta", "delta95_test", "skewness", "excess_kurtosis")}
-            for _ in range(n_boot):
-                pick = rng.integers(0, len(parts), size=len(parts))
-                s = _statistics([parts[k] for k in pick])
-                for k in reps:
-                    reps[k].append(s[k])
+            counts = np.stack([np.bincount(rng.integers(0, len(parts), size=len(parts)), minlength=len(parts))
+                               for _ in range(n_boot)])
+            reps = _resampled_statistics(parts, counts)
             for key in QUANTITIES:
                 lo = hi = math.nan
                 if key in reps and np.isfinite(point[key]):
