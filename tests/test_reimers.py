@@ -510,8 +510,9 @@ def test_simulated_calibration_gives_the_residual_in_monte_carlo_standard_errors
     fit = pd.DataFrame({"scenario": ["a", "a"], "reference": ["A", "A"], "kind": ["target", "target"],
                         "quantity": ["tau", "spearman_rho"], "value": [1.97, 0.24], "fit": [1.97, 0.24],
                         "difference": [0.0, 0.0]})
-    tables = pd.DataFrame({"scenario": ["a", "a"], "table": ["T1_eval1", "T2_eval2"], "quantity": ["tau", "spearman_rho"],
-                           "estimate": [1.984, 0.24], "se": [0.0035, 0.0], "verdict": ["agrees", "agrees"]})
+    tables = pd.DataFrame({"scenario": ["a", "a"], "table": ["T1_eval1", "T2_eval2"],
+                           "quantity": ["tau", "spearman_rho"], "estimate": [1.984, 0.24], "se": [0.0035, 0.0],
+                           "verdict": ["agrees", "agrees"]})
     out = simulated_calibration(fit, tables).set_index("quantity")
     assert out.loc["tau", "simulated_z"] == pytest.approx(0.014 / 0.0035)
     assert math.isnan(out.loc["spearman_rho", "simulated_z"])              # no MCSE: no z

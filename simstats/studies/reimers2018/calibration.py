@@ -202,8 +202,8 @@ def calibrate(scenario: Scenario, *, fixed: dict[str, float] | None = None,
 
     Deterministic: least squares from the scenario's stored values (relative residuals for tau and Delta95,
     absolute for rho), parameters bounded to [0, UPPER]; a mixture fit that ends neither exact nor with
-    low runs (low_shift about 0) is restarted from MIXTURE_STARTS and the best fit kept.  A target outside the model's
-    reach (a negative rho, say) leaves a residual; ``success`` says whether the fit is exact
+    low runs (low_shift about 0) is restarted from MIXTURE_STARTS and the best fit kept.  A target outside
+    the model's reach (a negative rho, say) leaves a residual; ``success`` says whether the fit is exact
     to 1e-4.  With ``item_sets`` (the realised dev and test sets of a run) the fit is to what
     the model implies on those sets, so that the simulation hits the targets rather than
     their expectation over set draws.  ``from_stored``: start from the scenario's own values (True)
@@ -225,9 +225,9 @@ def calibrate(scenario: Scenario, *, fixed: dict[str, float] | None = None,
     if MIXTURE_PARAMETER in free and restarts:
         # the mixture's fit has local minima with no low runs (low_shift at its bound 0): where the first start
         # ends there and not exact, restart from small spreads and several low-run drops, and keep the best fit
+        small = {"sigma_seed": 0.5 * START["sigma_seed"], "sigma_shift": 0.5 * START["sigma_shift"]}
         for low in MIXTURE_STARTS:
-            starts.append(np.array([low if p == MIXTURE_PARAMETER else 0.5 * START[p] if p in ("sigma_seed", "sigma_shift")
-                                    else s for p, s in zip(free, start)]))
+            starts.append(np.array([{**small, MIXTURE_PARAMETER: low}.get(p, s) for p, s in zip(free, start)]))
     fit = None
     for x0 in starts:
         trial = optimize.least_squares(lambda x: _residuals(base, goal, free, x, use, item_sets), x0,

@@ -129,8 +129,7 @@ def _resampled_statistics(parts, counts: np.ndarray) -> dict[str, np.ndarray]:
         out["spearman_rho"] = out["two_zeta"] = np.full(counts.shape[0], np.nan)
     else:
         out["spearman_rho"] = _weighted_pearson(_average_ranks(dev, w), _average_ranks(test, w), w)
-        xm, ym = (w * dev).sum(1) / n, (w * test).sum(1) / n
-        dx, dy = dev - xm[:, None], test - ym[:, None]
+        dx, dy = dev - ((w * dev).sum(1) / n)[:, None], centred
         sxx = (w * dx * dx).sum(1)
         slope = (w * dx * dy).sum(1) / sxx
         s = np.sqrt((w * (dy - slope[:, None] * dx) ** 2).sum(1) / (n - 2))
