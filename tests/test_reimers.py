@@ -190,11 +190,11 @@ def test_refit_reproduces_the_stored_task_parameters(refit):
     reached = targets[(targets.quantity == "pct_significant_eval2") & targets.scenario.isin(TABLE2_REACHED)]
     np.testing.assert_allclose(reached.fit, reached.value, atol=1e-4)
     # issue 18: in closed form Table 2's % significant within 3 points in 6 of 7 tasks (GermEval's closest fit
-    # 18.4 %, paper 16.72; TempEval 12.6 %, paper 9.38)
+    # 18.4 %, paper 16.72; TempEval 12.6 %, paper 9.38; both with the shaped bootstrap p)
     table2 = targets[targets.quantity == "pct_significant_eval2"].set_index("scenario")
     assert ((table2.fit - table2.value).abs() <= 3).sum() == 6
     assert table2.fit["germeval2014_ner_de"] == pytest.approx(18.43, abs=0.01)
-    assert table2.fit["tempeval3_events"] == pytest.approx(12.64, abs=0.01)
+    assert table2.fit["tempeval3_events"] == pytest.approx(12.61, abs=0.01)
     # TempEval's rho (-0.017) is out of reach: sigma_seed sits at its bound 0 and rho = 0
     te = targets[(targets.scenario == "tempeval3_events") & (targets.quantity == "spearman_rho")]
     assert te.fit.iloc[0] == pytest.approx(0.0, abs=1e-9)

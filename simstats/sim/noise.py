@@ -200,9 +200,110 @@ class Population:
         mean = metric_from_sums(sc.metric, {"recalled": R, "gold": G, "spurious": S})
         return np.asarray(mean, dtype=float), _delta_variance(sc.metric, G, R, S, var_r, var_s)
 
+    def bootstrap_shape(self, theta: float, items: "ItemSet") -> BootstrapShape:
+        """:class:`BootstrapShape` of the unit (sentence) bootstrap of two runs of ability near ``theta``.
+
+        The metric is linearised in the unit sums (recalled r_u, spurious s_u, gold g_u): unit u moves
+        the score by a_u = f_R r_u + f_S s_u + f_G g_u, so a pair's bootstrap difference is the sum of
+        d_u = a_u(A) - a_u(B) over resampled units.  Item outcome differences e_i in {-1, 0, 1} have
+        variance v_i = 2 r_i (1 - r_i) (r_i the item's rate) and, given the observed difference Delta,
+        mean w_i v_i Delta / se^2 (w_i = f_R or f_S, se^2 = sum w_i^2 v_i; a normal regression), and
+        e_i^3 = e_i.  The third cumulant sum_u d_u^3 is then k Delta with
+
+            k = [sum_i w_i^4 v_i + 3 sum_u sum_{i != j in u} x_i x_j] / se^2 + 3 sum_u V_u h_u,
+
+        x_i = w_i^2 v_i, V_u = sum_{i in u} x_i, and h_u the change per unit of Delta of the unit's
+        centring term (the runs' gradients differ with their sums R, S).  The extra variance is
+        sum_u (m_u(A) - m_u(B))^2 with m_u the expected a_u, about c (Delta psi)^2 with
+        c = sum_u (dm_u / dtheta)^2 / (dpsi / dtheta)^2.  Both are checked against simulated bootstraps
+        (``tests/test_bootstrap_shape.py``).  The realised variance V = sum_u d_u^2 has
+        Var(V) = sum_i w_i^4 v_i (1 - v_i) + 2 sum_u sum_{i != j in u} x_i x_j (= 2 a se^4), and its mean
+        given Delta moves by a (Delta^2 - se^2) (second-order regression on Delta) plus
+        Delta^2 (2 sum_u h_u V_u / se^2 + sum_u h_u^2) from the centring term.  Without model noise
+        (sigma_e = 0) there is no shape.
+        """
+        sc = self.scenario
+        if sc.sigma_e == 0:
+            return BootstrapShape()
+        latent = (items.sign * float(theta) - items.threshold.astype(float)) / sc.sigma_e
+        rate = special.ndtr(latent)
+        slope = items.sign * stats.norm.pdf(latent) / sc.sigma_e          # d rate / d theta
+        gold = items.is_gold
+        G = float(gold.sum())
+        R, S = float(rate[gold].sum()), float(rate[~gold].sum())
+        (f_r, f_s, f_g), (f_rr, f_rs, f_ss, f_gr, f_gs) = _ratio_derivatives(sc.metric, R, S, G)
+
+        def unit_sum(values):
+            csum = np.concatenate([[0.0], np.cumsum(values)])
+            return np.diff(csum[items.unit_start])
+
+        rho_u, sigma_u = unit_sum(np.where(gold, rate, 0.0)), unit_sum(np.where(gold, 0.0, rate))
+        g_u = unit_sum(gold.astype(float))
+        w = np.where(gold, f_r, f_s)
+        v = 2.0 * rate * (1.0 - rate)
+        x = w**2 * v
+        V_u = unit_sum(x)
+        se2 = float(x.sum())
+        if se2 <= 0:
+            return BootstrapShape()
+        beta_r, beta_s = f_r * float(v[gold].sum()) / se2, f_s * float(v[~gold].sum()) / se2
+        h_u = ((f_rr * beta_r + f_rs * beta_s) * rho_u + (f_rs * beta_r + f_ss * beta_s) * sigma_u
+               + (f_gr * beta_r + f_gs * beta_s) * g_u)
+        within_units = float(np.sum(V_u**2) - np.sum(x**2))      # pairs of items in one unit
+        third = float(np.sum(w**4 * v)) + 3.0 * within_units
+        skew = third / se2 + 3.0 * float(np.sum(V_u * h_u))
+        dispersion = (float(np.sum(w**4 * v * (1.0 - v))) + 2.0 * within_units) / (2.0 * se2**2)
+        centring = 2.0 * float(np.sum(h_u * V_u)) / se2 + float(np.sum(h_u**2))
+        # d m_u / d theta: the unit sums move, and so do the gradients
+        d_rho, d_sigma = unit_sum(np.where(gold, slope, 0.0)), unit_sum(np.where(gold, 0.0, slope))
+        dR, dS = float(d_rho.sum()), float(d_sigma.sum())
+        dm_u = (f_r * d_rho + f_s * d_sigma + (f_rr * dR + f_rs * dS) * rho_u + (f_rs * dR + f_ss * dS) * sigma_u
+                + (f_gr * dR + f_gs * dS) * g_u)
+        dpsi = f_r * dR + f_s * dS
+        curvature = float(np.sum(dm_u**2)) / dpsi**2 if dpsi != 0 else 0.0
+        return BootstrapShape(skew_slope=skew, spread_curvature=curvature, variance_dispersion=dispersion,
+                              centring_slope=centring)
+
     def x_variance_given_items(self, theta, items: "ItemSet"):
         """Variance over the model's errors e of its score on this item set (see given_items)."""
         return self.given_items(theta, items)[1]
+
+
+@dataclass(frozen=True)
+class BootstrapShape:
+    """How the paired bootstrap of two runs of one approach departs from a normal with the within-set
+    standard error, on a realised item set (see :meth:`Population.bootstrap_shape`).
+
+    * ``skew_slope`` k: the third cumulant of the winner-oriented bootstrap distribution of the
+      difference is about k |Delta| (per-unit outcome differences lean towards the winner);
+    * ``spread_curvature`` c: the bootstrap variance exceeds the sum of the two runs' within-set
+      variances by about c (Delta psi)^2, Delta psi the difference of their expected scores (units
+      differ in how much a higher ability raises their share of the score);
+    * ``variance_dispersion`` a: the pair's realised bootstrap variance V varies from pair to pair
+      (which items the two runs happen to disagree on) with Var(V) = 2 a se^4, and given the observed
+      difference its mean moves by a (Delta^2 - se^2): a large difference comes with more disagreement;
+    * ``centring_slope`` b: the mean of V given Delta moves by b Delta^2 more, because the two runs'
+      gradients differ with their sums.
+    """
+
+    skew_slope: float = 0.0
+    spread_curvature: float = 0.0
+    variance_dispersion: float = 0.0
+    centring_slope: float = 0.0
+
+
+def _ratio_derivatives(metric: str, R: float, S: float, G: float):
+    """Gradient (f_R, f_S, f_G) and the second derivatives (f_RR, f_RS, f_SS, f_GR, f_GS) of the metric
+    as a function of recalled R, spurious S and gold (or item) count G."""
+    if metric in ("accuracy", "recall"):
+        return (1 / G, 0.0, -R / G**2), (0.0, 0.0, 0.0, -1 / G**2, 0.0)
+    if metric == "precision":
+        P = R + S
+        return (S / P**2, -R / P**2, 0.0), (-2 * S / P**3, (R - S) / P**3, 2 * R / P**3, 0.0, 0.0)
+    D = G + R + S
+    grad = (2 * (G + S) / D**2, -2 * R / D**2, -2 * R / D**2)
+    return grad, (-4 * (G + S) / D**3, 2 / D**2 - 4 * (G + S) / D**3, 4 * R / D**3,
+                  -2 / D**2 + 4 * R / D**3, 4 * R / D**3)
 
 
 def _delta_variance(metric: str, G, R, S, var_r, var_s):

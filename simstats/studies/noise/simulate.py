@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 from scipy import interpolate, special, stats
 
-from simstats.sim.noise import Population, make_item_set, mixture_spearman, seed_quadrature, simulate_models
+from simstats.sim.noise import (BootstrapShape, Population, make_item_set, mixture_spearman, seed_quadrature,
+                               simulate_models)
 from simstats.studies.reference import paper_value
 from simstats.sim.scenario import SPLITS, Scenario
 from simstats.sim.seeding import generator
@@ -135,7 +136,7 @@ def node_moments(scenario: Scenario, approach: str, item_sets: dict | None = Non
     gh_x, gh_w = np.polynomial.hermite_e.hermegauss(41)
     gh_w = gh_w / gh_w.sum()
     theta_test = nodes[:, None] + shifts[:, None] + scenario.sigma_shift * gh_x[None, :]
-    out = {"weights": weights, "w2": weights[:, None] * gh_w[None, :], "component": components,
+    out = {"weights": weights, "w2": weights[:, None] * gh_w[None, :], "component": components, "theta_test": theta_test,
            "psi_dev": np.asarray(pop.psi_true(nodes, "dev")), "psi_test": np.asarray(pop.psi_true(theta_test, "test"))}
     if item_sets is None:
         out["e_dev"], out["e_test"] = out["psi_dev"], out["psi_test"]
@@ -146,6 +147,18 @@ def node_moments(scenario: Scenario, approach: str, item_sets: dict | None = Non
     if with_r12:
         out["r12"] = pop.pair_correlation(theta_test, "gold")
     return out
+
+
+def bootstrap_shape(scenario: Scenario, approach: str, item_sets: dict | None, *,
+                    nodes: dict | None = None) -> BootstrapShape | None:
+    """The paired bootstrap's departure from normal on the realised test set (:class:`BootstrapShape`),
+    at the typical test ability of ``approach``'s runs; None without realised sets (the closed forms
+    then use the normal approximation)."""
+    if item_sets is None:
+        return None
+    nodes = node_moments(scenario, approach, item_sets) if nodes is None else nodes
+    typical = float(np.sum(nodes["w2"] * nodes["theta_test"]))
+    return Population(scenario).bootstrap_shape(typical, item_sets["test"].for_approach(approach))
 
 
 def score_moments(nodes: dict[str, np.ndarray], mask=None) -> dict[str, float]:

@@ -9,11 +9,20 @@ with the best dev score among n; its test score T has density
 
 with F the mixture cdf of the dev score and phi_c(t | d) the component's conditional normal
 density.  The difference of the two approaches' picked runs has density g * g(-.) (independent
-approaches); n = 1 is Evaluation 1.  A pair is significant when |Delta| exceeds
-z_(1 - alpha) times the paired bootstrap's standard error sqrt(2) s_x (the shift convention's
-one-sided p below alpha), tau is the mean |Delta| of the pairs with 0.04 < p < 0.05, and
-Delta95 the 95th percentile of |Delta|.  Computed on a grid (quadrature error far below Monte
-Carlo error at paper scale).
+approaches); n = 1 is Evaluation 1.  A pair is significant when its paired bootstrap's
+one-sided p (shift convention) is below alpha, tau is the mean |Delta| of the pairs with
+0.04 < p < 0.05, and Delta95 the 95th percentile of |Delta|.  Computed on a grid (quadrature
+error far below Monte Carlo error at paper scale).
+
+The p of a pair with |Delta| = x: without a bootstrap shape, 1 - Phi(x / se) with se = sqrt(2) s_x,
+the two runs' within-set standard error.  With a :class:`~simstats.sim.noise.BootstrapShape` of the
+realised test set (small test sets: ACE Events' 424 triggers), the one-term Edgeworth expansion
+
+    p(x) = 1 - Phi(z) + phi(z) gamma (z^2 - 1) / 6,   z = x / se(x),  gamma = k x / se(x)^3,
+    se(x)^2 = 2 s_x^2 + c E[(Delta psi)^2 | Delta = x],
+
+with E[(Delta psi)^2 | Delta = x] from Tweedie's formula (Delta = Delta psi + N(0, 2 s_x^2)):
+(x + s^2 l'(x))^2 + s^2 + s^4 l''(x), l the log density of Delta.
 """
 from __future__ import annotations
 
@@ -23,15 +32,67 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special, stats
 
-from simstats.studies.noise.simulate import component_moments
+from simstats.sim.noise import BootstrapShape
+from simstats.studies.noise.simulate import bootstrap_shape, component_moments, node_moments
 
 #: Band of one-sided p-values whose pairs define tau (Table 1).
 TAU_BAND = (0.04, 0.05)
 
 
-def mixture_difference_values(components: list[dict], *, alpha: float = 0.05) -> dict[str, float]:
+def _edgeworth_z(level: float, x: np.ndarray, skew_slope: float) -> np.ndarray:
+    """z with 1 - Phi(z) + phi(z) gamma (z^2 - 1) / 6 = level for gamma = k z^3 / x^2 (the skewness of a
+    pair with |Delta| = x and bootstrap variance x^2 / z^2); fixed-point iteration from z_(1-level)."""
+    z = np.full(x.shape, float(stats.norm.isf(level)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for _ in range(8):
+            term = stats.norm.pdf(z) * skew_slope * z**3 * (z * z - 1.0) / (6.0 * x * x)
+            z = stats.norm.isf(level - np.clip(np.nan_to_num(term), -0.5 * level, 0.5 * level))
+    return z
+
+
+def significance_probability(x, level: float, se0: float, shape: BootstrapShape, true_square) -> np.ndarray:
+    """P(p < level | |Delta| = x) of the paired bootstrap with a :class:`BootstrapShape`: the pair's
+    realised bootstrap variance V is gamma distributed with mean
+    se0^2 (1 - a) + (a + b) x^2 + c E[(Delta psi)^2 | x] and variance 2 a se0^4, and p < level exactly
+    when V < x^2 / z^2 with z from the Edgeworth term of skewness k x / V^(3/2)."""
+    x = np.asarray(x, dtype=float)
+    a = shape.variance_dispersion
+    mean = (se0**2 * (1.0 - a) + (a + shape.centring_slope) * x * x
+            + shape.spread_curvature * np.maximum(true_square(x), 0.0))
+    mean = np.maximum(mean, 1e-3 * se0**2)
+    bound = x * x / _edgeworth_z(level, x, shape.skew_slope) ** 2
+    if a <= 0:
+        return (bound > mean).astype(float)
+    var = 2.0 * a * se0**4
+    return special.gammainc(mean * mean / var, bound * mean / var)
+
+
+def _shaped_values(x: np.ndarray, f_abs: np.ndarray, tail: float, se0: float, shape: BootstrapShape,
+                   true_square, alpha: float) -> tuple[float, float]:
+    """(% significant, tau) from the density ``f_abs`` of |Delta| on the grid ``x`` (and the mass
+    ``tail`` beyond it, all significant) with the shaped bootstrap p (:func:`significance_probability`)."""
+    sig = significance_probability(x, alpha, se0, shape, true_square)
+    below, above = (significance_probability(x, p, se0, shape, true_square) for p in TAU_BAND)
+    band = above - below                                  # P(0.04 < p < 0.05 | |Delta| = x)
+    pct = 100.0 * (tail + float(np.trapezoid(f_abs * sig, x)))
+    tau = float(np.trapezoid(x * f_abs * band, x) / np.trapezoid(f_abs * band, x))
+    return pct, tau
+
+
+def _tweedie_true_square(noise_var: float, d_log, d2_log):
+    """E[(Delta psi)^2 | Delta = x] for Delta = Delta psi + N(0, noise_var), from the derivatives of the
+    log density of Delta (Tweedie's formula)."""
+    def true_square(x):
+        mean = x + noise_var * d_log(x)
+        return mean**2 + noise_var + noise_var**2 * d2_log(x)
+    return true_square
+
+
+def mixture_difference_values(components: list[dict], *, alpha: float = 0.05,
+                              shape: BootstrapShape | None = None) -> dict[str, float]:
     """Evaluation 1 exactly: the test-score difference of two independent runs is a mixture of
-    normals (one per pair of components); % significant, Delta95, tau and sd of Delta."""
+    normals (one per pair of components); % significant, Delta95, tau and sd of Delta (the pairs' p
+    from ``shape``, see the module text)."""
     w = np.array([c["weight"] for c in components])
     m = np.array([c["mean_test"] for c in components])
     v = np.array([c["var_test"] for c in components])
@@ -54,9 +115,25 @@ def mixture_difference_values(components: list[dict], *, alpha: float = 0.05) ->
 
     total_sd = math.sqrt(float(np.sum(weights * (sds**2 + means**2))))
     delta95 = optimize.brentq(lambda x: abs_cdf(x) - 0.95, 0.0, 20 * total_sd, xtol=1e-15, rtol=1e-13)
-    lo, hi = (stats.norm.isf(p) * se for p in reversed(TAU_BAND))
-    tau = abs_partial_mean(lo, hi) / (abs_cdf(hi) - abs_cdf(lo))
-    pct = 100.0 * (1.0 - abs_cdf(stats.norm.isf(alpha) * se))
+    if shape is None:
+        lo, hi = (stats.norm.isf(p) * se for p in reversed(TAU_BAND))
+        tau = abs_partial_mean(lo, hi) / (abs_cdf(hi) - abs_cdf(lo))
+        pct = 100.0 * (1.0 - abs_cdf(stats.norm.isf(alpha) * se))
+    else:
+        def log_derivatives(x):         # (l', l'') of the mixture density at each x
+            u = (x[:, None] - means) / sds
+            f = weights * stats.norm.pdf(u) / sds
+            total = f.sum(axis=1)
+            d1 = np.sum(f * -u / sds, axis=1) / total
+            d2 = np.sum(f * (u * u - 1.0) / sds**2, axis=1) / total
+            return d1, d2 - d1 * d1
+
+        x = np.linspace(0.0, 8.0 * se, 4001)
+        f_abs = np.sum(weights * (stats.norm.pdf((x[:, None] - means) / sds)
+                                  + stats.norm.pdf((-x[:, None] - means) / sds)) / sds, axis=1)
+        d1, d2 = log_derivatives(x)
+        true_square = _tweedie_true_square(se**2, lambda v: np.interp(v, x, d1), lambda v: np.interp(v, x, d2))
+        pct, tau = _shaped_values(x, f_abs, 1.0 - abs_cdf(x[-1]), se, shape, true_square, alpha)
     return {"pct_significant": pct, "delta95_test": 100 * delta95, "tau": 100 * tau, "se_pair": 100 * se,
             "sigma_delta": 100 * total_sd}
 
@@ -121,16 +198,25 @@ def _abs_cdf(grid: np.ndarray, dens: np.ndarray):
     return x, np.clip(upper - lower, 0.0, 1.0)
 
 
-def evaluation_values(components: list[dict], n: int, *, alpha: float = 0.05) -> dict[str, float]:
+def evaluation_values(components: list[dict], n: int, *, alpha: float = 0.05,
+                      shape: BootstrapShape | None = None) -> dict[str, float]:
     """% significant, Delta95, tau of the best-by-dev runs of n per approach (n = 1: Evaluation 1),
     in F1 points / percent.  The pair's bootstrap se uses the within-set variance of the picked runs
-    (their mix of components)."""
+    (their mix of components); its p, ``shape`` (see the module text)."""
     t, g, picked = selected_test_density(components, n, with_weights=True)
     se = math.sqrt(2.0 * sum(p * c["var_x_test"] for p, c in zip(picked, components)))
     grid, dens = difference_density(t, g)
     x, cdf = _abs_cdf(grid, dens)
-    pct = 100.0 * (1.0 - float(np.interp(stats.norm.isf(alpha) * se, x, cdf)))
     delta95 = float(np.interp(0.95, cdf, x))
+    if shape is not None:
+        log_dens = np.log(np.maximum(dens, 1e-300))
+        d1 = np.gradient(log_dens, grid)
+        d2 = np.gradient(d1, grid)
+        true_square = _tweedie_true_square(se**2, lambda v: np.interp(v, grid, d1), lambda v: np.interp(v, grid, d2))
+        f_abs = np.interp(x, grid, dens) + np.interp(-x, grid, dens)
+        pct, tau = _shaped_values(x, f_abs, 0.0, se, shape, true_square, alpha)
+        return {"pct_significant": pct, "delta95_test": 100 * delta95, "tau": 100 * tau, "se_pair": 100 * se}
+    pct = 100.0 * (1.0 - float(np.interp(stats.norm.isf(alpha) * se, x, cdf)))
     lo, hi = (stats.norm.isf(p) * se for p in reversed(TAU_BAND))
     x_band = np.linspace(lo, hi, 401)                  # the narrow band, on the interpolated density
     f_band = np.interp(x_band, grid, dens) + np.interp(-x_band, grid, dens)
@@ -152,9 +238,11 @@ def closed_form_curves(scenarios, ns, *, alpha: float = 0.05, root_seed: int | N
                 progress(f"{sc.name}: no closed form for a {sc.seed_distribution.family} seed distribution")
             continue
         item_sets = None if root_seed is None else realised_item_sets(sc, root_seed)
-        parts = component_moments(sc, sc.approaches[0].name, item_sets)
+        nodes = node_moments(sc, sc.approaches[0].name, item_sets)
+        parts = component_moments(sc, sc.approaches[0].name, nodes=nodes)
+        shape = bootstrap_shape(sc, sc.approaches[0].name, item_sets, nodes=nodes)
         for n in sorted(set(ns)):
-            values = evaluation_values(parts, n, alpha=alpha)
+            values = evaluation_values(parts, n, alpha=alpha, shape=shape)
             rows.append({"scenario": sc.name, "reference": sc.reference, "n": n, **values})
         if progress is not None:
             progress(f"{sc.name}: closed-form curve over {len(set(ns))} group sizes")
