@@ -75,12 +75,12 @@ def test_metric_derivatives_match_finite_differences(metric):
 
 @pytest.fixture(scope="module")
 def equal_pairs():
-    """40,000 pairs of runs of one ability on one small test set (ACE Events' sizes)."""
+    """30,000 pairs of runs of one ability on one small test set (ACE Events' sizes)."""
     sc = small_task()
     items = make_item_set(sc, "test", SEED)
     theta = Population(sc).solve_mu(0.68)
     rng = np.random.default_rng(SEED)
-    n = 40_000
+    n = 30_000
     delta, d, _ = simulate_pairs(sc, items, np.full(n, theta), np.full(n, theta), rng)
     return sc, items, theta, delta, d
 
@@ -94,7 +94,7 @@ def test_skew_slope_is_the_third_cumulant_per_unit_difference(equal_pairs):
     assert shape.skew_slope > 0
     assert fit.slope == pytest.approx(shape.skew_slope, abs=4 * fit.stderr)
     # it is not small: a 10 % error in it would show
-    assert fit.stderr < 0.03 * shape.skew_slope
+    assert fit.stderr < 0.04 * shape.skew_slope
 
 
 def test_realised_variance_disperses_and_grows_with_the_difference_as_stated(equal_pairs):

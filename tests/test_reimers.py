@@ -488,12 +488,6 @@ def test_a_mixture_fit_that_ends_without_low_runs_restarts():
     assert runs[0].x[low] < cal.NO_LOW_RUNS * cal.START["low_shift"] and np.max(np.abs(runs[0].fun)) > 1e-3
     assert len(runs) >= 2 and fit.success and fit.parameters["low_shift"] > 0.005
     assert fit.predicted["pct_significant_eval2"] == pytest.approx(15.84, abs=1e-3)
-    # without restarts the same forced first run is the answer: not exact
-    runs.clear()
-    with mock.patch.object(cal.optimize, "least_squares", recorded):
-        stuck = cal.calibrate(sc, item_sets=cal.realised_item_sets(sc, CONFIG["root_seed"]), from_stored=False,
-                              restarts=False)
-    assert len(runs) == 1 and not stuck.success
 
 
 def test_resampled_ukp_statistics_equal_the_statistics_of_the_concatenated_draws():
