@@ -162,7 +162,8 @@ def calibration_markdown(calibration: pd.DataFrame, fit: pd.DataFrame) -> str:
         "(the configured ratio was chosen by a scan of shapes, docs/studies/reimers2018.md), and Table 2's "
         "% significant weighs less in the fit (simstats.studies.reimers2018.calibration.MIXTURE_WEIGHT) so that "
         "where the mixture cannot reach it the three others keep their fit. Closed forms of the noise model, "
-        "no simulation. The stored parameters (config/config.yaml) are refitted on every run; the relative "
+        "no simulation; on the realised test set a pair's bootstrap p follows the paired bootstrap's shape (its "
+        "skew, the pair-to-pair spread of its variance; simstats.sim.noise.BootstrapShape). The stored parameters (config/config.yaml) are refitted on every run; the relative "
         "change must stay below 1e-4.",
         "",
         "## Stored parameters", "", markdown_table(params, digits=6), "",
