@@ -111,6 +111,13 @@ def test_systematic_finding_when_every_task_deviates_one_way(results):
     mixed.loc[idx[0], "verdict"] = "misses"
     found = systematic_findings(mixed)
     assert found[(found.table == "T1_eval1") & (found.column == "pct_significant")].empty
+    # two misses below, one task beyond 3 MCSE above: misses of one sign, 2 (not 3) beyond on its side
+    mixed.loc[idx[:2], "ours"] = mixed.loc[idx[:2], "published"] - 10
+    mixed.loc[idx[:2], "verdict"] = "misses"
+    mixed.loc[idx[2], "ours"] = mixed.loc[idx[2], "published"] + 1
+    found = systematic_findings(mixed)
+    row = found[(found.table == "T1_eval1") & (found.column == "pct_significant")].iloc[0]
+    assert (row.finding, row.direction, row.beyond_3_mcse, row.misses) == ("misses of one sign", "below", 2, 2)
 
 
 # --------------------------------------------------------------------------- identities from the papers' inputs

@@ -460,7 +460,8 @@ _INPUT_NOTES = {
 def systematic_findings(ledger: pd.DataFrame, *, min_rows: int = 3) -> pd.DataFrame:
     """Per (paper, table, column, item, variant) over its tasks: one sign of deviation in every task,
     each beyond 3 MCSE plus the published rounding ("all beyond 3 MCSE"), or at least two misses
-    all of one sign ("misses of one sign")."""
+    all of one sign ("misses of one sign").  ``beyond_3_mcse`` counts the tasks beyond 3 MCSE on the
+    finding's side."""
     judged = ledger[ledger.role.isin(["prediction", "identity", "fitted"])
                     & ledger.verdict.isin(["agrees", "misses", "undetermined"])]
     out = []
@@ -480,11 +481,13 @@ def systematic_findings(ledger: pd.DataFrame, *, min_rows: int = 3) -> pd.DataFr
             finding = "misses of one sign"
         if not finding:
             continue
-        sign = "above" if (dev[beyond] if finding.startswith("all") else misses.ours - misses.published).iloc[0] > 0 \
-            else "below"
+        positive = (dev[beyond] if finding.startswith("all") else misses.ours - misses.published).iloc[0] > 0
+        sign = "above" if positive else "below"
+        # tasks beyond 3 MCSE on the finding's side (the others may lie beyond it on the other side)
+        same_side = int((beyond & ((dev > 0) if positive else (dev < 0))).sum())
         out.append({"paper": key[0], "table": key[1], "column": key[2], "item": key[3], "variant": key[4],
                     "role": "/".join(sorted(g.role.unique())), "finding": finding, "direction": sign,
-                    "tasks": len(g), "beyond_3_mcse": int(beyond.sum()), "misses": len(misses),
+                    "tasks": len(g), "beyond_3_mcse": same_side, "misses": len(misses),
                     "deviation_min": float(dev.min()), "deviation_max": float(dev.max())})
     return pd.DataFrame(out, columns=["paper", "table", "column", "item", "variant", "role", "finding",
                                       "direction", "tasks", "beyond_3_mcse", "misses", "deviation_min",
