@@ -279,6 +279,10 @@ def test_killed_run_resumes_to_identical_outputs_across_cores_and_chunk_sizes(tm
     assert unlock.returncode == 0, unlock.stderr[-2000:]
     run = snakemake(killed, "--cores", "8", "--configfile", "other.yaml")
     assert run.returncode == 0, run.stderr[-3000:]
+    # a local run never runs more jobs at once than the CPUs it may use (common.smk)
+    cpus = len(os.sched_getaffinity(0))
+    assert f"Provided cores: {min(8, cpus)}" in run.stdout + run.stderr
+    assert ("more than the" in run.stderr) == (cpus < 8)
     # every output of a job that was running at the kill was written again, none taken as complete
     for name in running:
         assert (killed / name).stat().st_mtime > killed_at, name

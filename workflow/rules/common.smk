@@ -22,6 +22,20 @@ for _name, _value in (("MALLOC_MMAP_THRESHOLD_", "2147483647"), ("MALLOC_TRIM_TH
                       ("MALLOC_TOP_PAD_", "268435456")):
     os.environ.setdefault(_name, _value)
 
+# Every job is single-threaded and CPU-bound, so running more jobs at once than the CPUs this process may use
+# only makes them compete for caches and memory: on 2 CPUs the default run took 254 s with --cores 8 and 213 s
+# with --cores 2 (docs/speed.md).  Local runs are therefore capped at those CPUs; results do not depend on it.
+# SIMSTATS_NO_CPU_CAP=1 keeps the requested number.  (Cluster runs set their own job limit.)
+_cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+_requested = workflow.global_resources["_cores"].value
+_cluster = workflow.global_resources["_nodes"].value is not None      # --jobs of an executor plugin
+if (isinstance(_requested, int) and _requested > _cpus and not _cluster
+        and not os.environ.get("SIMSTATS_NO_CPU_CAP")):
+    workflow.global_resources["_cores"] = _cpus
+    if workflow.is_main_process:
+        print(f"simstats: --cores {_requested} is more than the {_cpus} CPUs available: running at most {_cpus} "
+              f"jobs at once (set SIMSTATS_NO_CPU_CAP=1 to keep {_requested})", file=sys.stderr)
+
 RESULTS = SETTINGS.results_dir
 FIGURES = SETTINGS.figures_dir
 ROOT_SEED = SETTINGS.root_seed
