@@ -180,3 +180,24 @@ def test_shaped_closed_form_without_dispersion_or_skew_is_the_normal_one():
     # positive skew raises p at a given |Delta|: fewer pairs significant, a band further out
     skewed = mixture_difference_values(parts, shape=BootstrapShape(skew_slope=0.05, variance_dispersion=1e-9))
     assert skewed["pct_significant"] < flat["pct_significant"] and skewed["tau"] > flat["tau"]
+
+
+def test_without_model_noise_the_closed_forms_keep_the_exact_normal_p():
+    """sigma_e = 0: no shape (None), so the closed forms use the normal formulas, not a step on a grid."""
+    from simstats.studies.noise.simulate import bootstrap_shape
+
+    sc = small_task(sigma_e=0.0, sigma_item=0.5, sigma_seed=0.02)
+    items = {s: make_item_set(sc, s, SEED) for s in ("dev", "test")}
+    assert bootstrap_shape(sc, "A", items) is None
+
+
+@pytest.mark.parametrize("family", [{"family": "skew_normal", "shape": -3.0},
+                                    {"family": "failure_mixture", "failure_prob": 0.1, "failure_shift": -0.5}])
+def test_predicted_on_realised_sets_works_for_families_without_components(family):
+    """Seed distributions that are not split into normal components keep the normal tau on realised sets."""
+    from simstats.studies.reimers2018.calibration import predicted
+
+    sc = small_task(sigma_seed=0.02, seed_distribution=family)
+    items = {s: make_item_set(sc, s, SEED) for s in ("dev", "test")}
+    with_sets, without = predicted(sc, item_sets=items), predicted(sc)
+    assert np.isfinite(with_sets["tau"]) and with_sets["tau"] == pytest.approx(without["tau"], rel=0.05)

@@ -152,13 +152,14 @@ def node_moments(scenario: Scenario, approach: str, item_sets: dict | None = Non
 def bootstrap_shape(scenario: Scenario, approach: str, item_sets: dict | None, *,
                     nodes: dict | None = None) -> BootstrapShape | None:
     """The paired bootstrap's departure from normal on the realised test set (:class:`BootstrapShape`),
-    at the typical test ability of ``approach``'s runs; None without realised sets (the closed forms
-    then use the normal approximation)."""
-    if item_sets is None:
+    at the typical test ability of ``approach``'s runs; None without realised sets or without model noise
+    (the closed forms then use the normal approximation exactly)."""
+    if item_sets is None or scenario.sigma_e == 0:      # no model noise: no shape, the exact normal formulas
         return None
     nodes = node_moments(scenario, approach, item_sets) if nodes is None else nodes
     typical = float(np.sum(nodes["w2"] * nodes["theta_test"]))
-    return Population(scenario).bootstrap_shape(typical, item_sets["test"].for_approach(approach))
+    shape = Population(scenario).bootstrap_shape(typical, item_sets["test"].for_approach(approach))
+    return None if shape == BootstrapShape() else shape
 
 
 def score_moments(nodes: dict[str, np.ndarray], mask=None) -> dict[str, float]:

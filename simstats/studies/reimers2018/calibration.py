@@ -118,7 +118,7 @@ def predicted(scenario: Scenario, approach: str | None = None, item_sets: dict |
     s_x = imp["sd_x_test"]
     se = math.sqrt(2.0) * s_x
     sigma_d = math.sqrt(2.0 * (imp["sd_psi_true_test"] ** 2 + s_x**2))
-    if item_sets is None:           # no realised test set: the bootstrap as a normal with se
+    if item_sets is None or scenario.seed_distribution.family != "normal":   # the bootstrap as a normal with se
         lo, hi = (stats.norm.isf(p) * se / sigma_d for p in reversed(TAU_BAND))
         band = stats.norm.cdf(hi) - stats.norm.cdf(lo)
         tau = sigma_d * (stats.norm.pdf(lo) - stats.norm.pdf(hi)) / band if band > 0 else float("nan")
