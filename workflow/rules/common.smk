@@ -24,7 +24,7 @@ for _name, _value in (("MALLOC_MMAP_THRESHOLD_", "2147483647"), ("MALLOC_TRIM_TH
 
 # Every job is single-threaded and CPU-bound, so running more jobs at once than the CPUs this process may use
 # only makes them compete for caches and memory: on 2 CPUs the default run took 254 s with --cores 8 and 213 s
-# with --cores 2 (docs/speed.md).  Local runs are therefore capped at those CPUs; results do not depend on it.
+# with --cores 2 (docs/pipeline.md).  Local runs are therefore capped at those CPUs; results do not depend on it.
 # SIMSTATS_NO_CPU_CAP=1 keeps the requested number.  (Cluster runs set their own job limit.)
 _cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 _requested = workflow.global_resources["_cores"].value

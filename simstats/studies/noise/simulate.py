@@ -162,6 +162,14 @@ def bootstrap_shape(scenario: Scenario, approach: str, item_sets: dict | None, *
     return None if shape == BootstrapShape() else shape
 
 
+def components_and_shape(scenario: Scenario, approach: str, item_sets: dict | None):
+    """(nodes, :func:`component_moments`, :func:`bootstrap_shape`) from one quadrature: what the closed
+    forms of Evaluations 1 and 2 need."""
+    nodes = node_moments(scenario, approach, item_sets)
+    return (nodes, component_moments(scenario, approach, nodes=nodes),
+            bootstrap_shape(scenario, approach, item_sets, nodes=nodes))
+
+
 def score_moments(nodes: dict[str, np.ndarray], mask=None) -> dict[str, float]:
     """Mean and covariance of (dev score, test score) of one model over the nodes (``mask``: a subset,
     e.g. one mixture component): expected scores on the set plus their within-set variance."""

@@ -123,12 +123,11 @@ def predicted(scenario: Scenario, approach: str | None = None, item_sets: dict |
         band = stats.norm.cdf(hi) - stats.norm.cdf(lo)
         tau = sigma_d * (stats.norm.pdf(lo) - stats.norm.pdf(hi)) / band if band > 0 else float("nan")
     else:                           # its bootstrap's shape (a normal seed distribution: one component)
-        from simstats.studies.noise.simulate import bootstrap_shape, component_moments, node_moments
+        from simstats.studies.noise.simulate import components_and_shape
         from simstats.studies.reimers2018.selection import mixture_difference_values
 
-        nodes = node_moments(scenario, approach, item_sets)
-        tau = mixture_difference_values(component_moments(scenario, approach, nodes=nodes),
-                                        shape=bootstrap_shape(scenario, approach, item_sets, nodes=nodes))["tau"] / 100
+        _, parts, shape = components_and_shape(scenario, approach, item_sets)
+        tau = mixture_difference_values(parts, shape=shape)["tau"] / 100
     return {"tau": 100 * tau, "delta95_test": 100 * stats.norm.isf(0.025) * sigma_d,
             "spearman_rho": imp["spearman_dev_test"], "se_pair": 100 * se, "sd_psi_true_test": 100 *
             imp["sd_psi_true_test"], "sd_x_test": 100 * s_x, "sigma_delta": 100 * sigma_d}
@@ -136,12 +135,10 @@ def predicted(scenario: Scenario, approach: str | None = None, item_sets: dict |
 
 def _predicted_mixture(scenario: Scenario, approach: str, item_sets, *, eval2: bool = True) -> dict[str, float]:
     """tau, Delta95, rho and (``eval2``) Evaluation 2's % significant of a test_shift_mixture task."""
-    from simstats.studies.noise.simulate import bootstrap_shape, component_moments, component_spearman, node_moments
+    from simstats.studies.noise.simulate import component_spearman, components_and_shape
     from simstats.studies.reimers2018.selection import evaluation_values, mixture_difference_values
 
-    nodes = node_moments(scenario, approach, item_sets)
-    parts = component_moments(scenario, approach, nodes=nodes)
-    shape = bootstrap_shape(scenario, approach, item_sets, nodes=nodes)
+    nodes, parts, shape = components_and_shape(scenario, approach, item_sets)
     one = mixture_difference_values(parts, shape=shape)
     two = evaluation_values(parts, EVAL2_N, shape=shape) if eval2 else {"pct_significant": float("nan")}
     w2, f = nodes["w2"], nodes["psi_test"]
@@ -308,7 +305,7 @@ def identifiability(scenario: Scenario, low_probs, theta_ratios, ns, *, item_set
     Figure 4 curve: the band of values the published numbers do not pin down."""
     import pandas as pd
 
-    from simstats.studies.noise.simulate import bootstrap_shape, component_moments, node_moments
+    from simstats.studies.noise.simulate import components_and_shape
     from simstats.studies.reimers2018.selection import evaluation_values, mixture_difference_values
 
     if not is_mixture(scenario):
@@ -322,9 +319,7 @@ def identifiability(scenario: Scenario, low_probs, theta_ratios, ns, *, item_set
                                                                or START[MIXTURE_PARAMETER]))
             fit = calibrate(dataclasses.replace(scenario, seed_distribution=sd), item_sets=item_sets)
             final = with_parameters(dataclasses.replace(scenario, seed_distribution=sd), **fit.parameters)
-            nodes = node_moments(final, final.approaches[0].name, item_sets)
-            parts = component_moments(final, final.approaches[0].name, nodes=nodes)
-            shape = bootstrap_shape(final, final.approaches[0].name, item_sets, nodes=nodes)
+            _, parts, shape = components_and_shape(final, final.approaches[0].name, item_sets)
             base = {"scenario": scenario.name, "reference": scenario.reference, "low_prob": float(prob),
                     "theta_ratio": float(ratio), "fit_exact": fit.success, **fit.parameters,
                     "pct_significant_eval1": mixture_difference_values(parts, shape=shape)["pct_significant"]}

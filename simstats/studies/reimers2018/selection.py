@@ -16,13 +16,15 @@ error far below Monte Carlo error at paper scale).
 
 The p of a pair with |Delta| = x: without a bootstrap shape, 1 - Phi(x / se) with se = sqrt(2) s_x,
 the two runs' within-set standard error.  With a :class:`~simstats.sim.noise.BootstrapShape` of the
-realised test set (small test sets: ACE Events' 424 triggers), the one-term Edgeworth expansion
+realised test set (small test sets: ACE Events' 424 triggers), the pair's realised bootstrap variance V
+is gamma distributed with mean se^2 (1 - a) + (a + b) x^2 + c E[(Delta psi)^2 | Delta = x] and variance
+2 a se^4, and its p has the one-term Edgeworth correction
 
-    p(x) = 1 - Phi(z) + phi(z) gamma (z^2 - 1) / 6,   z = x / se(x),  gamma = k x / se(x)^3,
-    se(x)^2 = 2 s_x^2 + c E[(Delta psi)^2 | Delta = x],
+    p = 1 - Phi(z) + phi(z) gamma (z^2 - 1) / 6,   z = x / sqrt(V),  gamma = k x / V^(3/2);
 
-with E[(Delta psi)^2 | Delta = x] from Tweedie's formula (Delta = Delta psi + N(0, 2 s_x^2)):
-(x + s^2 l'(x))^2 + s^2 + s^4 l''(x), l the log density of Delta.
+tau and % significant integrate P(p < level | |Delta| = x) (:func:`significance_probability`) over the
+density of |Delta|.  E[(Delta psi)^2 | Delta = x] comes from Tweedie's formula (Delta = Delta psi +
+N(0, se^2)): (x + se^2 l'(x))^2 + se^2 + se^4 l''(x), l the log density of Delta.
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ import pandas as pd
 from scipy import optimize, special, stats
 
 from simstats.sim.noise import BootstrapShape
-from simstats.studies.noise.simulate import bootstrap_shape, component_moments, node_moments
+from simstats.studies.noise.simulate import components_and_shape
 
 #: Band of one-sided p-values whose pairs define tau (Table 1).
 TAU_BAND = (0.04, 0.05)
@@ -238,9 +240,7 @@ def closed_form_curves(scenarios, ns, *, alpha: float = 0.05, root_seed: int | N
                 progress(f"{sc.name}: no closed form for a {sc.seed_distribution.family} seed distribution")
             continue
         item_sets = None if root_seed is None else realised_item_sets(sc, root_seed)
-        nodes = node_moments(sc, sc.approaches[0].name, item_sets)
-        parts = component_moments(sc, sc.approaches[0].name, nodes=nodes)
-        shape = bootstrap_shape(sc, sc.approaches[0].name, item_sets, nodes=nodes)
+        _, parts, shape = components_and_shape(sc, sc.approaches[0].name, item_sets)
         for n in sorted(set(ns)):
             values = evaluation_values(parts, n, alpha=alpha, shape=shape)
             rows.append({"scenario": sc.name, "reference": sc.reference, "n": n, **values})
