@@ -12,8 +12,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
-from statsmodels.stats.multitest import multipletests
 
 from simstats.stats import classical
 from simstats.stats.aso import METHODS as ASO_METHODS, WARN_SCORES, SmallSampleWarning, aso
@@ -21,6 +19,10 @@ from simstats.stats.bootstrap import PAIRED_CONVENTIONS, bootstrap_scores, paire
 from simstats.stats.metrics import (STATISTICS_METRICS, Metric, accuracy, classification_f1, get_metric,
                                     label_statistics, mae)
 from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
+from simstats.stats.lazy import lazy_module
+
+sps = lazy_module("scipy.stats")
+_multitest = lazy_module("statsmodels.stats.multitest")
 
 LABEL_METRICS = ("accuracy", "f1", "precision", "recall", "macro_f1", "weighted_f1", "mae")
 TESTS = ("bootstrap", "randomization", "exact-randomization")
@@ -274,7 +276,7 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
         res = dataclasses.replace(res, confidence_interval=boot.confidence_interval)
     pvalues = np.asarray(res.pvalue, dtype=float)
     method = CORRECTIONS[correction]
-    adjusted = multipletests(pvalues, method=method)[1] if method else pvalues
+    adjusted = _multitest.multipletests(pvalues, method=method)[1] if method else pvalues
     rows = [{"system": names[ref], "score": scores[ref], "score_ci_low": low[ref], "score_ci_high": high[ref],
              "reference": names[ref], "difference": 0.0, "difference_ci_low": np.nan,
              "difference_ci_high": np.nan, "pvalue": np.nan, "pvalue_adjusted": np.nan}]
@@ -428,7 +430,8 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
         mask = out.system != ref
         out[f"pvalue_{t}_adjusted"] = np.nan
         if method:
-            out.loc[mask, f"pvalue_{t}_adjusted"] = multipletests(out.loc[mask, f"pvalue_{t}"], method=method)[1]
+            out.loc[mask, f"pvalue_{t}_adjusted"] = _multitest.multipletests(out.loc[mask, f"pvalue_{t}"],
+                                                                             method=method)[1]
         else:
             out.loc[mask, f"pvalue_{t}_adjusted"] = out.loc[mask, f"pvalue_{t}"]
     from simstats import __version__
@@ -699,7 +702,7 @@ def compare_approach_runs(runs: Runs, *, resample: str = "both", reference: str 
             raise InputError(f"{ref} vs {name}: {err}") from None
     pvalues = np.array([r.pvalue for r in results])
     method = CORRECTIONS[correction]
-    adjusted = multipletests(pvalues, method=method)[1] if method and len(pvalues) else pvalues
+    adjusted = _multitest.multipletests(pvalues, method=method)[1] if method and len(pvalues) else pvalues
 
     def spread(name):
         s = scores[runs.approach == name]

@@ -94,3 +94,53 @@ def test_the_checker_sees_an_upward_import(tmp_path):
             targets.append(mod)
     assert [layer(t) for t in targets] == ["studies", "sim"]
     assert not {layer(t) for t in targets} <= ALLOWED[layer(module_name(fake))]
+
+
+def test_heavy_modules_are_imported_on_first_use():
+    """A workflow job that never calls scipy.stats or statsmodels does not pay for importing them
+    (simstats.stats.lazy); the first attribute access imports the real module."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "import simstats.studies.reimers2018.simulate, simstats.stats.aso, simstats.stats.multitest\n"
+            "print(sorted(m for m in ('scipy.stats', 'scipy.optimize', 'statsmodels') if m in sys.modules))\n"
+            "from simstats.stats import aso\n"
+            "assert repr(aso.stats).endswith('(not imported yet)>')\n"
+            "print(aso.stats.mannwhitneyu([1, 2, 3], [4, 5, 6]).pvalue)\n"
+            "print('scipy.stats' in sys.modules, repr(aso.stats).endswith('(imported)>'))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0] == "[]"
+    assert float(out[1]) == pytest.approx(0.1)        # exact two-sided p of 3 vs 3 fully separated: 2 / 20
+    assert out[2] == "True True"
+
+
+def test_a_lazy_module_can_be_patched_like_the_module():
+    """Setting an attribute sets it on the real module (what unittest.mock.patch.object does)."""
+    from unittest import mock
+
+    import scipy.optimize
+
+    from simstats.studies.reimers2018 import calibration
+
+    original = scipy.optimize.least_squares
+    with mock.patch.object(calibration.optimize, "least_squares", side_effect=RuntimeError("patched")):
+        assert calibration.optimize.least_squares is scipy.optimize.least_squares is not original
+    assert calibration.optimize.least_squares is scipy.optimize.least_squares is original
+
+
+def test_quick_gc_freezes_statsmodels_imported_on_first_use():
+    """statsmodels' Holm correction runs gc.collect() on every call; quick_gc imports statsmodels before
+    it freezes the live objects, else every collection would scan all of statsmodels' objects."""
+    import subprocess
+    import sys
+
+    code = ("import gc, sys\n"
+            "from simstats.stats.multitest import quick_gc\n"
+            "before = 'statsmodels.stats.multitest' in sys.modules\n"
+            "with quick_gc():\n"
+            "    frozen = gc.get_freeze_count()\n"
+            "    module = sys.modules['statsmodels.stats.multitest']\n"
+            "    print(before, gc.is_tracked(module.__dict__), frozen > 10000)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True", "True"]

@@ -27,11 +27,15 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import optimize, special, stats
 
 from simstats.stats.metrics import STATISTICS, metric_from_sums
 from simstats.sim.scenario import SPLITS, Scenario
 from simstats.sim.seeding import generator
+from simstats.stats.lazy import lazy_module
+
+optimize = lazy_module("scipy.optimize")
+special = lazy_module("scipy.special")
+stats = lazy_module("scipy.stats")
 
 #: Models simulated together in one vectorised block (bounds memory: block x items floats).
 MODEL_BLOCK = 128

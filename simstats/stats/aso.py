@@ -46,11 +46,13 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
-from scipy import special
-from scipy.stats import mannwhitneyu
 
 from simstats.stats.engine import as_generator
 from simstats.stats.results import check_confidence_level
+from simstats.stats.lazy import lazy_module
+
+special = lazy_module("scipy.special")
+stats = lazy_module("scipy.stats")
 
 MIN_SCORES = 3
 WARN_SCORES = 10
@@ -338,7 +340,7 @@ def so_verdict(scores_a, scores_b, *, alpha: float = 0.05) -> tuple[int, float]:
     larger (p < alpha), -1 if B is, else 0; the p-value).  The one SO rule of the Dror et al.
     analyses."""
     a, b = np.asarray(scores_a, float), np.asarray(scores_b, float)
-    u = mannwhitneyu(a, b, alternative="two-sided")
+    u = stats.mannwhitneyu(a, b, alternative="two-sided")
     return (int(np.sign(u.statistic - a.size * b.size / 2)) if u.pvalue < alpha else 0), float(u.pvalue)
 
 
@@ -349,4 +351,4 @@ def dror2019_u_test(scores_a, scores_b) -> float:
     a, b = np.asarray(scores_a, float), np.asarray(scores_b, float)
     if a.size < 20 or b.size < 20:
         return 1.0
-    return float(mannwhitneyu(a, b, alternative="less").pvalue)
+    return float(stats.mannwhitneyu(a, b, alternative="less").pvalue)

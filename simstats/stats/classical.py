@@ -10,11 +10,13 @@ matched seeds.  Nothing is re-implemented; these only adapt inputs and outputs.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
-from statsmodels.stats.contingency_tables import mcnemar
-from statsmodels.stats.proportion import proportions_ztest
 
 from simstats.stats.results import ClassicalTestResult, check_alternative
+from simstats.stats.lazy import lazy_module
+
+stats = lazy_module("scipy.stats")
+_contingency_tables = lazy_module("statsmodels.stats.contingency_tables")
+_proportion = lazy_module("statsmodels.stats.proportion")
 
 
 def _vector(x, name: str, min_size: int = 1) -> np.ndarray:
@@ -46,7 +48,7 @@ def mcnemar_counts(only_a: int, only_b: int, *, exact: bool = True) -> Classical
     """McNemar's test from the discordant counts alone (items only A / only B got right)."""
     if min(only_a, only_b) < 0:
         raise ValueError(f"discordant counts must be >= 0, got {only_a} and {only_b}")
-    res = mcnemar([[0, only_a], [only_b, 0]], exact=exact, correction=not exact)
+    res = _contingency_tables.mcnemar([[0, only_a], [only_b, 0]], exact=exact, correction=not exact)
     return ClassicalTestResult(float(res.statistic), float(res.pvalue), "two-sided",
                                "McNemar (exact binomial)" if exact else "McNemar (chi2)",
                                counts={"only_a": int(only_a), "only_b": int(only_b)})
@@ -116,7 +118,7 @@ def two_proportion_z_test(count_a: int, n_a: int, count_b: int, n_b: int, *, alt
     alt = {"greater": "larger", "less": "smaller", "two-sided": "two-sided"}[alternative]
     if min(n_a, n_b) < 1:
         raise ValueError("both proportions need at least one trial")
-    z, p = proportions_ztest([count_a, count_b], [n_a, n_b], alternative=alt)
+    z, p = _proportion.proportions_ztest([count_a, count_b], [n_a, n_b], alternative=alt)
     return ClassicalTestResult(float(z), float(p), alternative, "two-proportion z")
 
 

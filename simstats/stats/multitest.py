@@ -9,7 +9,9 @@ import contextlib
 import gc
 
 import numpy as np
-from statsmodels.stats.multitest import multipletests
+from simstats.stats.lazy import lazy_module
+
+_multitest = lazy_module("statsmodels.stats.multitest")
 
 #: The corrections of the competition tables: label -> statsmodels method (None: raw p).
 CORRECTIONS = {"none": None, "bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh"}
@@ -22,9 +24,11 @@ _FROZEN = [0]
 def quick_gc():
     """Make many corrections cheap: statsmodels' Holm correction calls gc.collect() on every
     call; with the objects alive now frozen (gc.freeze), each of those collections scans only
-    what was created since.  Re-entrant: only the outermost use freezes and unfreezes."""
+    what was created since.  Re-entrant: only the outermost use freezes and unfreezes.  statsmodels is
+    imported first (it is imported on first use), so that its many objects are frozen too."""
     outer = _FROZEN[0] == 0
     if outer:
+        _multitest.multipletests  # noqa: B018 (the attribute access imports statsmodels)
         gc.freeze()
     _FROZEN[0] += 1
     try:
@@ -57,4 +61,4 @@ def adjust_pvalues(pvalues, method: str = "holm") -> np.ndarray:
     sm = correction_method(method)
     if sm is None or p.size == 0:
         return p.copy()
-    return multipletests(p, method=sm)[1]
+    return _multitest.multipletests(p, method=sm)[1]

@@ -44,9 +44,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, special
 
 from simstats.stats.metrics import Metric
+from simstats.stats.lazy import lazy_module
+
+optimize = lazy_module("scipy.optimize")
+special = lazy_module("scipy.special")
 
 
 @dataclass(frozen=True)

@@ -17,13 +17,15 @@ With ``clusters``, whole clusters are swapped (cluster-level randomization).
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats as sps
 
 from simstats.stats.engine import (RANDOMIZATION_COMPRESS_FACTOR, TIE_TOL, ColumnPack, aggregate_clusters,
                                    as_generator, check_stats, improvement, item_groups, replicate_block)
 from simstats.stats.metrics import Metric
 from simstats.stats.resample import check_weights, row_swaps, swap_indicators
 from simstats.stats.results import RandomizationResult, check_alternative
+from simstats.stats.lazy import lazy_module
+
+sps = lazy_module("scipy.stats")
 
 MAX_EXACT_DISCORDANT = 20
 MAX_STRATIFIED_CELLS = 20_000_000

@@ -32,10 +32,12 @@ from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from simstats.sim.noise import make_item_set, simulate_models
 from simstats.sim.scenario import SPLITS, Scenario, ScenarioError, parse_scenarios
+from simstats.stats.lazy import lazy_module
+
+sps = lazy_module("scipy.stats")
 
 TESTS = ("single_run", "welch", "mannwhitney", "aso_0.5", "aso_0.2", "approach_seeds", "approach_items",
          "approach_both")

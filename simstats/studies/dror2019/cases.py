@@ -15,11 +15,14 @@ import re
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, stats
 
 from simstats.stats.aso import violation_ratio
 from simstats.studies.dror2019.simulate import compare_distributions
 from simstats.studies.reference import paper_targets
+from simstats.stats.lazy import lazy_module
+
+optimize = lazy_module("scipy.optimize")
+stats = lazy_module("scipy.stats")
 
 CASE_TABLES = {"T1_caseA": "A", "T2_caseB": "B", "T3_caseC": "C"}
 

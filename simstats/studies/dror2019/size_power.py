@@ -22,10 +22,12 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from simstats.stats.aso import SmallSampleWarning, aso, so_verdict
 from simstats.stats.montecarlo import proportion_with_se
+from simstats.stats.lazy import lazy_module
+
+stats = lazy_module("scipy.stats")
 
 THRESHOLDS = (0.2, 0.4, 0.5)
 METHODS = ("aso_0.2", "aso_0.4", "aso_0.5", "welch", "mannwhitney")

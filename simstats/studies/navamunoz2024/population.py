@@ -27,12 +27,15 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, special
 
 from simstats.stats.metrics import Metric, accuracy, classification_f1, get_metric, label_statistics, mae
 from simstats.sim.scenario import ScenarioError
 from simstats.sim.schema import apply_schema
 from simstats.sim.fields import fail, integer_field, number_field
+from simstats.stats.lazy import lazy_module
+
+optimize = lazy_module("scipy.optimize")
+special = lazy_module("scipy.special")
 
 METRICS = ("accuracy", "f1", "macro_f1", "mae")
 

@@ -11,13 +11,17 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import interpolate, special, stats
 
 from simstats.sim.noise import (BootstrapShape, Population, make_item_set, mixture_spearman, seed_quadrature,
                                simulate_models)
 from simstats.studies.reference import paper_value
 from simstats.sim.scenario import SPLITS, Scenario
 from simstats.sim.seeding import generator
+from simstats.stats.lazy import lazy_module
+
+interpolate = lazy_module("scipy.interpolate")
+special = lazy_module("scipy.special")
+stats = lazy_module("scipy.stats")
 
 SCORE_COLUMNS = ["approach", "index", "theta", "delta", "failed", "psi_true_dev", "psi_true_test",
                  "psi_dev", "psi_test", "x_dev", "x_test"]

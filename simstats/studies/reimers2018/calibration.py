@@ -38,11 +38,14 @@ import dataclasses
 import math
 
 import numpy as np
-from scipy import optimize, stats
 
 from simstats.studies.noise.simulate import implied_values
 from simstats.studies.reference import paper_value
 from simstats.sim.scenario import Scenario
+from simstats.stats.lazy import lazy_module
+
+optimize = lazy_module("scipy.optimize")
+stats = lazy_module("scipy.stats")
 
 PARAMETERS = ("sigma_seed", "sigma_shift", "sigma_e")
 TARGETS = ("tau", "delta95_test", "spearman_rho")

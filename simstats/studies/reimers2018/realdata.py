@@ -28,9 +28,11 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from simstats.studies.reimers2018.tables import ZETA_TAIL, prediction_interval_width
+from simstats.stats.lazy import lazy_module
+
+stats = lazy_module("scipy.stats")
 
 #: UKP dataset -> the simulated task it matches.
 UKP_TASKS = {"conll2003_ner": "conll2003_ner_en", "conll2000_chunking": "conll2000_chunking",

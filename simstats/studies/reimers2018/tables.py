@@ -27,12 +27,14 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from simstats.stats.montecarlo import proportion_with_se
 from simstats.studies.reference import judge, paper_text, paper_value, rate_interval, rounding
 from simstats.studies.reimers2018.simulate import ReimersSettings
 from simstats.sim.seeding import generator
+from simstats.stats.lazy import lazy_module
+
+stats = lazy_module("scipy.stats")
 
 #: Tail on each side of the paper's prediction interval: coverage alpha with (1 - alpha)^2 = 0.05.
 ZETA_TAIL = math.sqrt(0.05) / 2

@@ -31,11 +31,13 @@ from the generator passed for it, so they do not depend on which other test sets
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
 from simstats.stats.bootstrap import extreme_counts, pvalues_from_counts
 from simstats.stats.engine import TIE_TOL
 from simstats.stats.metrics import Metric
+from simstats.stats.lazy import lazy_module
+
+stats = lazy_module("scipy.stats")
 
 #: Per-kind statistics (recalled, gold, spurious) of systems 1 and 2: gold 11, 10, 01, 00, spurious 11, 10, 01, 00.
 KIND_STATS = np.array([

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import optimize
 
 from simstats.sim.seeding import generator
 from simstats.stats import classical
@@ -38,6 +37,9 @@ from simstats.stats.montecarlo import rejection_rate, size_verdict
 from simstats.stats.randomization import approximate_randomization
 from simstats.studies.yeh2000 import kinds
 from simstats.studies.yeh2000.kinds import KIND_STATS
+from simstats.stats.lazy import lazy_module
+
+optimize = lazy_module("scipy.optimize")
 
 METRICS = ("recall", "precision", "f1")
 DISCORDANT = np.array([1, 2, 5, 6])

@@ -1,0 +1,44 @@
+"""Modules imported on first use.
+
+A workflow job is a fresh interpreter, and importing scipy.stats, scipy.optimize or statsmodels costs
+about 0.3-0.6 s each time (docs/pipeline.md), while many jobs never call them.  ``stats =
+lazy_module("scipy.stats")`` stands for the module and imports it at the first attribute access.
+"""
+import importlib
+
+
+class LazyModule:
+    """Stands for the module ``name``; the first attribute access imports it."""
+
+    __slots__ = ("_name", "_module")
+
+    def __init__(self, name: str):
+        self._name = name
+        self._module = None
+
+    def _load(self):
+        module = self._module
+        if module is None:
+            module = self._module = importlib.import_module(self._name)
+        return module
+
+    def __getattr__(self, attr: str):
+        return getattr(self._load(), attr)
+
+    def __setattr__(self, attr: str, value) -> None:
+        # setting an attribute sets it on the module, as on the module itself (unittest.mock.patch.object)
+        if attr in LazyModule.__slots__:
+            object.__setattr__(self, attr, value)
+        else:
+            setattr(self._load(), attr, value)
+
+    def __delattr__(self, attr: str) -> None:
+        delattr(self._load(), attr)
+
+    def __repr__(self) -> str:
+        state = "imported" if self._module is not None else "not imported yet"
+        return f"<lazy module {self._name!r} ({state})>"
+
+
+def lazy_module(name: str) -> LazyModule:
+    return LazyModule(name)
