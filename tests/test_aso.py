@@ -114,3 +114,29 @@ def test_stored_deepsig_values_are_what_the_installed_deepsig_gives(k):
     module, stored = deepsig_reference()
     _, a, b = next(pair for pair in module.pairs() if pair[0] == k)
     assert module.deepsig_aso(k, a, b) == pytest.approx(stored["eps_min"][k], abs=1e-12)
+
+
+def test_the_resample_draw_alternatives_give_the_order_statistics():
+    """bench/aso_draws.py times other ways to get a resample's order statistics at the grid points: the
+    counting sort and the split raw draws give the sort's values from the same seed; all give order
+    statistics of n uniform indices (the middle grid point's mean within 3 standard errors of its exact
+    value)."""
+    from bench import aso_draws
+
+    def generator(seed):
+        return np.random.Generator(np.random.PCG64(seed))
+
+    assert np.array_equal(aso_draws.sort(generator(3)), aso_draws.counting(generator(3)))
+    assert np.array_equal(aso_draws.sort(generator(3)), aso_draws.raw_split(generator(3)))
+    middle = int(np.searchsorted(aso_draws.POINTS, aso_draws.N // 2))
+    k = aso_draws.POINTS[middle]
+    # exact mean of the (k+1)-th smallest of N uniform indices on 0..N-1: sum over x of P(X > x), where
+    # X > x when fewer than k + 1 of the N draws are <= x
+    from scipy import stats
+
+    n = aso_draws.N
+    expected = float(np.sum(stats.binom.cdf(k, n, (np.arange(n) + 1) / n)))
+    for way in (aso_draws.sort, aso_draws.gamma_spacings, aso_draws.raw_split):
+        values = np.concatenate([way(generator(s))[:, middle] for s in range(4)]).astype(float)
+        assert values.min() >= 0 and values.max() < aso_draws.N
+        assert abs(values.mean() - expected) < 3 * values.std() / np.sqrt(values.size), way.__name__
