@@ -121,7 +121,12 @@ def test_the_resample_draw_alternatives_give_the_order_statistics():
     counting sort and the split raw draws give the sort's values from the same seed; all give order
     statistics of n uniform indices (the middle grid point's mean within 3 standard errors of its exact
     value)."""
-    from bench import aso_draws
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "aso_draws.py"     # bench/ is not installed
+    spec = importlib.util.spec_from_file_location("aso_draws", path)
+    aso_draws = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(aso_draws)
 
     def generator(seed):
         return np.random.Generator(np.random.PCG64(seed))
