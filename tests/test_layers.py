@@ -115,6 +115,17 @@ def test_heavy_modules_are_imported_on_first_use():
     assert out[2] == "True True"
 
 
+def test_a_lazy_module_can_be_copied_without_importing():
+    """copy.copy of a lazy module gives a lazy module (no recursion through the unset slots)."""
+    import copy
+
+    from simstats.stats.lazy import lazy_module
+
+    twin = copy.copy(lazy_module("json"))
+    assert repr(twin) == "<lazy module 'json' (not imported yet)>"
+    assert twin.dumps([1]) == "[1]"
+
+
 def test_a_lazy_module_can_be_patched_like_the_module():
     """Setting an attribute sets it on the real module (what unittest.mock.patch.object does)."""
     from unittest import mock
@@ -139,8 +150,8 @@ def test_quick_gc_freezes_statsmodels_imported_on_first_use():
             "from simstats.stats.multitest import quick_gc\n"
             "before = 'statsmodels.stats.multitest' in sys.modules\n"
             "with quick_gc():\n"
-            "    frozen = gc.get_freeze_count()\n"
             "    module = sys.modules['statsmodels.stats.multitest']\n"
-            "    print(before, gc.is_tracked(module.__dict__), frozen > 10000)\n")
+            "    collected = any(o is module.__dict__ for o in gc.get_objects())\n"
+            "    print(before, collected)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["False", "True", "True"]
+    assert out.split() == ["False", "False"]      # statsmodels' objects are frozen: no collection scans them

@@ -23,6 +23,8 @@ class LazyModule:
         return module
 
     def __getattr__(self, attr: str):
+        if attr in LazyModule.__slots__:        # an unset slot (a copy being built): no import, no recursion
+            raise AttributeError(attr)
         return getattr(self._load(), attr)
 
     def __setattr__(self, attr: str, value) -> None:

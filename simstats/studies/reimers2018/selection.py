@@ -147,13 +147,16 @@ _SQRT_2PI = np.sqrt(2 * np.pi)
 
 
 def _norm_pdf(z):
-    """The standard normal density, computed as scipy.stats.norm.pdf does (same values, bit for bit),
-    without its argument handling (a closed-form evaluation calls it thousands of times)."""
+    """The standard normal density of a float64 array, computed as scipy.stats.norm.pdf does (the same
+    values, bit for bit, for float64 arrays), without its argument handling (a closed-form evaluation
+    calls it thousands of times).  Python or numpy float scalars may differ in the last bits (numpy's
+    scalar power), and there is no dtype promotion: pass float64 arrays."""
     return np.exp(-z**2 / 2.0) / _SQRT_2PI
 
 
 def _norm_isf(q):
-    """scipy.stats.norm.isf(q), bit for bit (see :func:`_norm_pdf`)."""
+    """scipy.stats.norm.isf(q) for q in [0, 1], bit for bit but for the sign of a zero (q = 0.5) or of a
+    NaN (see :func:`_norm_pdf`)."""
     return -special.ndtri(q)
 
 
