@@ -1,3 +1,5 @@
+import hashlib
+
 import numpy as np
 import pytest
 
@@ -19,7 +21,7 @@ def test_int_and_str_parts_are_distinguished():
 
 def test_key_is_stable_across_processes():
     # BLAKE2b of "s:noise" -> fixed words; a change here would silently change every result.
-    import hashlib
+
     expected = np.frombuffer(hashlib.blake2b(b"s:noise", digest_size=8).digest(), "<u4").tolist()
     assert key_words(["noise"]) == expected
     assert seed_sequence(1, "noise").spawn_key == tuple(expected)
@@ -29,3 +31,16 @@ def test_key_is_stable_across_processes():
 def test_root_seed_must_be_non_negative_int(bad):
     with pytest.raises(ValueError):
         seed_sequence(bad, "x")
+
+
+def test_key_words_match_the_digest_of_every_part_cached_or_not():
+    # the per-part cache must give each part's own BLAKE2b words, for numpy and Python ints alike
+    key = ("noise", "ner", 7, np.int64(7), "7", 2**40, np.int32(-3))
+    expected = []
+    for part in key:
+        tag = "i" if isinstance(part, (int, np.integer)) else "s"
+        expected += np.frombuffer(hashlib.blake2b(f"{tag}:{part}".encode(), digest_size=8).digest(), "<u4").tolist()
+    for _ in range(2):                      # the second pass reads the cache
+        assert key_words(key) == expected
+    with pytest.raises(TypeError):
+        key_words([True])

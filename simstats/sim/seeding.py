@@ -8,6 +8,7 @@ whatever the chunking or the number of cores.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from typing import Iterable
 
 import numpy as np
@@ -21,10 +22,15 @@ def key_words(key: Iterable[KeyPart]) -> list[int]:
     for part in key:
         if isinstance(part, bool) or not isinstance(part, (str, int, np.integer)):
             raise TypeError(f"seed key parts must be str or int, got {type(part).__name__}")
-        tag = "i" if isinstance(part, (int, np.integer)) else "s"
-        digest = hashlib.blake2b(f"{tag}:{part}".encode(), digest_size=8).digest()
-        words.extend(np.frombuffer(digest, dtype="<u4").tolist())
+        words.extend(_part_words("i" if isinstance(part, (int, np.integer)) else "s", part))
     return words
+
+
+@lru_cache(maxsize=4096)
+def _part_words(tag: str, part: KeyPart) -> tuple[int, int]:
+    """The two words of one key part (cached: a stream's labels repeat across its many models)."""
+    digest = hashlib.blake2b(f"{tag}:{part}".encode(), digest_size=8).digest()
+    return tuple(np.frombuffer(digest, dtype="<u4").tolist())
 
 
 def seed_sequence(root_seed: int, *key: KeyPart) -> np.random.SeedSequence:
