@@ -92,10 +92,15 @@ rule simulate_reimers_chunk:
     output:
         scores=f"{RESULTS}/reimers/{{scenario}}/chunks/{{chunk}}.parquet",
         comparisons=f"{RESULTS}/reimers/{{scenario}}/chunks/{{chunk}}.comparisons.parquet",
+        # the noise study's tables of these models (workflow/rules/noise.smk reads them)
+        noise_scores=f"{RESULTS}/reimers/{{scenario}}/chunks/{{chunk}}.noise.parquet",
+        noise_pairs=f"{RESULTS}/reimers/{{scenario}}/chunks/{{chunk}}.noise.pairs.parquet",
     params:
         scenario=reimers_task,
         settings=reimers_task_settings,
         root_seed=ROOT_SEED,
+        # the noise study's models (0 .. n_models-1) it reads from here (noise.smk); 0 if it cannot
+        noise_models=NOISE.n_models if REIMERS and REIMERS.n_models >= NOISE.n_models else 0,
     log:
         log_path("reimers/{scenario}/simulate_{chunk}"),
     benchmark:

@@ -2,17 +2,15 @@
 import pandas as pd
 
 from simstats.studies.noise.figures import dev_vs_test_figure
-from simstats.studies.noise.simulate import summarise
+from simstats.studies.noise.simulate import merge_chunks, summarise
 from simstats.studies.reference import paper_value
 from simstats.io import save_figure, script_logger
 from simstats.io import write_csv, write_parquet
 
 with script_logger(snakemake.log[0]) as log:
     scenario = snakemake.params.scenario.value
-    scores = pd.concat([pd.read_parquet(f) for f in snakemake.input.scores], ignore_index=True)
-    scores = scores.sort_values(["approach", "index"], kind="stable").reset_index(drop=True)
-    pairs = pd.concat([pd.read_parquet(f) for f in snakemake.input.pairs], ignore_index=True)
-    pairs = pairs.sort_values(["approach", "pair"], kind="stable").reset_index(drop=True)
+    scores, pairs = merge_chunks([pd.read_parquet(f) for f in snakemake.input.scores],
+                                 [pd.read_parquet(f) for f in snakemake.input.pairs], snakemake.params.n_models)
     log.info("scenario %s: %d models, %d pairs", scenario.name, len(scores), len(pairs))
     summary = summarise(scenario, scores, pairs, snakemake.params.root_seed, snakemake.params.n_boot)
     write_parquet(scores, snakemake.output.scores)

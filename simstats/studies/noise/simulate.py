@@ -80,29 +80,64 @@ def simulate_chunk(scenario: Scenario, root_seed: int, start: int, stop: int, st
     if start % 2:
         raise ValueError(f"chunks must start at an even model index, got {start}")
     items = {s: make_item_set(scenario, s, root_seed, stream) for s in SPLITS}
-    gold = items["test"].is_gold
-    counts = item_resample_counts(root_seed, scenario, items["test"].cluster[gold], stream=stream)
+    counts = pair_item_counts(scenario, items, root_seed, stream)
     score_frames, pair_frames = [], []
     for spec in scenario.approaches:
         batch = simulate_models(scenario, spec.name, start, stop, root_seed, stream=stream,
                                 item_sets=items, keep_outcomes=("test",))
-        a = batch.abilities
-        score_frames.append(pd.DataFrame({
-            "approach": spec.name, "index": a.index, "theta": a.theta, "delta": a.delta, "failed": a.failed,
-            "psi_true_dev": batch.psi_true["dev"], "psi_true_test": batch.psi_true["test"],
-            "psi_dev": batch.psi["dev"], "psi_test": batch.psi["test"],
-            "x_dev": batch.x("dev"), "x_test": batch.x("test")}))
-        y = batch.outcomes["test"][:, gold]
-        n_pairs = (stop - start) // 2
-        first, second = y[0:2 * n_pairs:2], y[1:2 * n_pairs:2]
-        r12 = phi_correlation(first, second)
-        r12_boot = phi_correlation_weighted(first, second, counts).astype(np.float32)
-        pair_frames.append(pd.DataFrame({"approach": spec.name, "pair": start // 2 + np.arange(n_pairs), "r12": r12,
-                                         "r12_item_boot": list(r12_boot)}))
+        scores, pairs = model_tables(batch, items, counts)
+        score_frames.append(scores)
+        pair_frames.append(pairs)
         if progress is not None:
-            progress(f"approach {spec.name}: {stop - start} models, {n_pairs} pairs done")
+            progress(f"approach {spec.name}: {stop - start} models, {len(pairs)} pairs done")
     return (pd.concat(score_frames, ignore_index=True)[SCORE_COLUMNS],
             pd.concat(pair_frames, ignore_index=True)[PAIR_COLUMNS])
+
+
+def pair_item_counts(scenario: Scenario, items, root_seed: int, stream: str = "noise") -> np.ndarray:
+    """The item bootstrap counts of r12's uncertainty on the test set's gold items (shared by all chunks)."""
+    gold = items["test"].is_gold
+    return item_resample_counts(root_seed, scenario, items["test"].cluster[gold], stream=stream)
+
+
+def model_tables(batch, items, counts: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The noise study's rows of one simulated batch (one approach, models start..stop-1, start even,
+    simulated with ``keep_outcomes=("test",)``): a score row per model and r12 of pairs (2k, 2k+1).
+
+    The rows depend only on each model's own draws, so any study that simulates the same models (the
+    Reimers chunks: same scenario, stream and item sets) gives the same rows (tests/test_noise_from_reimers.py).
+    """
+    a = batch.abilities
+    start = int(a.index[0]) if a.index.size else 0
+    if start % 2:
+        raise ValueError(f"a batch must start at an even model index, got {start}")
+    scores = pd.DataFrame({
+        "approach": batch.approach, "index": a.index, "theta": a.theta, "delta": a.delta, "failed": a.failed,
+        "psi_true_dev": batch.psi_true["dev"], "psi_true_test": batch.psi_true["test"],
+        "psi_dev": batch.psi["dev"], "psi_test": batch.psi["test"],
+        "x_dev": batch.x("dev"), "x_test": batch.x("test")})
+    y = batch.outcomes["test"][:, items["test"].is_gold]
+    n_pairs = a.index.size // 2
+    first, second = y[0:2 * n_pairs:2], y[1:2 * n_pairs:2]
+    r12 = phi_correlation(first, second)
+    r12_boot = phi_correlation_weighted(first, second, counts).astype(np.float32)
+    pairs = pd.DataFrame({"approach": batch.approach, "pair": start // 2 + np.arange(n_pairs), "r12": r12,
+                          "r12_item_boot": list(r12_boot)})
+    return scores[SCORE_COLUMNS], pairs[PAIR_COLUMNS]
+
+
+def merge_chunks(score_frames, pair_frames, n_models: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The study's tables from its chunks' (or the Reimers chunks') tables: models 0..n_models-1 of each
+    approach and their pairs, sorted by approach and model (pair).  Empty tables (chunks past the study's
+    models) are left out, so that they do not change the column types."""
+    score_frames, pair_frames = ([f for f in frames if len(f)] or frames[:1] for frames in (score_frames, pair_frames))
+    scores = pd.concat(score_frames, ignore_index=True)
+    scores = scores[scores["index"] < n_models]
+    scores = scores.sort_values(["approach", "index"], kind="stable").reset_index(drop=True)
+    pairs = pd.concat(pair_frames, ignore_index=True)
+    pairs = pairs[pairs["pair"] < n_models // 2]
+    pairs = pairs.sort_values(["approach", "pair"], kind="stable").reset_index(drop=True)
+    return scores, pairs
 
 
 # --------------------------------------------------------------------------- exact values

@@ -32,6 +32,9 @@ from simstats.stats.metrics import STATISTICS, get_metric
 from simstats.sim.noise import make_item_set, simulate_models
 from simstats.sim.scenario import SPLITS, Scenario, ScenarioError, chunk_bounds
 from simstats.sim.seeding import generator
+from simstats.studies.noise.simulate import PAIR_COLUMNS as NOISE_PAIR_COLUMNS
+from simstats.studies.noise.simulate import SCORE_COLUMNS as NOISE_SCORE_COLUMNS
+from simstats.studies.noise.simulate import model_tables, pair_item_counts
 
 COMPARISON_COLUMNS = ["n", "group", "index_a", "index_b", "dev_a", "dev_b", "test_a", "test_b", "delta", "pvalue"]
 SCORE_COLUMNS = ["approach", "index", "theta", "delta_shift", "psi_true_dev", "psi_true_test", "psi_dev", "psi_test"]
@@ -177,23 +180,35 @@ def bootstrap_pvalues(stats_a: np.ndarray, stats_b: np.ndarray, pairs: np.ndarra
 
 
 def simulate_chunk(scenario: Scenario, settings: ReimersSettings, root_seed: int, start: int, stop: int,
-                   progress=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+                   progress=None, noise_models: int | None = None) -> tuple[pd.DataFrame, ...]:
     """Models start..stop-1 of both approaches: score rows, and every comparison of the chunk.
 
     Comparisons: Evaluation 1 (n = 1: model k of A vs model k of B) and, for every group
     size n, the best-by-dev models of each whole group.
+
+    ``noise_models``: also return the noise study's score and pair tables
+    (:func:`simstats.studies.noise.simulate.model_tables`) of the chunk's models below this index, which
+    are the noise study's models: (scores, comparisons, noise_scores, noise_pairs).  Each block
+    holding such a model gets the tables of all its models (and the noise study keeps those below
+    its size); the tables of a model do not depend on the block.
     """
     block = settings.block
     if start % block:
         raise ValueError(f"chunks must start at a multiple of the block size {block}, got {start}")
     approach_a, approach_b = (a.name for a in scenario.approaches)
     items = {s: make_item_set(scenario, s, root_seed, "noise") for s in SPLITS}
-    score_frames, comparison_frames = [], []
+    noise_tables = noise_models is not None
+    counts = pair_item_counts(scenario, items, root_seed) if noise_tables and start < noise_models else None
+    score_frames, comparison_frames, noise_frames = [], [], []
     for lo in range(start, stop, block):
         hi = min(lo + block, stop)
-        batches = [simulate_models(scenario, name, lo, hi, root_seed, item_sets=items, keep_unit_stats=("test",))
+        batches = [simulate_models(scenario, name, lo, hi, root_seed, item_sets=items, keep_unit_stats=("test",),
+                                   keep_outcomes=("test",) if counts is not None and lo < noise_models else ())
                    for name in (approach_a, approach_b)]
         for batch in batches:
+            if batch.outcomes:
+                noise_frames.append(model_tables(batch, items, counts))
+                batch.outcomes.clear()
             a = batch.abilities
             score_frames.append(pd.DataFrame({
                 "approach": batch.approach, "index": a.index, "theta": a.theta, "delta_shift": a.delta,
@@ -219,8 +234,14 @@ def simulate_chunk(scenario: Scenario, settings: ReimersSettings, root_seed: int
         comparison_frames.append(frame[COMPARISON_COLUMNS])
         if progress is not None:
             progress(f"models {lo}..{hi - 1}: {len(frame)} comparisons done")
-    return (pd.concat(score_frames, ignore_index=True)[SCORE_COLUMNS],
-            pd.concat(comparison_frames, ignore_index=True))
+    tables = (pd.concat(score_frames, ignore_index=True)[SCORE_COLUMNS],
+              pd.concat(comparison_frames, ignore_index=True))
+    if noise_tables:
+        tables += (pd.concat([f[0] for f in noise_frames], ignore_index=True) if noise_frames else
+                   pd.DataFrame({c: [] for c in NOISE_SCORE_COLUMNS}),
+                   pd.concat([f[1] for f in noise_frames], ignore_index=True) if noise_frames else
+                   pd.DataFrame({c: [] for c in NOISE_PAIR_COLUMNS}))
+    return tables
 
 
 def read_chunks(paths) -> pd.DataFrame:
