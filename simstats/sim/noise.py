@@ -234,7 +234,7 @@ class Population:
             return BootstrapShape()
         latent = (items.sign * float(theta) - items.threshold.astype(float)) / sc.sigma_e
         rate = special.ndtr(latent)
-        slope = items.sign * stats.norm.pdf(latent) / sc.sigma_e          # d rate / d theta
+        slope = items.sign * norm_pdf(latent) / sc.sigma_e          # d rate / d theta
         gold = items.is_gold
         G = float(gold.sum())
         R, S = float(rate[gold].sum()), float(rate[~gold].sum())
