@@ -230,7 +230,7 @@ def run(settings: Settings, report: Report) -> dict:
             times[(metric_name, test, p)] = (seconds, runs)
     report.line("simstats, measured. One pair's items take a handful of distinct joint rows, resampled as "
                 "multinomial counts over those rows; from 2 pairs on there are too many distinct rows, so each call "
-                f"draws n × B = {n * big_b:,} item counts (about a second), which dominates batches up to a few "
+                f"draws n × B = {n * big_b:,} item counts, which dominates batches up to a few "
                 "hundred pairs:")
     report.line()
     report.table(["metric", "test", "pairs", "time", "runs (best taken)", "tests/s"],
