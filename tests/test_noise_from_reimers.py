@@ -48,6 +48,8 @@ def test_reimers_chunks_give_the_noise_study_tables_exactly(name, chunk_size):
         assert list(tables[2].columns) == SCORE_COLUMNS and list(tables[3].columns) == PAIR_COLUMNS
         if start >= n_models:                   # chunks past the noise study's models write empty tables
             assert tables[2].empty and tables[3].empty
+            assert dict(tables[2].dtypes) == dict(own_scores.dtypes)
+            assert dict(tables[3].dtypes) == dict(own_pairs.dtypes)
         parts.append(tables)
     scores, pairs = merge_chunks([p[2] for p in parts], [p[3] for p in parts], n_models)
     pd.testing.assert_frame_equal(scores, own_scores, check_exact=True)
@@ -72,3 +74,17 @@ def test_merge_chunks_keeps_the_first_models_and_whole_pairs():
     assert p.to_dict("list") == {"approach": ["A", "B"], "pair": [0, 0]}
     _, p = merge_chunks([scores], [pairs], n_models=3)         # model 2 has no partner below 3
     assert p.to_dict("list") == {"approach": ["A", "B"], "pair": [0, 0]}
+
+
+def test_odd_blocks_cannot_hold_the_noise_study_pairs():
+    # group sizes 1, 3, 5: blocks of 15 models, so pair (14, 15) would straddle two blocks
+    sc = SCENARIOS["f1_task"]
+    st = parse_reimers({"tasks": ["f1_task"], "n_models": 60, "chunk_size": 30, "n_resamples": 100, "row_size": 5,
+                        "figure4_n": [1, 3, 5], "table5_n": [1, 5], "eval34_size": 5,
+                        "power": {"n": [3], "d": [1.0], "replicates": 100}}, SCENARIOS)
+    assert st.block == 15
+    assert not st.holds_noise_models(10)
+    assert settings("f1_task", 20).holds_noise_models(120) and not settings("f1_task", 20).holds_noise_models(121)
+    with pytest.raises(ValueError, match="even block size"):
+        reimers_chunk(sc, st, SEED, 0, 30, noise_models=10)
+    assert len(reimers_chunk(sc, st, SEED, 30, 60, noise_models=0)) == 4      # nothing asked of it: fine

@@ -23,8 +23,8 @@ def test_blocked_item_counts_are_the_one_shot_counts_bit_for_bit(n_resamples, n)
     assert counts.dtype == np.float32 and counts.shape == (n_resamples, n)
     assert np.array_equal(counts, expected)
     assert (counts.sum(axis=1) == n).all()
-    # the generator is left where the one-shot draw leaves it: later draws do not move
-    assert ours.integers(0, 2**62) == ref.integers(0, 2**62)
+    # the generator is left where the one-shot draw leaves it (including PCG64's buffered 32-bit half)
+    assert ours.bit_generator.state == ref.bit_generator.state
 
 
 def test_item_counts_block_boundaries_do_not_matter(monkeypatch):

@@ -9,11 +9,13 @@ NOISE_CATEGORY = "Noise model"
 noise_scenario = lambda wildcards: parsed(SETTINGS.scenarios[wildcards.scenario])
 # The study describes models 0 .. n_models-1 of each approach.  The Reimers study simulates the same models of
 # its tasks (same stream and item sets), and its chunk jobs write this study's tables of them; a scenario the
-# Reimers study covers with at least as many models is read from there, the others get their own chunk jobs.
+# Reimers study covers with at least as many models (in blocks of even size) is read from there, the others get
+# their own chunk jobs.
 noise_from_reimers = lambda scenario: (
     SETTINGS.reimers is not None
     and scenario in SETTINGS.reimers.tasks
-    and SETTINGS.reimers.n_models >= NOISE.n_models
+    and scenario in NOISE.scenarios
+    and SETTINGS.reimers.holds_noise_models(NOISE.n_models)
 )
 # Input function: the chunk files holding a scenario's models (suffix "" for scores, ".pairs" for r12).
 noise_chunk_files = lambda suffix: lambda wildcards: (

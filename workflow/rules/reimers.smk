@@ -99,8 +99,8 @@ rule simulate_reimers_chunk:
         scenario=reimers_task,
         settings=reimers_task_settings,
         root_seed=ROOT_SEED,
-        # the noise study's models (0 .. n_models-1) it reads from here (noise.smk); 0 if it cannot
-        noise_models=NOISE.n_models if REIMERS and REIMERS.n_models >= NOISE.n_models else 0,
+        # the noise study's models (0 .. n_models-1) of this task, read from here (noise_from_reimers, noise.smk)
+        noise_models=lambda wildcards: NOISE.n_models if noise_from_reimers(wildcards.scenario) else 0,
     log:
         log_path("reimers/{scenario}/simulate_{chunk}"),
     benchmark:

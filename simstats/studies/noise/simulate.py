@@ -26,6 +26,10 @@ stats = lazy_module("scipy.stats")
 SCORE_COLUMNS = ["approach", "index", "theta", "delta", "failed", "psi_true_dev", "psi_true_test",
                  "psi_dev", "psi_test", "x_dev", "x_test"]
 PAIR_COLUMNS = ["approach", "pair", "r12", "r12_item_boot"]
+#: Column types of the score and pair tables (:func:`model_tables`), e.g. for an empty table.
+SCORE_DTYPES = {"approach": "str", "index": "int64", "theta": "float64", "delta": "float64", "failed": "bool",
+                **{c: "float64" for c in SCORE_COLUMNS[5:]}}
+PAIR_DTYPES = {"approach": "str", "pair": "int64", "r12": "float64", "r12_item_boot": "object"}
 #: Bootstrap replicates over test items used for the item-sampling part of r12's uncertainty.
 R12_ITEM_BOOT = 200
 #: |z| up to which a simulated statistic "agrees" with the value the model implies.
@@ -284,7 +288,8 @@ def implied_values(scenario: Scenario, approach: str, item_sets: dict | None = N
 def _rank_rows(x: np.ndarray) -> np.ndarray:
     """Average ranks within each row: scipy.stats.rankdata(x, axis=1)'s values (the same, bit for bit:
     ranks and tied averages are exact), through pandas, which the job has loaded anyway (scipy.stats
-    would cost a summary job about 0.45 s of imports)."""
+    would cost a summary job about 0.45 s of imports).  A NaN stays NaN but the rest of its row is still
+    ranked (scipy gives a row of NaN); the correlation of such a row is NaN either way."""
     return pd.DataFrame(x).rank(axis=1).to_numpy(np.float64)
 
 

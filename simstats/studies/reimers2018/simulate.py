@@ -32,8 +32,8 @@ from simstats.stats.metrics import STATISTICS, get_metric
 from simstats.sim.noise import make_item_set, simulate_models
 from simstats.sim.scenario import SPLITS, Scenario, ScenarioError, chunk_bounds
 from simstats.sim.seeding import generator
-from simstats.studies.noise.simulate import PAIR_COLUMNS as NOISE_PAIR_COLUMNS
-from simstats.studies.noise.simulate import SCORE_COLUMNS as NOISE_SCORE_COLUMNS
+from simstats.studies.noise.simulate import PAIR_DTYPES as NOISE_PAIR_DTYPES
+from simstats.studies.noise.simulate import SCORE_DTYPES as NOISE_SCORE_DTYPES
 from simstats.studies.noise.simulate import model_tables, pair_item_counts
 
 COMPARISON_COLUMNS = ["n", "group", "index_a", "index_b", "dev_a", "dev_b", "test_a", "test_b", "delta", "pvalue"]
@@ -77,6 +77,12 @@ class ReimersSettings:
 
     def chunk_range(self, chunk: int) -> tuple[int, int]:
         return chunk_bounds(self.n_models, self.chunk_size, chunk)
+
+    def holds_noise_models(self, noise_models: int) -> bool:
+        """Whether the chunks can write the noise study's tables of its first ``noise_models`` models
+        (:func:`simulate_chunk`'s ``noise_models``): there are as many models, and the blocks have an even
+        size, so that no pair (2k, 2k+1) of the noise study straddles two blocks."""
+        return self.n_models >= noise_models and self.block % 2 == 0
 
 
 def parse_reimers(value, scenarios: dict[str, Scenario]) -> ReimersSettings:
@@ -198,6 +204,9 @@ def simulate_chunk(scenario: Scenario, settings: ReimersSettings, root_seed: int
     approach_a, approach_b = (a.name for a in scenario.approaches)
     items = {s: make_item_set(scenario, s, root_seed, "noise") for s in SPLITS}
     noise_tables = noise_models is not None
+    if noise_tables and noise_models > start and settings.block % 2:
+        raise ValueError(f"the noise study's tables need an even block size (pairs of models 2k, 2k+1), "
+                         f"got {settings.block}")
     counts = pair_item_counts(scenario, items, root_seed) if noise_tables and start < noise_models else None
     score_frames, comparison_frames, noise_frames = [], [], []
     for lo in range(start, stop, block):
@@ -237,10 +246,12 @@ def simulate_chunk(scenario: Scenario, settings: ReimersSettings, root_seed: int
     tables = (pd.concat(score_frames, ignore_index=True)[SCORE_COLUMNS],
               pd.concat(comparison_frames, ignore_index=True))
     if noise_tables:
-        tables += (pd.concat([f[0] for f in noise_frames], ignore_index=True) if noise_frames else
-                   pd.DataFrame({c: [] for c in NOISE_SCORE_COLUMNS}),
-                   pd.concat([f[1] for f in noise_frames], ignore_index=True) if noise_frames else
-                   pd.DataFrame({c: [] for c in NOISE_PAIR_COLUMNS}))
+        if noise_frames:
+            tables += (pd.concat([f[0] for f in noise_frames], ignore_index=True),
+                       pd.concat([f[1] for f in noise_frames], ignore_index=True))
+        else:                           # no model of the chunk is the noise study's: empty tables, same columns
+            tables += (pd.DataFrame({c: pd.Series(dtype=t) for c, t in NOISE_SCORE_DTYPES.items()}),
+                       pd.DataFrame({c: pd.Series(dtype=t) for c, t in NOISE_PAIR_DTYPES.items()}))
     return tables
 
 
