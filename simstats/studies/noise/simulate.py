@@ -21,7 +21,6 @@ from simstats.stats.lazy import lazy_module
 
 interpolate = lazy_module("scipy.interpolate")
 special = lazy_module("scipy.special")
-stats = lazy_module("scipy.stats")
 
 SCORE_COLUMNS = ["approach", "index", "theta", "delta", "failed", "psi_true_dev", "psi_true_test",
                  "psi_dev", "psi_test", "x_dev", "x_test"]
@@ -134,7 +133,8 @@ def merge_chunks(score_frames, pair_frames, n_models: int) -> tuple[pd.DataFrame
     """The study's tables from its chunks' (or the Reimers chunks') tables: models 0..n_models-1 of each
     approach and their pairs, sorted by approach and model (pair).  Empty tables (chunks past the study's
     models) are left out, so that they do not change the column types."""
-    score_frames, pair_frames = ([f for f in frames if len(f)] or frames[:1] for frames in (score_frames, pair_frames))
+    score_frames = [f for f in score_frames if len(f)] or score_frames[:1]
+    pair_frames = [f for f in pair_frames if len(f)] or pair_frames[:1]
     scores = pd.concat(score_frames, ignore_index=True)
     scores = scores[scores["index"] < n_models]
     scores = scores.sort_values(["approach", "index"], kind="stable").reset_index(drop=True)
