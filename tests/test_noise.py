@@ -205,3 +205,35 @@ def test_engine_statistics_feed_the_test_engine(make_scenario):
     assert np.allclose(get_metric("f1")(stats.sum(axis=1, dtype=float)), batch.psi["test"])
     res = paired_bootstrap(stats, get_metric("f1"), [(0, 1), (2, 3)], n_resamples=500, rng=1)
     assert np.allclose(res.statistic, batch.psi["test"][[0, 2]] - batch.psi["test"][[1, 3]])
+
+
+def _given_items_in_item_order(pop, theta, items):
+    """Population.given_items as first written (items in their own order, gold selected by mask)."""
+    from scipy import special
+    from simstats.stats.metrics import metric_from_sums
+
+    sc = pop.scenario
+    theta = np.atleast_1d(np.asarray(theta, dtype=float))
+    latent = items.sign[None, :] * theta[:, None] - items.threshold[None, :].astype(float)
+    rate = (latent > 0).astype(float) if sc.sigma_e == 0 else special.ndtr(latent / sc.sigma_e)
+    gold = items.is_gold
+    var = rate * (1 - rate)
+    R, S = rate[:, gold].sum(1), rate[:, ~gold].sum(1)
+    var_r, var_s = var[:, gold].sum(1), var[:, ~gold].sum(1)
+    G = int(gold.sum())
+    if sc.metric == "accuracy":
+        return R / G, var_r / G**2
+    mean = metric_from_sums(sc.metric, {"recalled": R, "gold": G, "spurious": S})
+    return np.asarray(mean, dtype=float), noise._delta_variance(sc.metric, G, R, S, var_r, var_s)
+
+
+@pytest.mark.parametrize("metric, sigma_e", [("accuracy", 0.7), ("f1", 0.5), ("precision", 0.0), ("recall", 0.3)])
+@pytest.mark.parametrize("k", [1, 2, 5, 16, 41])
+def test_given_items_gold_first_is_the_item_order_computation_bit_for_bit(make_scenario, metric, sigma_e, k):
+    split = {"items": 3001} if metric == "accuracy" else {"gold": 2100, "spurious": 1700, "sentences": 900}
+    sc = make_scenario(metric=metric, target=0.8, dev=split, test=split, sigma_item=1.0, sigma_e=sigma_e)
+    pop = Population(sc)
+    items = make_item_set(sc, "test", SEED)
+    theta = pop.mu("A") + np.linspace(-0.4, 0.3, k)
+    for got, want in zip(pop.given_items(theta, items), _given_items_in_item_order(pop, theta, items)):
+        assert got.tobytes() == want.tobytes()

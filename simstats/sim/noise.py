@@ -192,16 +192,17 @@ class Population:
         """
         sc = self.scenario
         theta = np.atleast_1d(np.asarray(theta, dtype=float))
-        latent = (items.sign[None, :] * theta[:, None] - items.threshold[None, :].astype(float))
+        # items gold first, one column per theta: the transposed (theta, item) arrays are Fortran-ordered like
+        # rate[:, gold] of the item-order computation, so the sums below add in its order, bit for bit
+        sign, threshold, G = items.gold_first
+        latent = sign[:, None] * theta[None, :] - threshold[:, None]
         if sc.sigma_e == 0:
-            rate = (latent > 0).astype(float)
+            rate = (latent > 0).astype(float).T
         else:
-            rate = special.ndtr(latent / sc.sigma_e)
-        gold = items.is_gold
+            rate = special.ndtr(latent / sc.sigma_e).T
         var = rate * (1 - rate)
-        R, S = rate[:, gold].sum(1), rate[:, ~gold].sum(1)
-        var_r, var_s = var[:, gold].sum(1), var[:, ~gold].sum(1)
-        G = int(gold.sum())
+        R, S = rate[:, :G].sum(1), rate[:, G:].sum(1)
+        var_r, var_s = var[:, :G].sum(1), var[:, G:].sum(1)
         if sc.metric == "accuracy":
             return R / G, var_r / G**2
         mean = metric_from_sums(sc.metric, {"recalled": R, "gold": G, "spurious": S})
@@ -475,6 +476,14 @@ class ItemSet:
     @property
     def is_gold(self) -> np.ndarray:
         return self.sign > 0
+
+    @functools.cached_property
+    def gold_first(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """(sign, float64 threshold, number of gold items) with the gold items first, each part in item
+        order (computed once per set: the closed forms evaluate a set at many abilities)."""
+        gold = self.is_gold
+        order = np.argsort(~gold, kind="stable")
+        return self.sign[order], self.threshold[order].astype(float), int(gold.sum())
 
     def per_unit(self, mask: np.ndarray) -> np.ndarray:
         """Count of ``mask`` per unit; mask may be (n_items,) or (models, n_items)."""

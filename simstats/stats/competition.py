@@ -152,14 +152,30 @@ def adjust_pair_table(pairs: pd.DataFrame, *, scope: str = "group", corrections=
     if np.isnan(p).any() or (p < 0).any() or (p > 1).any():
         raise ValueError("p-values must lie in [0, 1] (no NaN)")
     out = pairs.copy()
-    groups = out.groupby("reference", sort=False).indices.values() if scope == "group" else [np.arange(len(out))]
+    groups = pair_groups(out["reference"]) if scope == "group" else [np.arange(len(out))]
+    for label, adjusted in adjusted_pvalues(p, groups, corrections).items():
+        out[f"pvalue_{label}"] = adjusted
+    return out
+
+
+def pair_groups(references) -> list[np.ndarray]:
+    """Positions of the pairs of each reference system (the families of scope="group")."""
+    positions: dict = {}
+    for k, label in enumerate(references):
+        positions.setdefault(label, []).append(k)
+    return [np.asarray(v, dtype=np.intp) for v in positions.values()]
+
+
+def adjusted_pvalues(p: np.ndarray, groups, corrections=CORRECTIONS) -> dict[str, np.ndarray]:
+    """``p`` adjusted by each correction (label -> array), applied within each group of positions."""
+    out = {}
     with quick_gc():
         for label, method in corrections.items():
             adjusted = p.copy()
             if method is not None:
                 for idx in groups:
                     adjusted[idx] = adjust_pvalues(p[idx], method)
-            out[f"pvalue_{label}"] = adjusted
+            out[label] = adjusted
     return out
 
 
@@ -302,9 +318,14 @@ class CompetitionAnalysis:
         """Bootstrap replicates of system i's improvement over system j (rank positions)."""
         return improvement(self.metric, self.replicates[:, i], self.replicates[:, j])
 
+    def score_interval_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(ci_low, ci_high) of :meth:`score_intervals`, as arrays."""
+        low, high = self._interval(self.replicates)
+        return low, high
+
     def score_intervals(self) -> pd.DataFrame:
         """Table 2: ordered percentile CIs of every system's score."""
-        low, high = self._interval(self.replicates)
+        low, high = self.score_interval_bounds()
         return pd.DataFrame({"rank": np.arange(1, self.m + 1), "system": self.names, "score": self.scores,
                              "ci_low": low, "bootstrap_mean": self.replicates.mean(axis=0), "ci_high": high})
 
@@ -324,16 +345,21 @@ class CompetitionAnalysis:
         """Every pair (reference ranked above system): improvement, CI, p-value (``alternative``,
         ``pvalue_rule``), adjusted p.  ``intervals=False``: the CI columns are NaN (not computed:
         the percentile intervals of every pair cost more than their p-values)."""
+        v = self.pair_values(intervals=intervals)
+        i, j = v["reference_rank"] - 1, v["system_rank"] - 1
+        frame = pd.DataFrame({"reference": [self.names[a] for a in i], "system": [self.names[b] for b in j], **v})
+        return adjust_pair_table(frame, scope=scope)
+
+    def pair_values(self, *, intervals: bool = True) -> dict[str, np.ndarray]:
+        """The numeric columns of :meth:`pairs` before any correction (reference_rank, system_rank,
+        difference, ci_low, ci_high, pvalue), as arrays: for loops over many competitions."""
         i, j = np.triu_indices(self.m, k=1)
         deltas = improvement(self.metric, self.replicates[:, i], self.replicates[:, j])
         delta = improvement(self.metric, self.scores[i], self.scores[j])
         counts = extreme_counts(deltas, delta, self.alternative, "shift")
         low, high = self._interval(deltas) if intervals else (np.full(i.size, np.nan),) * 2
-        frame = pd.DataFrame({"reference": [self.names[a] for a in i], "system": [self.names[b] for b in j],
-                              "reference_rank": i + 1, "system_rank": j + 1, "difference": delta,
-                              "ci_low": low, "ci_high": high,
-                              "pvalue": pvalues_from_count(counts, self.replicates.shape[0], self.pvalue_rule)})
-        return adjust_pair_table(frame, scope=scope)
+        return {"reference_rank": i + 1, "system_rank": j + 1, "difference": delta, "ci_low": low, "ci_high": high,
+                "pvalue": pvalues_from_count(counts, self.replicates.shape[0], self.pvalue_rule)}
 
     def difference_matrix(self, correction: str = "none", *, scope: str = "group") -> pd.DataFrame:
         """Table 4: lower-triangular matrix, cell (row j, column i) = improvement of i over j + mark

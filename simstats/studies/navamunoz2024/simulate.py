@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simstats.stats.competition import CompetitionAnalysis, adjust_pair_table, analyse_competition
+from simstats.stats.competition import CompetitionAnalysis, adjusted_pvalues, analyse_competition, pair_groups
 from simstats.stats.montecarlo import mean_with_se
 from simstats.stats.multitest import CORRECTIONS, quick_gc
 from simstats.studies.navamunoz2024.population import ClassifierPopulation, ExampleCompetition, StudyDesign, true_scores
@@ -40,23 +40,25 @@ def replicate_row(analysis: CompetitionAnalysis, truth: dict, alpha: float) -> d
     t = np.array([truth[s] for s in analysis.names])
     best = t.max() if metric.higher_is_better else t.min()
     row = {"winner_correct": bool(abs(t[0] - best) <= TRUTH_TOL)}
-    pairs = analysis.pairs(scope="group")
-    ref = pairs.reference_rank.to_numpy() - 1
-    sys_ = pairs.system_rank.to_numpy() - 1
+    # the values of analysis.pairs() and its corrections, as arrays (one competition of thousands)
+    pairs = analysis.pair_values()
+    ref = pairs["reference_rank"] - 1
+    sys_ = pairs["system_rank"] - 1
     true_gain = improvement(metric, t[ref], t[sys_])
     null = true_gain <= TRUTH_TOL
     row["true_nulls"] = int(null.sum())
     row["true_differences"] = int((~null).sum())
-    base = pairs[["reference", "system", "pvalue"]]
+    p = pairs["pvalue"]
+    families = {"group": pair_groups([analysis.names[a] for a in ref]), "all": [np.arange(p.size)]}
     for scope in SCOPES:
-        adj = pairs if scope == "group" else adjust_pair_table(base, scope="all")
+        adjusted = adjusted_pvalues(p, families[scope])
         for corr in CORRECTIONS:
-            reject = adj[f"pvalue_{corr}"].to_numpy() < alpha
+            reject = adjusted[corr] < alpha
             row[f"rejections_{scope}_{corr}"] = int(reject.sum())
             row[f"false_rejections_{scope}_{corr}"] = int((reject & null).sum())
-    intervals = analysis.score_intervals()
-    row["covered_scores"] = float(np.mean((intervals.ci_low <= t) & (t <= intervals.ci_high)))
-    row["covered_differences"] = float(np.mean((pairs.ci_low <= true_gain) & (true_gain <= pairs.ci_high)))
+    low, high = analysis.score_interval_bounds()
+    row["covered_scores"] = float(np.mean((low <= t) & (t <= high)))
+    row["covered_differences"] = float(np.mean((pairs["ci_low"] <= true_gain) & (true_gain <= pairs["ci_high"])))
     return row
 
 
