@@ -214,6 +214,43 @@ def test_replicates_do_not_depend_on_how_they_are_split():
     pd.testing.assert_frame_equal(whole, parts)
 
 
+@pytest.mark.parametrize("name", ["stance", "mae"])
+def test_replicate_row_counts_what_the_pair_tables_say(name):
+    """The study scores each competition from arrays; the same counts come from the user-facing tables
+    (pairs(), adjust_pair_table over all pairs, score_intervals()), computed here independently."""
+    from simstats.stats.multitest import CORRECTIONS
+    from simstats.studies.navamunoz2024.simulate import replicate_row, system_names
+
+    pop = parse_population(name, POPULATIONS[name])
+    metric = pop.metric_object()
+    m = 5
+    names = system_names(m)
+    truth = dict(zip(names, np.linspace(0.45, 0.6, m) if name == "stance" else [0.6, 0.6, 0.5, 0.7, 0.6]))
+    scopes_differ = False
+    for seed in range(4):
+        thetas = [pop.solve_theta(float(truth[s])) for s in names]
+        gold, preds = pop.sample(thetas, 150, np.random.default_rng(seed))
+        analysis = analyse_competition(names, pop.statistics(gold, preds), metric, n_resamples=300,
+                                       rng=np.random.default_rng(100 + seed))
+        row = replicate_row(analysis, truth, 0.05)
+        t = np.array([truth[s] for s in analysis.names])
+        pairs = analysis.pairs(scope="group")
+        gain = (t[pairs.reference_rank - 1] - t[pairs.system_rank - 1]) * (1 if metric.higher_is_better else -1)
+        null = gain <= 1e-12
+        every = adjust_pair_table(pairs[["reference", "system", "pvalue"]], scope="all")
+        for scope, table in (("group", pairs), ("all", every)):
+            for corr in CORRECTIONS:
+                reject = table[f"pvalue_{corr}"].to_numpy() < 0.05
+                assert row[f"rejections_{scope}_{corr}"] == reject.sum()
+                assert row[f"false_rejections_{scope}_{corr}"] == (reject & null).sum()
+        scores = analysis.score_intervals()
+        assert row["covered_scores"] == np.mean((scores.ci_low <= t) & (t <= scores.ci_high))
+        assert row["covered_differences"] == np.mean((pairs.ci_low <= gain) & (gain <= pairs.ci_high))
+        assert row["true_nulls"] == null.sum()
+        scopes_differ |= any(row[f"rejections_group_{c}"] != row[f"rejections_all_{c}"] for c in CORRECTIONS)
+    assert scopes_differ        # the cases tell the two families apart
+
+
 @pytest.mark.parametrize("patch, field", [
     (("populations", "p", "metric"), "competition.populations.p.metric"),
     (("populations", "p", "class_probs"), "competition.populations.p.class_probs"),
