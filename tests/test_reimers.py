@@ -103,6 +103,24 @@ def test_winner_oriented_pvalues_equal_the_engine_paired_bootstrap():
         assert p[k] == pytest.approx(float(ref.pvalue[0]), abs=1e-12)
 
 
+def test_integer_counts_give_the_float_counts_pvalues_bit_for_bit():
+    """The chunks pass the engine int32 counts (no float copy, no whole-number check): the same values."""
+    rng = np.random.default_rng(12)
+    units, models = 300, 40
+    gold = rng.integers(1, 5, units).astype(np.uint8)
+    recalled = np.minimum(gold[None, None, :], rng.binomial(4, 0.8, (2, models, units))).astype(np.uint8)
+    spurious = rng.binomial(3, 0.2, (2, models, units)).astype(np.uint8)
+    pairs = np.stack([rng.permutation(models), rng.permutation(models)], axis=1)
+    out = {}
+    for dtype in (np.float64, np.int32):
+        a, b = (unit_statistics({"recalled": recalled[x], "gold": gold, "spurious": spurious[x]}, "f1", dtype)
+                for x in (0, 1))
+        assert a.dtype == dtype
+        out[dtype] = bootstrap_pvalues(a, b, pairs, "f1", 500, np.random.default_rng(9))
+    for x, y in zip(out[np.float64], out[np.int32]):
+        assert x.tobytes() == y.tobytes()
+
+
 def test_chunks_give_the_same_comparisons_whatever_the_split():
     sc = SCENARIOS["tempeval3_events"]
     one = small_settings(chunk_size=200)

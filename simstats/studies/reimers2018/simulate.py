@@ -152,15 +152,15 @@ def best_by_dev(dev: np.ndarray, start: int, stop: int, n: int) -> tuple[np.ndar
     return groups, groups * n + np.argmax(block, axis=1)
 
 
-def unit_statistics(unit_stats: dict[str, np.ndarray], metric: str) -> np.ndarray:
-    """(models, units, k) float array of the metric's statistics in their canonical order.
+def unit_statistics(unit_stats: dict[str, np.ndarray], metric: str, dtype=np.float64) -> np.ndarray:
+    """(models, units, k) array of the metric's statistics in their canonical order (counts, in ``dtype``).
 
     ``unit_stats`` is one split's entry of :attr:`ModelBatch.unit_stats`: per-model arrays
     (models, units) and per-unit arrays (units,) shared by every model (gold items, items).
     """
     names = STATISTICS[metric]
     n_models = next(v.shape[0] for v in unit_stats.values() if v.ndim == 2)
-    columns = [np.broadcast_to(np.asarray(unit_stats[k], dtype=np.float64), (n_models, unit_stats[k].shape[-1]))
+    columns = [np.broadcast_to(np.asarray(unit_stats[k], dtype=dtype), (n_models, unit_stats[k].shape[-1]))
                for k in names]
     return np.stack(columns, axis=-1)
 
@@ -170,13 +170,16 @@ def bootstrap_pvalues(stats_a: np.ndarray, stats_b: np.ndarray, pairs: np.ndarra
     """Winner-oriented paired bootstrap p-values of the metric for many pairs on one set of resamples.
 
     stats_a, stats_b: (models, units, k) per-unit statistics of the metric
-    (:func:`unit_statistics`); pairs: (P, 2) row indices into stats_a and stats_b.  Returns
+    (:func:`unit_statistics`; integer counts are kept as they are, which the engine sums exactly in float
+    without checking that float values are whole); pairs: (P, 2) row indices into stats_a and stats_b.  Returns
     (delta, p): delta = metric(a) - metric(b); p = P*(winner's lead* >= 2 |delta|), the engine's
     paired bootstrap over units (sentences, or items when a split has none; shift convention,
     ``alternative="greater"``) on each pair oriented by its observed winner.
     """
     ma = stats_a.shape[0]
-    stats = np.concatenate([stats_a, stats_b]).astype(np.float64)
+    stats = np.concatenate([stats_a, stats_b])
+    if stats.dtype.kind not in "iu":
+        stats = stats.astype(np.float64, copy=False)
     pairs = np.stack([pairs[:, 0], ma + pairs[:, 1]], axis=1)
     measure = get_metric(metric)
     oriented, flipped = orient_by_winner(stats, measure, pairs)
@@ -230,7 +233,7 @@ def simulate_chunk(scenario: Scenario, settings: ReimersSettings, root_seed: int
             pairs.append(np.stack([best_a - lo, best_b - lo], axis=1))
             meta.append(pd.DataFrame({"n": n, "group": groups, "index_a": best_a, "index_b": best_b}))
         pairs = np.concatenate(pairs)
-        stats = [unit_statistics(b.unit_stats["test"], scenario.metric) for b in batches]
+        stats = [unit_statistics(b.unit_stats["test"], scenario.metric, np.int32) for b in batches]
         rng = generator(root_seed, "reimers", scenario.name, "bootstrap", lo // block)
         delta, pvalue = bootstrap_pvalues(stats[0], stats[1], pairs, scenario.metric, settings.n_resamples, rng)
         frame = pd.concat(meta, ignore_index=True)
