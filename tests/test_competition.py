@@ -132,6 +132,13 @@ def test_real_data_pvalues_vs_winner_match_compstats_documentation():
         assert p[system] == pytest.approx(value, abs=0.02), system
 
 
+def test_adjust_pair_table_needs_every_reference_for_group_scope():
+    pairs = pd.DataFrame({"reference": ["A", None, "A"], "system": ["B", "C", "C"], "pvalue": [0.01, 0.02, 0.03]})
+    with pytest.raises(ValueError, match="reference system"):
+        adjust_pair_table(pairs, scope="group")
+    assert adjust_pair_table(pairs, scope="all")["pvalue_bonferroni"].tolist() == pytest.approx([0.03, 0.06, 0.09])
+
+
 def test_within_group_and_all_pairs_scopes_differ_only_in_family():
     t5 = reference_table("nava_munoz_2024_table5")[["reference", "system", "pvalue"]]
     allp = adjust_pair_table(t5, scope="all")

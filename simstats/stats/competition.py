@@ -152,6 +152,8 @@ def adjust_pair_table(pairs: pd.DataFrame, *, scope: str = "group", corrections=
     if np.isnan(p).any() or (p < 0).any() or (p > 1).any():
         raise ValueError("p-values must lie in [0, 1] (no NaN)")
     out = pairs.copy()
+    if scope == "group" and out["reference"].isna().any():
+        raise ValueError("every pair needs its reference system (missing in column 'reference')")
     groups = pair_groups(out["reference"]) if scope == "group" else [np.arange(len(out))]
     for label, adjusted in adjusted_pvalues(p, groups, corrections).items():
         out[f"pvalue_{label}"] = adjusted
