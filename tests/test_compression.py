@@ -15,7 +15,8 @@ from scipy import stats as sps
 
 from simstats.stats.approaches import compare_approaches
 from simstats.stats.bootstrap import bootstrap_score_matrix, paired_bootstrap
-from simstats.stats.engine import BOOTSTRAP_COMPRESS_FACTOR, item_groups
+from simstats.stats import engine
+from simstats.stats.engine import BOOTSTRAP_COMPRESS_FACTOR, ColumnPack, item_groups
 from simstats.stats.metrics import accuracy, get_metric, label_statistics
 from simstats.stats.randomization import approximate_randomization, exact_randomization
 
@@ -177,3 +178,77 @@ def test_multinomial_over_rows_is_the_distribution_of_item_counts_summed_in_rows
         freq[k] = freq.get(k, 0) + 1
     for k, count in freq.items():
         assert count / n ** n == pytest.approx(sps.multinomial.pmf([k, n - k], n, sizes / n))
+
+
+# ------------------------------------------------------------------ items that are 0 for every system
+@pytest.mark.parametrize("dtype, scale", [(np.int32, 1), (np.float64, 1), (np.float64, 2.0**30)])
+def test_pack_leaves_out_all_zero_items_and_gives_the_same_sums_bit_for_bit(dtype, scale):
+    rng = np.random.default_rng(8)
+    stats = (rng.integers(0, 3, size=(5, 400, 3)) * (rng.random(400) < 0.4)[None, :, None] * scale).astype(dtype)
+    pack = ColumnPack(stats, np.arange(5))
+    zero = ~stats.any(axis=(0, 2))
+    assert pack.n_items == 400 and np.array_equal(pack.rows, np.flatnonzero(~zero)) and zero.sum() > 150
+    assert pack.dtype == (np.float32 if scale == 1 else np.float64)          # exact in float64 up to 2^53
+    weights = rng.integers(0, 4, size=(64, 400)).astype(np.float32)
+    full = np.zeros((400, pack.matrix.shape[1]), pack.dtype)
+    full[pack.rows] = pack.matrix
+    expected = ColumnPack.sums(_with_rows(pack, None, full), weights)
+    assert np.array_equal(pack.sums(weights), expected)                      # weights of every item
+    assert np.array_equal(pack.sums(weights[:, pack.rows]), expected)        # or of the kept items
+
+
+def test_pack_keeps_every_item_where_sums_are_not_exact():
+    stats = np.zeros((2, 50, 2))
+    stats[:, :30] = np.random.default_rng(1).random((2, 30, 2))             # non-integral: float64 sums round
+    assert ColumnPack(stats, np.arange(2)).rows is None
+    big = np.zeros((2, 50, 2))
+    big[:, :30] = 2.0**52                                                    # integral, beyond 2^53 in sums
+    assert ColumnPack(big, np.arange(2)).rows is None
+
+
+def _with_rows(pack, rows, matrix):
+    pack.rows, pack.matrix = rows, matrix
+    return pack
+
+
+def _keep_every_item(monkeypatch):
+    """ColumnPack as before items were left out: every row kept."""
+    init = ColumnPack.__init__
+
+    def init_all_rows(self, stats, systems):
+        init(self, stats, systems)
+        if self.rows is not None:
+            full = np.zeros((self.n_items, self.matrix.shape[1]), self.dtype)
+            full[self.rows] = self.matrix
+            _with_rows(self, None, full)
+    monkeypatch.setattr(engine.ColumnPack, "__init__", init_all_rows)
+
+
+def test_tests_give_the_same_results_with_and_without_the_all_zero_items(monkeypatch):
+    rng = np.random.default_rng(12)
+    n = 300
+    gold = (rng.random(n) < 0.5).astype(float)                               # half the items hold no gold
+    stats = np.zeros((4, n, 3))
+    for s in range(4):
+        recalled = gold * (rng.random(n) < 0.6 + 0.05 * s)
+        stats[s] = np.stack([recalled, gold, (gold == 0) * (rng.random(n) < 0.1)], axis=1)
+    f1 = get_metric("f1")
+    pairs = [(0, 1), (2, 3), (0, 3)]
+
+    def run():
+        boot = paired_bootstrap(stats, f1, pairs, n_resamples=500, confidence_level=0.9, compress_items=False,
+                                rng=np.random.default_rng(2))
+        perm = approximate_randomization(stats, f1, pairs, n_resamples=500, compress_items=False,
+                                         rng=np.random.default_rng(2))
+        scores = bootstrap_score_matrix(stats, f1, n_resamples=300, compress_items=False, rng=np.random.default_rng(2))
+        approach = compare_approaches(stats, f1, ["A", "A", "B", "B"], n_resamples=300, compress_items=False,
+                                      rng=np.random.default_rng(2))
+        return (boot.pvalue, boot.confidence_interval.low, boot.confidence_interval.high, perm.pvalue, scores[1],
+                approach.pvalue)
+
+    assert ColumnPack(stats, np.arange(4)).rows.size < n                     # the case has all-zero items
+    ours = run()
+    _keep_every_item(monkeypatch)
+    assert ColumnPack(stats, np.arange(4)).rows is None
+    for a, b in zip(ours, run()):
+        assert np.array_equal(a, b)

@@ -34,3 +34,14 @@ def test_item_counts_block_boundaries_do_not_matter(monkeypatch):
         monkeypatch.setattr(resample, "COUNT_BLOCK", block)
         assert np.array_equal(item_counts(np.random.default_rng(4), 50, 300), expected)
 
+
+
+@pytest.mark.parametrize("n_resamples, n", [(5, 1), (300, 40), (9, 40_000)])
+def test_counts_and_swaps_of_chosen_columns_are_those_of_the_whole_draw(n_resamples, n):
+    columns = np.flatnonzero(np.random.default_rng(n).random(n) < 0.6)
+    for draw in (item_counts, resample.swap_indicators):
+        ours, ref = np.random.default_rng(3), np.random.default_rng(3)
+        part = draw(ours, n_resamples, n, columns)
+        assert part.dtype == np.float32 and part.shape == (n_resamples, columns.size)
+        assert np.array_equal(part, draw(ref, n_resamples, n)[:, columns])
+        assert ours.bit_generator.state == ref.bit_generator.state

@@ -163,7 +163,7 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
         n = stats.shape[1]
 
         def draw(b):
-            return item_counts(rng, b, n)
+            return item_counts(rng, b, n, pack.rows)      # the items the pack (defined below) keeps
         totals = None
     systems, local = np.unique(pairs, return_inverse=True)
     local = local.reshape(pairs.shape)
@@ -248,7 +248,8 @@ def item_resampler(stats: np.ndarray, systems, rng: np.random.Generator, compres
     n = stats.shape[1]
     groups = item_groups(stats, systems, BOOTSTRAP_COMPRESS_FACTOR) if compress_items else None
     if groups is None:
-        return ColumnPack(stats, systems), lambda b: item_counts(rng, b, n)
+        pack = ColumnPack(stats, systems)
+        return pack, lambda b: item_counts(rng, b, n, pack.rows)
     first, sizes = groups
     return ColumnPack(stats[:, first], systems), lambda b: row_counts(rng, b, sizes)
 

@@ -15,6 +15,8 @@ from simstats.stats.metrics import Metric
 
 #: Largest |sum| for which float32 products of integer statistics stay exact.
 FLOAT32_EXACT = 2**24
+#: The same for float64 products.
+FLOAT64_EXACT = 2**53
 #: Relative tolerance for "at least as extreme" comparisons (sums are exact, so ties are exact).
 TIE_TOL = 1e-12
 #: Items are compressed into their distinct rows when rows * factor <= items: where that draws
@@ -145,12 +147,25 @@ class ColumnPack:
         integral = matrix.dtype.kind in "iu" or bool(np.array_equal(matrix, np.rint(matrix)))
         bound = n * float(np.abs(matrix).max(initial=0))
         self.dtype = np.float32 if integral and bound < FLOAT32_EXACT else np.float64
+        #: The items whose rows are kept (None: all n).  An item whose statistics are 0 for every
+        #: system adds 0 to every weighted sum; where the sums are exact (integer statistics within
+        #: the dtype's exact range), leaving such items out gives the same sums bit for bit.
+        self.rows = None
+        self.n_items = n
+        if integral and bound < (FLOAT32_EXACT if self.dtype == np.float32 else FLOAT64_EXACT):
+            used = matrix.any(axis=1)
+            if not used.all():
+                self.rows = np.flatnonzero(used)
+                matrix = matrix[used]
         self.matrix = np.ascontiguousarray(matrix, dtype=self.dtype)
         self.index = index
         self.shared, self.own = shared, own
 
     def sums(self, weights: np.ndarray) -> np.ndarray:
-        """Resampled sums (replicates, systems, k) for weights (replicates, items)."""
+        """Resampled sums (replicates, systems, k) for weights (replicates, items), or for weights of
+        the kept items only, (replicates, rows) (a resampler given ``columns=pack.rows``)."""
+        if self.rows is not None and weights.shape[1] == self.n_items:
+            weights = weights[:, self.rows]
         prod = weights.astype(self.dtype, copy=False) @ self.matrix
         b, m, k = prod.shape[0], self.index.shape[0], self.index.shape[1]
         out = np.empty((b, m, k), dtype=np.float64)

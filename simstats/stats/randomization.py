@@ -97,7 +97,7 @@ def approximate_randomization(stats, metric: Metric, pairs=None, *, alternative:
         diff = b - a
 
         def draw(r):
-            return swap_indicators(rng, r, stats.shape[1])
+            return swap_indicators(rng, r, stats.shape[1], pack.rows)     # the items the pack (below) keeps
     delta = improvement(metric, metric(sum_a), metric(sum_b))
     # A's shuffled sums: sum_a + G @ (b - a); B's: sum_b - G @ (b - a).  Pairs become "systems".
     pack = ColumnPack(diff, np.arange(diff.shape[0]))

@@ -23,8 +23,9 @@ import numpy as np
 COUNT_BLOCK = 2**15
 
 
-def item_counts(rng: np.random.Generator, n_resamples: int, n: int) -> np.ndarray:
-    """Multinomial(n; 1/n, ..., 1/n) resample counts, (n_resamples, n) float32.
+def item_counts(rng: np.random.Generator, n_resamples: int, n: int, columns: np.ndarray | None = None) -> np.ndarray:
+    """Multinomial(n; 1/n, ..., 1/n) resample counts, (n_resamples, n) float32; with ``columns``
+    (item indices), only those items' counts, (n_resamples, len(columns)), from the same draws.
 
     Drawn and counted in blocks of rows (one bincount per block of about COUNT_BLOCK values, which
     stays in the cache): the generator gives the same draws in blocks as in one call of the whole
@@ -33,12 +34,13 @@ def item_counts(rng: np.random.Generator, n_resamples: int, n: int) -> np.ndarra
     dtype = np.int32 if n_resamples * n < 2**31 else np.int64     # fixes the stream: keep the rule
     rows = max(1, COUNT_BLOCK // max(n, 1))
     offsets = (np.arange(min(rows, n_resamples), dtype=dtype) * n)[:, None]
-    out = np.empty((n_resamples, n), np.float32)
+    out = np.empty((n_resamples, n if columns is None else len(columns)), np.float32)
     for start in range(0, n_resamples, rows):
         stop = min(start + rows, n_resamples)
         draws = rng.integers(0, n, size=(stop - start, n), dtype=dtype)
         draws += offsets[:stop - start]
-        out[start:stop] = np.bincount(draws.ravel(), minlength=(stop - start) * n).reshape(stop - start, n)
+        counts = np.bincount(draws.ravel(), minlength=(stop - start) * n).reshape(stop - start, n)
+        out[start:stop] = counts if columns is None else counts[:, columns]
     return out
 
 
@@ -49,9 +51,11 @@ def row_counts(rng: np.random.Generator, n_resamples: int, weights: np.ndarray) 
     return rng.multinomial(n, weights / n, size=n_resamples).astype(np.float32)
 
 
-def swap_indicators(rng: np.random.Generator, n_resamples: int, n: int) -> np.ndarray:
-    """Randomization swaps: 1 where an item's two outputs are exchanged, (n_resamples, n) float32."""
-    return rng.integers(0, 2, size=(n_resamples, n), dtype=np.uint8).astype(np.float32)
+def swap_indicators(rng: np.random.Generator, n_resamples: int, n: int, columns: np.ndarray | None = None) -> np.ndarray:
+    """Randomization swaps: 1 where an item's two outputs are exchanged, (n_resamples, n) float32; with
+    ``columns`` (item indices), only those items' indicators from the same draws."""
+    swaps = rng.integers(0, 2, size=(n_resamples, n), dtype=np.uint8)
+    return (swaps if columns is None else swaps[:, columns]).astype(np.float32)
 
 
 def row_swaps(rng: np.random.Generator, n_resamples: int, weights: np.ndarray) -> np.ndarray:
