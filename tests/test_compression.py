@@ -62,6 +62,29 @@ def exact_shift_pvalue(stats, metric, alternative):
     return total
 
 
+def _item_groups_by_sorting(stats, systems, factor):
+    """item_groups as the sorted unique rows of the systems' columns side by side (the reference)."""
+    joint = np.concatenate([stats[s] for s in systems], axis=1)
+    _, first, inverse, sizes = np.unique(joint, axis=0, return_index=True, return_inverse=True, return_counts=True)
+    return None if sizes.size > stats.shape[1] // factor else (first, sizes)
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_item_groups_are_the_sorted_distinct_rows(case):
+    rng = np.random.default_rng(case)
+    n = int(rng.integers(20, 3000))
+    levels = [2, 3, 2, 50, 2, 5, 1000, 2][case]             # 1000 levels: the sorting fallback for the codes
+    stats = rng.integers(0, levels, size=(int(rng.integers(2, 9)), n, 2)).astype(float) * 0.5
+    stats[:, :, 1] = stats[0, :, 1]                           # a column shared by every system
+    for factor in (1, 8):
+        ours = item_groups(stats, np.arange(stats.shape[0]), factor)
+        ref = _item_groups_by_sorting(stats, np.arange(stats.shape[0]), factor)
+        assert (ours is None) == (ref is None)
+        if ref is not None:
+            assert np.array_equal(ours[0], ref[0]) and np.array_equal(ours[1], ref[1])
+
+
+
 @pytest.mark.parametrize("alternative", ["greater", "two-sided"])
 def test_compressed_bootstrap_matches_exact_enumeration(alternative, monkeypatch):
     stats = acc_stats([1] * 8, [1, 0, 1, 1, 0, 1, 1, 1])                    # 8 items, 2 distinct rows

@@ -94,17 +94,28 @@ def item_groups(stats: np.ndarray, systems, factor: int) -> tuple[np.ndarray, np
     limit = n // factor
     if limit < 1:
         return None
-    # rank the rows column by column: key = rank of the row among the distinct prefixes so far,
-    # so keys order the rows lexicographically; stop as soon as the prefixes are too many
+    # rank the rows column by column: key = rank of the row among the distinct prefixes so far
+    # (0 .. prefixes - 1), so keys order the rows lexicographically; stop as soon as the prefixes are
+    # too many.  The ranks of the extended prefixes come from a table of which (prefix, value) codes
+    # occur (the dense ranks np.unique would give, without sorting) while that table is small.
     key = np.zeros(n, dtype=np.int64)
+    prefixes = 1
     for system in systems:
         for column in stats[system].T:
             values, rank = np.unique(column, return_inverse=True)
             if values.size == 1:
                 continue
-            prefixes, key = np.unique(key * values.size + rank.ravel(), return_inverse=True)
-            key = key.ravel()
-            if prefixes.size > limit:
+            code = key * values.size + rank.ravel()
+            if prefixes * values.size <= 8 * n:
+                seen = np.zeros(prefixes * values.size, dtype=np.int64)
+                seen[code] = 1
+                dense = np.cumsum(seen)
+                key = dense[code] - 1
+                prefixes = int(dense[-1])
+            else:
+                distinct, key = np.unique(code, return_inverse=True)
+                key, prefixes = key.ravel(), distinct.size
+            if prefixes > limit:
                 return None
     _, first, sizes = np.unique(key, return_index=True, return_counts=True)
     return first, sizes
