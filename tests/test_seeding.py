@@ -44,3 +44,22 @@ def test_key_words_match_the_digest_of_every_part_cached_or_not():
         assert key_words(key) == expected
     with pytest.raises(TypeError):
         key_words([True])
+
+
+@pytest.mark.parametrize("root", [0, 1, 20181031, 2**32 - 1, 2**32, 2**64 + 5, 2**130 + 7, np.int64(99)])
+@pytest.mark.parametrize("key", [(), ("noise",), ("noise", "ner", "A", "errors", "dev", 0, 1234), (2**40, "x", -3)])
+def test_generator_is_the_keyed_seed_sequence_stream_and_spawns_the_same_children(root, key):
+    ours = generator(root, *key)
+    keyed = np.random.Generator(np.random.PCG64(seed_sequence(root, *key)))
+    assert ours.bit_generator.state == keyed.bit_generator.state
+    for a, b in zip(ours.spawn(3), keyed.spawn(3)):
+        assert a.bit_generator.state == b.bit_generator.state
+        for c, d in zip(a.spawn(2), b.spawn(2)):          # grandchildren too
+            assert c.bit_generator.state == d.bit_generator.state
+    assert np.array_equal(ours.standard_normal(7, dtype=np.float32), keyed.standard_normal(7, dtype=np.float32))
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "3", True])
+def test_generator_checks_the_root_seed(bad):
+    with pytest.raises(ValueError):
+        generator(bad, "x")
