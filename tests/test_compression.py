@@ -238,8 +238,8 @@ def _keep_every_item(monkeypatch):
     """ColumnPack as before items were left out: every row kept."""
     init = ColumnPack.__init__
 
-    def init_all_rows(self, stats, systems):
-        init(self, stats, systems)
+    def init_all_rows(self, stats, systems, total_weight=None):
+        init(self, stats, systems, total_weight)
         if self.rows is not None:
             full = np.zeros((self.n_items, self.matrix.shape[1]), self.dtype)
             full[self.rows] = self.matrix
@@ -273,5 +273,42 @@ def test_tests_give_the_same_results_with_and_without_the_all_zero_items(monkeyp
     ours = run()
     _keep_every_item(monkeypatch)
     assert ColumnPack(stats, np.arange(4)).rows is None
+    for a, b in zip(ours, run()):
+        assert np.array_equal(a, b)
+
+
+def test_pack_bounds_its_sums_by_the_total_weight_of_a_replicate():
+    # row counts over weighted (or grouped) rows sum to the items they stand for, not to the rows
+    rng = np.random.default_rng(5)
+    stats = (rng.integers(0, 3, size=(2, 300, 3)) * (rng.random(300) < 0.5)[None, :, None]).astype(np.int64)
+    total = 2**25                                            # sums reach 2^26: beyond float32's exact range
+    counts = rng.multinomial(total, np.full(300, 1 / 300), size=20)
+    exact = counts @ stats.transpose(1, 0, 2).reshape(300, 6)
+    pack = ColumnPack(stats, np.arange(2), total_weight=total)
+    assert pack.dtype == np.float64
+    assert np.array_equal(pack.sums(counts.astype(np.float32)).reshape(20, 6), exact)
+    assert ColumnPack(stats, np.arange(2)).dtype == np.float32   # item counts sum to 300: float32 is exact
+    assert ColumnPack(np.full((2, 3, 1), -128, np.int8), np.arange(2)).dtype == np.float32  # |-128| read as 128
+    assert ColumnPack(np.full((2, 3, 1), -128, np.int8), np.arange(2), total_weight=2**17).dtype == np.float64
+
+
+def test_weighted_rows_give_the_same_results_with_and_without_the_all_zero_items(monkeypatch):
+    rng = np.random.default_rng(2)
+    n = 2000
+    gold = (rng.random(n) < 0.5).astype(float)
+    stats = np.stack([np.stack([gold * (rng.random(n) < p), gold, (gold == 0) * (rng.random(n) < 0.05)], axis=1)
+                      for p in (0.6, 0.7)])
+    multiplicities = rng.integers(1, 200_000, n)             # sums far beyond 2^24
+    f1 = get_metric("f1")
+
+    def run():
+        boot = paired_bootstrap(stats, f1, weights=multiplicities, n_resamples=300, confidence_level=0.9,
+                                rng=np.random.default_rng(2))
+        perm = approximate_randomization(stats, f1, weights=multiplicities, n_resamples=300,
+                                         rng=np.random.default_rng(2))
+        return boot.pvalue, boot.confidence_interval.low, boot.confidence_interval.high, perm.pvalue
+
+    ours = run()
+    _keep_every_item(monkeypatch)
     for a, b in zip(ours, run()):
         assert np.array_equal(a, b)

@@ -176,6 +176,8 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
 
         def draw(b):
             return row_counts(rng, b, group_sizes)
+    # a replicate's weights sum to the items (or weighted rows) drawn, whatever rows they fall on
+    total_weight = float(weights.sum()) if weights is not None else float(stats.shape[1])
     if totals is None:
         totals = stats[systems].sum(axis=1, dtype=np.float64)
     else:
@@ -195,7 +197,7 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
             total_den, total_diff = float(columns[0, :, 0] @ weights), diffs @ weights
         if groups is not None:
             columns = columns[:, groups[0]]
-        pack = ColumnPack(columns, np.arange(columns.shape[0]))
+        pack = ColumnPack(columns, np.arange(columns.shape[0]), total_weight)
         delta = total_diff / total_den if total_den else np.zeros(pairs.shape[0])
 
         def replicate(counts):
@@ -205,7 +207,7 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
             return np.where(sums[:, :1] != 0, d, 0.0)
     else:
         delta = improvement(metric, observed[local[:, 0]], observed[local[:, 1]])
-        pack = ColumnPack(stats if groups is None else stats[:, groups[0]], systems)
+        pack = ColumnPack(stats if groups is None else stats[:, groups[0]], systems, total_weight)
 
         def replicate(counts):
             values = metric(pack.sums(counts))
@@ -251,7 +253,7 @@ def item_resampler(stats: np.ndarray, systems, rng: np.random.Generator, compres
         pack = ColumnPack(stats, systems)
         return pack, lambda b: item_counts(rng, b, n, pack.rows)
     first, sizes = groups
-    return ColumnPack(stats[:, first], systems), lambda b: row_counts(rng, b, sizes)
+    return ColumnPack(stats[:, first], systems, n), lambda b: row_counts(rng, b, sizes)
 
 
 def bootstrap_score_matrix(stats, metric: Metric, *, n_resamples: int = 10_000, clusters=None,

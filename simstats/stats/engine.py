@@ -140,7 +140,11 @@ def improvement(metric: Metric, values_a: np.ndarray, values_b: np.ndarray) -> n
 class ColumnPack:
     """The statistic columns of the systems used by some pairs, with shared columns stored once."""
 
-    def __init__(self, stats: np.ndarray, systems: np.ndarray):
+    def __init__(self, stats: np.ndarray, systems: np.ndarray, total_weight: float | None = None):
+        """``total_weight``: the largest sum of one replicate's weights (default: the number of rows, as for
+        item-level bootstrap counts and 0/1 swap indicators; row counts over distinct rows or weighted rows
+        sum to the items they stand for).  With it the sums are bounded, which decides whether float32 (and
+        leaving out all-zero rows) keeps them exact."""
         sel = stats[systems]
         m, n, k = sel.shape
         self.systems = systems
@@ -156,7 +160,8 @@ class ColumnPack:
             blocks.append(sel[:, :, own].transpose(1, 0, 2).reshape(n, m * len(own)))
         matrix = np.concatenate(blocks, axis=1)
         integral = matrix.dtype.kind in "iu" or bool(np.array_equal(matrix, np.rint(matrix)))
-        bound = n * float(np.abs(matrix).max(initial=0))
+        largest = max(abs(float(matrix.min(initial=0))), abs(float(matrix.max(initial=0))))  # no int abs wrap
+        bound = (n if total_weight is None else float(total_weight)) * largest
         self.dtype = np.float32 if integral and bound < FLOAT32_EXACT else np.float64
         #: The items whose rows are kept (None: all n).  An item whose statistics are 0 for every
         #: system adds 0 to every weighted sum; where the sums are exact (integer statistics within

@@ -80,6 +80,7 @@ def approximate_randomization(stats, metric: Metric, pairs=None, *, alternative:
         moving = np.any(a[:, groups[0]] != b[:, groups[0]], axis=(0, 2))
         rows, sizes = groups[0][moving], groups[1][moving]
         diff = (b - a)[:, rows]
+        total_weight = float(sizes.sum())           # a replicate swaps at most every item of its rows
 
         def draw(r):
             return row_swaps(rng, r, sizes)
@@ -89,18 +90,20 @@ def approximate_randomization(stats, metric: Metric, pairs=None, *, alternative:
         rows = np.flatnonzero(np.any(a != b, axis=(0, 2)))
         sum_a, sum_b = np.einsum("i,pik->pk", weights, a), np.einsum("i,pik->pk", weights, b)
         diff = (b - a)[:, rows]
+        total_weight = float(weights[rows].sum())
 
         def draw(r):
             return row_swaps(rng, r, weights[rows])
     else:
         sum_a, sum_b = a.sum(axis=1), b.sum(axis=1)
         diff = b - a
+        total_weight = None                         # 0/1 swaps: at most the number of rows
 
         def draw(r):
             return swap_indicators(rng, r, stats.shape[1], pack.rows)     # the items the pack (below) keeps
     delta = improvement(metric, metric(sum_a), metric(sum_b))
     # A's shuffled sums: sum_a + G @ (b - a); B's: sum_b - G @ (b - a).  Pairs become "systems".
-    pack = ColumnPack(diff, np.arange(diff.shape[0]))
+    pack = ColumnPack(diff, np.arange(diff.shape[0]), total_weight)
     block = replicate_block(diff.shape[1], pack.matrix.shape[1])
     nc = np.zeros(pairs.shape[0], np.int64)
     done = 0
