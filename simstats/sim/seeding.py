@@ -65,7 +65,7 @@ def generator(root_seed: int, *key: KeyPart) -> np.random.Generator:
     numpy's SeedSequence hashes the words of its entropy and then of its spawn key, the entropy padded with
     zeros to the pool size (4 words) when a spawn key follows.  Given those words assembled as one uint32
     array it hashes the same words, with no spawn key to add (its children then extend that array with
-    their index, as the keyed sequence's children extend its key): the same pool, state and streams, three
+    their index, as the keyed sequence's children extend its key): the same pool, state and streams,
     twice as fast to make (about 8 instead of 17 us), which matters where every simulated model has its own
     streams (tests/test_seeding.py)."""
     words = _root_words(_checked_root(root_seed))
