@@ -43,6 +43,7 @@ rule simulate_approaches_variant:
     resources:
         mem_mb=1500,
         runtime=60,
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/approaches_variant.py"
 

@@ -36,6 +36,15 @@ if (isinstance(_requested, int) and _requested > _cpus and not _cluster
         print(f"simstats: --cores {_requested} is more than the {_cpus} CPUs available: running at most {_cpus} "
               f"jobs at once (set SIMSTATS_NO_CPU_CAP=1 to keep {_requested})", file=sys.stderr)
 
+# Job order on few CPUs: the greedy scheduler starts the ready job of highest `priority:` first.  Left to
+# input sizes it started the default run's Dror noise analyses last, and the last one (24 s) ran alone at
+# the end on one of the two CPUs.  Long jobs and the jobs that unlock them therefore go first, and the
+# many short jobs fill in behind them.  Order only: no result depends on it.
+PRIORITY_CHAIN_START = 40      # dror_population: the Dror noise analyses need it
+PRIORITY_LONGEST = 30          # dror_noise: the longest jobs at both scales
+PRIORITY_LONG = 20             # reimers_identifiability: one long job
+PRIORITY_SIMULATION = 10       # the other simulations and the Reimers chain up to its figure
+
 RESULTS = SETTINGS.results_dir
 FIGURES = SETTINGS.figures_dir
 ROOT_SEED = SETTINGS.root_seed

@@ -148,6 +148,7 @@ rule simulate_competition_design:
     resources:
         mem_mb=3000,
         runtime=60,
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/simulate_competition_design.py"
 

@@ -63,6 +63,7 @@ rule dror_real_data:
     resources:
         mem_mb=2000,
         runtime=20,
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/dror_real_data.py"
 
@@ -107,6 +108,7 @@ rule dror_population:
     resources:
         mem_mb=2000,
         runtime=20,
+    priority: PRIORITY_CHAIN_START
     script:
         "../scripts/dror_population.py"
 
@@ -128,6 +130,7 @@ rule dror_noise:
     resources:
         mem_mb=2000,
         runtime=30,
+    priority: PRIORITY_LONGEST
     script:
         "../scripts/dror_noise.py"
 
@@ -179,6 +182,7 @@ rule dror_size_power:
         "../envs/simstats.yaml"
     resources:
         runtime=30,
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/dror_size_power.py"
 

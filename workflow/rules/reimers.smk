@@ -62,6 +62,7 @@ rule reimers_calibration:
         benchmark_path("reimers/calibration")
     conda:
         "../envs/simstats.yaml"
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/reimers_calibration.py"
 
@@ -84,6 +85,7 @@ rule reimers_identifiability:
         benchmark_path("reimers/identifiability")
     conda:
         "../envs/simstats.yaml"
+    priority: PRIORITY_LONG
     script:
         "../scripts/reimers_identifiability.py"
 
@@ -110,6 +112,7 @@ rule simulate_reimers_chunk:
     resources:
         mem_mb=3000,
         runtime=30,
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/simulate_reimers_chunk.py"
 
@@ -136,6 +139,7 @@ rule summarise_reimers:
     resources:
         mem_mb=4000,
         runtime=30,
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/summarise_reimers.py"
 
@@ -157,6 +161,7 @@ rule reimers_realdata:
         "../envs/simstats.yaml"
     resources:
         mem_mb=2000,
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/reimers_realdata.py"
 
@@ -184,6 +189,7 @@ rule reimers_tables:
         log_path("reimers/tables"),
     conda:
         "../envs/simstats.yaml"
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/reimers_tables.py"
 
@@ -210,5 +216,6 @@ rule plot_reimers:
         "../envs/simstats.yaml"
     resources:
         mem_mb=2000,
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/plot_reimers.py"

@@ -45,6 +45,7 @@ rule simulate_yeh_cells:
     resources:
         mem_mb=2000,
         runtime=60,
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/simulate_yeh_cells.py"
 
