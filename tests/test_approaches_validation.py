@@ -1,5 +1,6 @@
 """The approach-level validation study: settings, one simulated cell against alpha, summaries."""
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -8,8 +9,8 @@ import pytest
 import yaml
 
 from simstats.sim.scenario import ScenarioError
-from simstats.studies.approaches.validation import (TESTS, parse_approach_study, replicate_tests, simulate_variant,
-                                                    summarise, which_test_table)
+from simstats.studies.approaches.validation import (TESTS, parse_approach_study, replicate_tests, seed_score_tests,
+                                                    simulate_variant, summarise, which_test_table)
 
 ROOT = Path(__file__).resolve().parents[1]
 RAW = yaml.safe_load((ROOT / "config/config.yaml").read_text())["scenarios"]
@@ -99,3 +100,58 @@ def test_aso_rejection_uses_the_observed_better_approach():
     out = replicate_tests(unit, scores, k, 200, np.random.default_rng(1))
     assert out["aso_0.5"] == out["aso_0.2"] and out["aso_0.2"] < 0.2       # B clearly better: eps_min near 0
     assert out["approach_both"] < 0.05 and out["welch"] < 1e-6
+
+
+def _bits(x):
+    return np.asarray(x, dtype=np.float64).view(np.int64)
+
+
+@pytest.mark.parametrize("k", [3, 5, 8, 9, 20])
+def test_seed_score_tests_are_one_scipy_call_per_row_bit_for_bit(k):
+    """Rows with ties, without ties and with all scores equal, on both sides of scipy's exact /
+    asymptotic switch (at most 8 scores per side): the p-values of one scipy call per row, to the bit."""
+    from scipy import stats
+
+    rng = np.random.default_rng(k)
+    a = rng.normal(0.8, 0.01, (60, k))
+    b = rng.normal(0.8, 0.01, (60, k))
+    a[::3] = np.round(a[::3], 2)            # ties within and across the two samples
+    b[::3] = np.round(b[::3], 2)
+    a[1], b[1] = 0.8, 0.8                   # all scores equal
+    welch, mannwhitney = seed_score_tests(a, b)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        w_ref = [stats.ttest_ind(x, y, equal_var=False).pvalue for x, y in zip(a, b)]
+        m_ref = [stats.mannwhitneyu(x, y, alternative="two-sided").pvalue for x, y in zip(a, b)]
+    np.testing.assert_array_equal(_bits(welch), _bits(w_ref))
+    np.testing.assert_array_equal(_bits(mannwhitney), _bits(m_ref))
+    if k <= 8:
+        # the grouping matters: one call on all rows would take the asymptotic method for the rows without ties
+        together = stats.mannwhitneyu(a, b, axis=1, alternative="two-sided").pvalue
+        assert not np.array_equal(_bits(together), _bits(m_ref))
+
+
+def test_simulate_variant_rows_are_replicate_tests_bit_for_bit():
+    """The study batches Welch and Mann-Whitney U over its replicates: every row is still what
+    replicate_tests gives for that replicate alone."""
+    from simstats.sim.noise import make_item_set, simulate_models
+    from simstats.sim.scenario import SPLITS
+    from simstats.sim.seeding import generator
+    from simstats.studies.approaches.validation import STREAM
+    from simstats.studies.reimers2018.simulate import unit_statistics
+
+    s = settings(replicates=10, seeds=[3, 10], n_resamples=100)
+    got = simulate_variant(s, "interaction", root_seed=11)
+    for truth in ("identical", "difference"):
+        sc = s.scenario("interaction", 500, truth)
+        for r in (0, 3, 9):
+            items = {sp: make_item_set(sc, sp, 11, STREAM, dataset=r) for sp in SPLITS}
+            batches = [simulate_models(sc, name, r * 1000, r * 1000 + 10, 11, stream=STREAM, dataset=r,
+                                       item_sets=items, keep_unit_stats=("test",)) for name in ("A", "B")]
+            unit = np.concatenate([unit_statistics(b.unit_stats["test"], "accuracy") for b in batches])
+            scores = np.concatenate([b.psi["test"] for b in batches])
+            for k in (3, 10):
+                want = replicate_tests(unit, scores, k, 100, generator(11, STREAM, "interaction", 500, truth, r, k))
+                rows = got[(got.truth == truth) & (got.replicate == r) & (got.seeds == k)]
+                assert list(rows.test) == list(TESTS)
+                np.testing.assert_array_equal(_bits(rows.value), _bits([want[t] for t in TESTS]))

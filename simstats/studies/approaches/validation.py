@@ -161,6 +161,17 @@ def replicate_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resamp
     document of each item, if the items come in documents: the bootstrap tests then resample whole
     documents (what a user who knows the documents does).
     """
+    out = _resampling_tests(unit_stats, scores, k, n_resamples, rng, clusters)
+    big_k = unit_stats.shape[0] // 2
+    welch, mannwhitney = seed_score_tests(scores[None, :k], scores[None, big_k:big_k + k])
+    out["welch"], out["mannwhitney"] = float(welch[0]), float(mannwhitney[0])
+    return {test: out[test] for test in TESTS}
+
+
+def _resampling_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resamples: int,
+                      rng: np.random.Generator, clusters: np.ndarray | None) -> dict[str, float]:
+    """The tests of :func:`replicate_tests` that draw from ``rng`` (all but Welch and Mann-Whitney U), in its
+    order of draws."""
     from simstats.stats.approaches import compare_approaches
     from simstats.stats.metrics import accuracy
 
@@ -168,16 +179,11 @@ def replicate_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resamp
     rows = np.r_[0:k, big_k:big_k + k]
     st, sc = unit_stats[rows], scores[rows]
     labels = np.array(["A"] * k + ["B"] * k)
-    a, b = sc[:k], sc[k:]
     out = {}
     first = compare_approaches(st[[0, k]], accuracy, ["A", "B"], resample=("items",), n_resamples=n_resamples,
                                confidence_level=None, clusters=clusters, rng=rng)
     out["single_run"] = float(first.pvalue)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")     # equal scores: NaN p counts as no rejection
-        out["welch"] = float(sps.ttest_ind(a, b, equal_var=False).pvalue)
-    out["mannwhitney"] = float(sps.mannwhitneyu(a, b, alternative="two-sided").pvalue)
-    eps = _winner_aso(a, b, rng)
+    eps = _winner_aso(sc[:k], sc[k:], rng)
     out["aso_0.5"] = out["aso_0.2"] = eps
     # one bootstrap answers the three claims: each p-value is what compare_approaches gives with that
     # resample alone (the same draws of items and of seeds)
@@ -186,6 +192,33 @@ def replicate_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resamp
     for key, source in (("approach_seeds", "seeds"), ("approach_items", "items"), ("approach_both", "both")):
         out[key] = res.pvalues[source]
     return out
+
+
+def seed_score_tests(scores_a: np.ndarray, scores_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Welch's t test and the two-sided Mann-Whitney U test (scipy) of each row of ``scores_a`` against the
+    same row of ``scores_b`` ((studies, k) each): (Welch p-values, Mann-Whitney p-values), those of one scipy
+    call per row bit for bit (scipy's value where all scores are equal too).
+
+    Mann-Whitney U runs on all rows in at most two calls: its p-value is built from ranks, whose sums are
+    exact, and correctly rounded arithmetic, so a row's value does not depend on the other rows.  scipy picks
+    the method once per call (exact when one side has at most 8 scores and there are no ties, else
+    asymptotic), so the rows are grouped by the method it picks for each row alone.  Welch's t stays one
+    call per row: numpy sums the rows of a matrix in another order than a single row, which changes some
+    p-values in the last bit."""
+    a = np.asarray(scores_a, dtype=np.float64)
+    b = np.asarray(scores_b, dtype=np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        welch = np.array([sps.ttest_ind(x, y, equal_var=False).pvalue for x, y in zip(a, b)], dtype=np.float64)
+    pooled = np.sort(np.concatenate([a, b], axis=1), axis=1)
+    ties = (np.diff(pooled, axis=1) == 0).any(axis=1)
+    exact = ~ties & (a.shape[1] <= 8 or b.shape[1] <= 8)
+    mannwhitney = np.empty(a.shape[0])
+    for rows, method in ((exact, "exact"), (~exact, "asymptotic")):
+        if rows.any():
+            mannwhitney[rows] = sps.mannwhitneyu(a[rows], b[rows], axis=1, alternative="two-sided",
+                                                 method=method).pvalue
+    return welch, mannwhitney
 
 
 def rejects(test: str, value: float, alpha: float) -> bool:
@@ -204,6 +237,7 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
 
     big_k = max(settings.seeds)
     rows = []
+    seed_scores = {}        # k -> (A's seed scores, B's seed scores, the rows of their studies)
     for items in settings.items:
         for truth in ("identical", "difference"):
             sc = settings.scenario(variant, items, truth)
@@ -218,11 +252,24 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
                 clusters = item_sets["test"].cluster if sc.clusters is not None else None
                 for k in settings.seeds:
                     rng = generator(root_seed, STREAM, variant, items, truth, r, k)
-                    for test, value in replicate_tests(unit, scores, k, settings.n_resamples, rng, clusters).items():
-                        rows.append({"variant": variant, "items": items, "seeds": k, "truth": truth, "replicate": r,
-                                     "test": test, "value": value, "reject": rejects(test, value, settings.alpha)})
+                    values = _resampling_tests(unit, scores, k, settings.n_resamples, rng, clusters)
+                    study = {}
+                    for test in TESTS:      # Welch and Mann-Whitney U: below, all replicates at once
+                        study[test] = {"variant": variant, "items": items, "seeds": k, "truth": truth,
+                                       "replicate": r, "test": test, "value": values.get(test, math.nan)}
+                        rows.append(study[test])
+                    a_rows, b_rows, studies = seed_scores.setdefault(k, ([], [], []))
+                    a_rows.append(scores[:k])
+                    b_rows.append(scores[big_k:big_k + k])
+                    studies.append(study)
             if progress is not None:
                 progress(f"{variant}: {items} items, {truth}: replicates done")
+    for a_rows, b_rows, studies in seed_scores.values():
+        welch, mannwhitney = seed_score_tests(np.array(a_rows), np.array(b_rows))
+        for study, w, m in zip(studies, welch, mannwhitney):
+            study["welch"]["value"], study["mannwhitney"]["value"] = float(w), float(m)
+    for row in rows:
+        row["reject"] = rejects(row["test"], row["value"], settings.alpha)
     return pd.DataFrame(rows)
 
 
