@@ -41,6 +41,23 @@ def test_resample_ratios_equal_the_one_shot_expression_bit_for_bit(method, n, m,
     assert np.array_equal(_resample_ratios(a, idx_a, b, idx_b, layout, coincide), one_shot)
 
 
+@pytest.mark.parametrize("n, m", [(5, 7), (41, 87), (1500, 900)])
+@pytest.mark.parametrize("draws", [37, 200, 1000])
+@pytest.mark.parametrize("n_rep", [9, 66, 1000])
+def test_dror2019_replicates_in_blocks_equal_the_one_shot_expression_bit_for_bit(n, m, draws, n_rep):
+    """method="dror2019" draws ``draws`` scores per replicate whatever the sample sizes, and reads their
+    sorted indices at the positions of the (draws, draws) grid: in blocks, the ratios of the one-shot
+    expression bit for bit."""
+    rng = np.random.default_rng(n + m + draws + n_rep)
+    a, b = np.sort(rng.normal(0.9, 0.01, n)), np.sort(rng.normal(0.9, 0.012, m))
+    a[: n // 10 + 1] -= 0.1
+    layout = _layout(draws, draws, "dror2019", 0.005)
+    idx_a = _sorted_resample_indices(n, n_rep, rng, draws)
+    idx_b = _sorted_resample_indices(m, n_rep, rng, draws)
+    one_shot = _ratio(a[idx_a[:, layout[0]]], b[idx_b[:, layout[1]]], layout, 0.0)
+    assert np.array_equal(_resample_ratios(a, idx_a, b, idx_b, layout, 0.0), one_shot)
+
+
 def test_layouts_are_cached_and_read_only():
     first = _layout(40, 60, "exact", 0.005)
     assert _layout(40, 60, "exact", 0.005) is first

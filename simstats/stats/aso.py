@@ -191,18 +191,6 @@ def _sorted_resample_indices(n: int, n_rep: int, rng: np.random.Generator, draws
     return idx
 
 
-def _order_statistic_indices(n: int, n_rep: int, draws: int, positions: np.ndarray,
-                             rng: np.random.Generator) -> np.ndarray:
-    """For ``draws`` scores drawn with replacement from a sorted sample of n, the sample index
-    of the order statistics at ``positions`` (0-based, ascending), (n_rep, positions): the draws'
-    indices sorted, as the released script sorts its draws (with 16-bit indices, faster than
-    drawing the order statistics from Gamma spacings)."""
-    k = np.asarray(positions, dtype=np.int64)
-    if k.size and (np.any(np.diff(k) < 0) or k[0] < 0 or k[-1] >= draws):
-        raise ValueError("positions must be ascending in [0, draws)")
-    return _sorted_resample_indices(n, n_rep, rng, draws)[:, k]
-
-
 def violation_ratio(scores_a, scores_b, *, method: str = "exact", dt: float = 0.005) -> float:
     """eps_W2(F_A, G_B): 0 = A stochastically larger, 1 = B stochastically larger."""
     a = np.sort(np.asarray(scores_a, dtype=np.float64))
@@ -287,10 +275,11 @@ def aso(scores_a, scores_b, *, confidence_level: float = 0.95, num_comparisons: 
         if dror_draws < 2:
             raise ValueError(f"dror_draws must be >= 2, got {dror_draws}")
         eps = float(_ratio(a[ia], b[ib], layout, 0.0))
+        # each replicate's draws sorted, as the released script sorts them, read at the grid's positions
         draws = _layout(dror_draws, dror_draws, method, dt)
-        fa = a[_order_statistic_indices(n, n_resamples, dror_draws, draws[0], rng)]
-        gb = b[_order_statistic_indices(m, n_resamples, dror_draws, draws[1], rng)]
-        eps_star = _ratio(fa, gb, draws, 0.0)
+        idx_a = _sorted_resample_indices(n, n_resamples, rng, dror_draws)
+        idx_b = _sorted_resample_indices(m, n_resamples, rng, dror_draws)
+        eps_star = _resample_ratios(a, idx_a, b, idx_b, draws, 0.0)
         sigma = float(np.std(eps_star))
         margin = special.ndtri(1 - level) * sigma / math.sqrt(dror_draws / 2)
     else:
