@@ -41,7 +41,7 @@ if (isinstance(_requested, int) and _requested > _cpus and not _cluster
 # the end on one of the two CPUs.  Long jobs and the jobs that unlock them therefore go first, and the
 # many short jobs fill in behind them.  Order only: no result depends on it.
 PRIORITY_CHAIN_START = 40      # dror_population: the Dror noise analyses need it
-PRIORITY_LONGEST = 30          # dror_noise: the longest jobs at both scales
+PRIORITY_LONGEST = 30          # dror_noise: the default run's longest jobs (at paper scale among them)
 PRIORITY_LONG = 20             # reimers_identifiability: one long job
 PRIORITY_SIMULATION = 10       # the other simulations and the Reimers chain up to its figure
 
