@@ -39,11 +39,12 @@ if (isinstance(_requested, int) and _requested > _cpus and not _cluster
 # Job order on few CPUs: the greedy scheduler starts the ready job of highest `priority:` first.  Left to
 # input sizes it started the default run's Dror noise analyses last, and the last one (24 s) ran alone at
 # the end on one of the two CPUs.  Long jobs and the jobs that unlock them therefore go first, and the
-# many short jobs fill in behind them.  Order only: no result depends on it.
+# many short jobs fill in behind them (the Yeh figure's small-input jobs, picked last by input size, had
+# left `plot_yeh` alone at the end).  Order only: no result depends on it.
 PRIORITY_CHAIN_START = 40      # dror_population: the Dror noise analyses need it
 PRIORITY_LONGEST = 30          # dror_noise: the default run's longest jobs (at paper scale among them)
 PRIORITY_LONG = 20             # reimers_identifiability: one long job
-PRIORITY_SIMULATION = 10       # the other simulations and the Reimers chain up to its figure
+PRIORITY_SIMULATION = 10       # the other simulations, and the Reimers and Yeh chains up to their figures
 
 RESULTS = SETTINGS.results_dir
 FIGURES = SETTINGS.figures_dir

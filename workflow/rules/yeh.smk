@@ -73,6 +73,7 @@ rule summarise_yeh:
         "../envs/simstats.yaml"
     resources:
         mem_mb=2000,
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/summarise_yeh.py"
 
@@ -97,6 +98,7 @@ rule yeh_sd_ratio:
         "../envs/simstats.yaml"
     resources:
         mem_mb=2000,
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/yeh_sd_ratio.py"
 
@@ -124,6 +126,7 @@ rule yeh_clusters:
     resources:
         mem_mb=2000,
         runtime=30,
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/yeh_clusters.py"
 
@@ -147,6 +150,7 @@ rule yeh_squad:
         log_path("yeh/squad"),
     conda:
         "../envs/simstats.yaml"
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/yeh_squad.py"
 
@@ -167,6 +171,7 @@ rule yeh_example:
         "../envs/simstats.yaml"
     resources:
         mem_mb=2000,
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/yeh_example.py"
 
@@ -185,5 +190,6 @@ rule plot_yeh:
         log_path("yeh/plot"),
     conda:
         "../envs/simstats.yaml"
+    priority: PRIORITY_SIMULATION
     script:
         "../scripts/plot_yeh.py"
