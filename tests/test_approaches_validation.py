@@ -132,8 +132,8 @@ def test_seed_score_tests_are_one_scipy_call_per_row_bit_for_bit(k):
 
 
 def test_simulate_variant_rows_are_replicate_tests_bit_for_bit():
-    """The study batches Welch and Mann-Whitney U over its replicates: every row is still what
-    replicate_tests gives for that replicate alone."""
+    """The study runs Welch and Mann-Whitney U after all its replicates (Mann-Whitney U on all at once):
+    every row is still what replicate_tests gives for that replicate alone."""
     from simstats.sim.noise import make_item_set, simulate_models
     from simstats.sim.scenario import SPLITS
     from simstats.sim.seeding import generator

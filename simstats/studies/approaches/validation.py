@@ -254,7 +254,7 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
                     rng = generator(root_seed, STREAM, variant, items, truth, r, k)
                     values = _resampling_tests(unit, scores, k, settings.n_resamples, rng, clusters)
                     study = {}
-                    for test in TESTS:      # Welch and Mann-Whitney U: below, all replicates at once
+                    for test in TESTS:      # Welch and Mann-Whitney U: below, after all replicates
                         study[test] = {"variant": variant, "items": items, "seeds": k, "truth": truth,
                                        "replicate": r, "test": test, "value": values.get(test, math.nan)}
                         rows.append(study[test])
