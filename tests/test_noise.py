@@ -142,6 +142,52 @@ def test_chunk_and_block_invariance(make_scenario, monkeypatch):
                                   np.concatenate([p.unit_stats[split][stat] for p in parts]))
 
 
+@pytest.mark.parametrize("metric", ["accuracy", "f1"])
+def test_block_buffers_compute_the_item_outcomes_bit_for_bit(make_scenario, metric):
+    # the outcome of every model and item, straight from its own generator: 1[sigma_e e + sign theta > t]
+    from simstats.sim.seeding import generator
+
+    split_spec = {"items": 300, "sentences": 70} if metric == "accuracy" else \
+        {"gold": 200, "spurious": 150, "sentences": 60}
+    sc = make_scenario(metric=metric, target=0.75, dev=split_spec, test=split_spec, sigma_seed=0.1,
+                       sigma_shift=0.03, sigma_approach_item=0.4)
+    start, stop = 11, 11 + 2 * noise.MODEL_BLOCK + 5          # two whole blocks and a part
+    batch = simulate_models(sc, "B", start, stop, SEED, keep_unit_stats=True, keep_outcomes=("dev", "test"))
+    abil = draw_abilities(sc, "B", np.arange(start, stop), SEED)
+    for split in ("dev", "test"):
+        items = make_item_set(sc, split, SEED).for_approach("B")
+        theta = abil.theta + (abil.delta if split == "test" else 0.0)
+        errors = np.stack([generator(SEED, "noise", sc.name, "B", "errors", split, 0, i)
+                           .standard_normal(items.n_items, dtype=np.float32) for i in range(start, stop)])
+        latent = np.float32(sc.sigma_e) * errors + items.sign.astype(np.float32) * theta[:, None].astype(np.float32)
+        outcome = latent > items.threshold
+        assert np.array_equal(batch.outcomes[split], outcome)
+        positive = "correct" if metric == "accuracy" else "recalled"
+        by_unit = np.stack([np.bincount(items.unit, weights=row & items.is_gold, minlength=items.n_units)
+                            for row in outcome])
+        assert np.array_equal(batch.unit_stats[split][positive], by_unit)
+        if metric != "accuracy":
+            spurious = np.stack([np.bincount(items.unit, weights=row & ~items.is_gold, minlength=items.n_units)
+                                 for row in outcome])
+            assert np.array_equal(batch.unit_stats[split]["spurious"], spurious)
+
+
+def test_per_unit_writes_into_a_callers_arrays(make_scenario):
+    sc = make_scenario(test={"items": 400, "sentences": 90})
+    items = make_item_set(sc, "test", SEED)
+    mask = np.random.default_rng(3).random((5, items.n_items)) < 0.6
+    plain = items.per_unit(mask)
+    assert np.array_equal(plain, np.stack([np.bincount(items.unit, weights=row, minlength=items.n_units)
+                                           for row in mask]))
+    counts = np.full((5, items.n_items + 1), 99, np.int64)          # stale values: the first column is reset
+    for dtype in (np.uint8, np.uint16, np.int64):
+        out = np.empty((5, items.n_units), dtype)
+        assert items.per_unit(mask, out=out, counts=counts) is out
+        assert np.array_equal(out, plain)
+    with pytest.raises(ValueError, match="counts must be int64"):
+        items.per_unit(mask, counts=np.empty((5, items.n_items), np.int64))
+
+
 def test_unit_stats_sum_to_the_scores(make_scenario):
     sc = make_scenario(metric="f1", target=0.8, dev={"gold": 300, "spurious": 200, "sentences": 50},
                        test={"gold": 250, "sentences": 40})

@@ -485,12 +485,27 @@ class ItemSet:
         order = np.argsort(~gold, kind="stable")
         return self.sign[order], self.threshold[order].astype(float), int(gold.sum())
 
-    def per_unit(self, mask: np.ndarray) -> np.ndarray:
-        """Count of ``mask`` per unit; mask may be (n_items,) or (models, n_items)."""
+    def per_unit(self, mask: np.ndarray, *, out: np.ndarray | None = None,
+                 counts: np.ndarray | None = None) -> np.ndarray:
+        """Count of ``mask`` per unit; mask may be (n_items,) or (models, n_items).
+
+        out: where to write the counts (any integer dtype that holds them); counts: an int64 work array
+        of shape mask.shape[:-1] + (n_items + 1,) to reuse (a caller's buffer across blocks).
+        """
         mask = np.asarray(mask)
-        csum = np.zeros(mask.shape[:-1] + (mask.shape[-1] + 1,), dtype=np.int64)
+        shape = mask.shape[:-1] + (mask.shape[-1] + 1,)
+        if counts is None:
+            csum = np.zeros(shape, dtype=np.int64)
+        else:
+            if counts.shape != shape or counts.dtype != np.int64:
+                raise ValueError(f"counts must be int64 of shape {shape}, got {counts.dtype} {counts.shape}")
+            csum = counts
+            csum[..., 0] = 0
         np.cumsum(mask, axis=-1, out=csum[..., 1:])
-        return np.diff(csum[..., self.unit_start], axis=-1)
+        at_starts = csum[..., self.unit_start]
+        if out is None:
+            return np.diff(at_starts, axis=-1)
+        return np.subtract(at_starts[..., 1:], at_starts[..., :-1], out=out, casting="unsafe")
 
 
 def make_item_set(scenario: Scenario, split: str, root_seed: int, stream: str = "noise", dataset: int = 0) -> ItemSet:
@@ -600,23 +615,33 @@ def simulate_models(scenario: Scenario, approach: str, start: int, stop: int, ro
         if split in keep_outcomes:
             outcomes[split] = np.empty((n_models, items.n_items), bool)
         sign = items.sign.astype(np.float32)
+        is_gold = items.is_gold
+        not_gold = ~is_gold
+        # one set of block buffers per split: a fresh array per block of this size would come from
+        # the kernel each time and cost page faults (the work itself is the same elementwise ops)
+        width = min(MODEL_BLOCK, n_models)
+        errors_buf = np.empty((width, items.n_items), np.float32)
+        shift_buf = np.empty_like(errors_buf)
+        above_buf = np.empty((width, items.n_items), bool)
+        pos_buf, neg_buf = np.empty_like(above_buf), np.empty_like(above_buf)
+        counts_buf = np.empty((width, items.n_items + 1), np.int64) if keep_units else None
         for lo in range(0, n_models, MODEL_BLOCK):
             hi = min(lo + MODEL_BLOCK, n_models)
-            errors = np.empty((hi - lo, items.n_items), np.float32)
+            errors = errors_buf[:hi - lo]
             for row in range(lo, hi):
                 rng = generator(root_seed, stream, sc.name, approach, "errors", split, dataset, start + row)
-                errors[row - lo] = rng.standard_normal(items.n_items, dtype=np.float32)
-            latent = np.float32(sc.sigma_e) * errors
-            latent += sign[None, :] * theta[lo:hi, None].astype(np.float32)
-            y = latent > items.threshold[None, :]
-            y_pos = y & items.is_gold[None, :]
-            y_neg = y & ~items.is_gold[None, :]
+                rng.standard_normal(dtype=np.float32, out=errors[row - lo])
+            latent = np.multiply(np.float32(sc.sigma_e), errors, out=errors)
+            latent += np.multiply(sign[None, :], theta[lo:hi, None].astype(np.float32), out=shift_buf[:hi - lo])
+            y = np.greater(latent, items.threshold[None, :], out=above_buf[:hi - lo])
+            y_pos = np.bitwise_and(y, is_gold[None, :], out=pos_buf[:hi - lo])
+            y_neg = np.bitwise_and(y, not_gold[None, :], out=neg_buf[:hi - lo])
             gold[lo:hi] = y_pos.sum(axis=1)
             spur[lo:hi] = y_neg.sum(axis=1)
             if keep_units:
-                unit_stats[split][pos_name][lo:hi] = items.per_unit(y_pos)
+                items.per_unit(y_pos, out=unit_stats[split][pos_name][lo:hi], counts=counts_buf[:hi - lo])
                 if sc.metric != "accuracy":
-                    unit_stats[split]["spurious"][lo:hi] = items.per_unit(y_neg)
+                    items.per_unit(y_neg, out=unit_stats[split]["spurious"][lo:hi], counts=counts_buf[:hi - lo])
             if split in keep_outcomes:
                 outcomes[split][lo:hi] = y
         spec = sc.split(split)

@@ -19,8 +19,11 @@ from __future__ import annotations
 import numpy as np
 
 
-#: Items x replicates counted at once by :func:`item_counts` (their int64 counts stay in the L2 cache).
-COUNT_BLOCK = 2**15
+#: Items x replicates counted at once by :func:`item_counts`: their int64 counts (128,000 bytes) stay in
+#: the L2 cache and under glibc's default mmap threshold (128 KiB), so each block's arrays are reused heap
+#: memory instead of fresh pages from the kernel (2**15 values took 6-9 instead of 3.3 ns per value at
+#: n = 60-700 items, from page faults).
+COUNT_BLOCK = 16_000
 
 
 def item_counts(rng: np.random.Generator, n_resamples: int, n: int, columns: np.ndarray | None = None) -> np.ndarray:
