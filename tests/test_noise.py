@@ -142,6 +142,11 @@ def test_chunk_and_block_invariance(make_scenario, monkeypatch):
                                   np.concatenate([p.unit_stats[split][stat] for p in parts]))
 
 
+def _counts_per_unit(items, rows):
+    """Reference per-unit counts of 0/1 rows (models x items), one bincount per row."""
+    return np.stack([np.bincount(items.unit, weights=row, minlength=items.n_units) for row in rows])
+
+
 @pytest.mark.parametrize("metric", ["accuracy", "f1"])
 def test_block_buffers_compute_the_item_outcomes_bit_for_bit(make_scenario, metric):
     # the outcome of every model and item, straight from its own generator: 1[sigma_e e + sign theta > t]
@@ -163,13 +168,10 @@ def test_block_buffers_compute_the_item_outcomes_bit_for_bit(make_scenario, metr
         outcome = latent > items.threshold
         assert np.array_equal(batch.outcomes[split], outcome)
         positive = "correct" if metric == "accuracy" else "recalled"
-        by_unit = np.stack([np.bincount(items.unit, weights=row & items.is_gold, minlength=items.n_units)
-                            for row in outcome])
-        assert np.array_equal(batch.unit_stats[split][positive], by_unit)
+        assert np.array_equal(batch.unit_stats[split][positive], _counts_per_unit(items, outcome & items.is_gold))
         if metric != "accuracy":
-            spurious = np.stack([np.bincount(items.unit, weights=row & ~items.is_gold, minlength=items.n_units)
-                                 for row in outcome])
-            assert np.array_equal(batch.unit_stats[split]["spurious"], spurious)
+            assert np.array_equal(batch.unit_stats[split]["spurious"],
+                                  _counts_per_unit(items, outcome & ~items.is_gold))
 
 
 def test_per_unit_writes_into_a_callers_arrays(make_scenario):
@@ -177,8 +179,7 @@ def test_per_unit_writes_into_a_callers_arrays(make_scenario):
     items = make_item_set(sc, "test", SEED)
     mask = np.random.default_rng(3).random((5, items.n_items)) < 0.6
     plain = items.per_unit(mask)
-    assert np.array_equal(plain, np.stack([np.bincount(items.unit, weights=row, minlength=items.n_units)
-                                           for row in mask]))
+    assert np.array_equal(plain, _counts_per_unit(items, mask))
     counts = np.full((5, items.n_items + 1), 99, np.int64)          # stale values: the first column is reset
     for dtype in (np.uint8, np.uint16, np.int64):
         out = np.empty((5, items.n_units), dtype)

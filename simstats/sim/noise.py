@@ -617,8 +617,9 @@ def simulate_models(scenario: Scenario, approach: str, start: int, stop: int, ro
         sign = items.sign.astype(np.float32)
         is_gold = items.is_gold
         not_gold = ~is_gold
-        # one set of block buffers per split: a fresh array per block of this size would come from
-        # the kernel each time and cost page faults (the work itself is the same elementwise ops)
+        # one set of block buffers per split: with glibc's default thresholds a fresh array per block of
+        # this size comes from the kernel each time and costs page faults (workflow jobs raise the
+        # thresholds, common.smk; library calls do not); the elementwise ops are the same
         width = min(MODEL_BLOCK, n_models)
         errors_buf = np.empty((width, items.n_items), np.float32)
         shift_buf = np.empty_like(errors_buf)
