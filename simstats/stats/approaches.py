@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simstats.stats.bootstrap import check_bootstrap_options, extreme_counts, item_resampler, pvalues_from_counts
-from simstats.stats.engine import aggregate_clusters, as_generator, improvement, replicate_block
+from simstats.stats.engine import aggregate_clusters, as_generator, improvement, replicate_block, system_totals
 from simstats.stats.metrics import Metric
 from simstats.stats.results import ConfidenceInterval, TestResult
 
@@ -180,7 +180,7 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     stats = stats.astype(np.float64, copy=False) if stats.dtype.kind == "b" else stats
     order = np.concatenate(runs)
     ka, kb = runs[0].size, runs[1].size
-    observed = metric(stats[order].sum(axis=1, dtype=np.float64))              # (runs,) in A-then-B order
+    observed = metric(system_totals(stats[order]))              # (runs,) in A-then-B order
     mean_a, mean_b = observed[:ka].mean(), observed[ka:].mean()
     delta = float(improvement(metric, mean_a, mean_b))
     pack, draw_items = item_resampler(stats, order, rng, compress_items)
@@ -192,7 +192,7 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     done = 0
     while done < n_resamples:
         b = min(block, n_resamples - done)
-        values = metric(pack.sums(draw_items(b)))                              # (b, runs): new test sets
+        values = metric(pack.sums(draw_items(b), metric.elementwise))          # (b, runs): new test sets
         if pairing is not None:
             ca = seed_rng.multinomial(ka, np.full(ka, 1 / ka), size=b).astype(np.float64)
             cb = ca

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from simstats.stats.engine import (BOOTSTRAP_COMPRESS_FACTOR, TIE_TOL, ColumnPack, aggregate_clusters, as_generator,
-                                   check_stats, improvement, item_groups, replicate_block)
+                                   check_stats, improvement, item_groups, replicate_block, system_totals)
 from simstats.stats.metrics import Metric
 from simstats.stats.resample import check_weights, item_counts, row_counts
 from simstats.stats.results import (BootstrapResult, ConfidenceInterval, check_alternative,
@@ -179,7 +179,7 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
     # a replicate's weights sum to the items (or weighted rows) drawn, whatever rows they fall on
     total_weight = float(weights.sum()) if weights is not None else float(stats.shape[1])
     if totals is None:
-        totals = stats[systems].sum(axis=1, dtype=np.float64)
+        totals = system_totals(stats[systems])
     else:
         totals = totals[systems]
     observed = metric(totals)
@@ -210,7 +210,7 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
         pack = ColumnPack(stats if groups is None else stats[:, groups[0]], systems, total_weight)
 
         def replicate(counts):
-            values = metric(pack.sums(counts))
+            values = metric(pack.sums(counts, metric.elementwise))
             return improvement(metric, values[:, local[:, 0]], values[:, local[:, 1]])
     block = replicate_block(pack.matrix.shape[0], pack.matrix.shape[1])
     counts = np.zeros((2, pairs.shape[0]) if convention == "percentile" else pairs.shape[0], dtype=np.int64)
@@ -283,9 +283,9 @@ def bootstrap_score_matrix(stats, metric: Metric, *, n_resamples: int = 10_000, 
     done = 0
     while done < n_resamples:
         b = min(block, n_resamples - done)
-        values[done:done + b] = metric(pack.sums(draw(b)))
+        values[done:done + b] = metric(pack.sums(draw(b), metric.elementwise))
         done += b
-    return metric(stats.sum(axis=1, dtype=np.float64)), values
+    return metric(system_totals(stats)), values
 
 
 def bootstrap_scores(stats, metric: Metric, *, n_resamples: int = 10_000, confidence_level: float = 0.95,

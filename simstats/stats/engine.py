@@ -17,6 +17,9 @@ from simstats.stats.metrics import Metric
 FLOAT32_EXACT = 2**24
 #: The same for float64 products.
 FLOAT64_EXACT = 2**53
+#: Items up to which int64 sums of statistics of at most 32 bits equal their float64 sums: every partial
+#: sum stays below 2**53, where float64 holds integers exactly.
+EXACT_INTEGER_ITEMS = FLOAT64_EXACT // 2**32
 #: Relative tolerance for "at least as extreme" comparisons (sums are exact, so ties are exact).
 TIE_TOL = 1e-12
 #: Items are compressed into their distinct rows when rows * factor <= items: where that draws
@@ -127,9 +130,27 @@ def orient_by_winner(stats: np.ndarray, metric: Metric, pairs: np.ndarray) -> tu
     A researcher who sees one system ahead tests "is the better-looking system better?"
     (Reimers & Gurevych 2018's rule): the pair is oriented by its observed improvement and
     tested one-sided (``alternative="greater"``).  Ties keep the given order."""
-    values = metric(np.asarray(stats, dtype=np.float64).sum(axis=1))
+    values = metric(system_totals(stats))
     flipped = improvement(metric, values[pairs[:, 0]], values[pairs[:, 1]]) < 0
     return np.where(flipped[:, None], pairs[:, ::-1], pairs), flipped
+
+
+def system_totals(stats: np.ndarray) -> np.ndarray:
+    """Every system's statistics summed over the items, float64 (systems, k): ``stats.sum(axis=1,
+    dtype=np.float64)``.
+
+    Integer statistics of at most 32 bits over at most EXACT_INTEGER_ITEMS items are summed one
+    statistic at a time in int64: both sums are exact, so they are the same numbers, and the reduction over
+    the middle axis of a (systems, items, k) array takes about 5 times as long (a paper-scale Reimers chunk,
+    14,400 models x 3,453 sentences x 3: 0.54 s against 0.10 s)."""
+    stats = np.asarray(stats)
+    if stats.ndim == 3 and stats.dtype.kind in "biu" and stats.dtype.itemsize <= 4 \
+            and stats.shape[1] <= EXACT_INTEGER_ITEMS:
+        totals = np.empty(stats.shape[::2], np.float64)
+        for j in range(stats.shape[2]):
+            totals[:, j] = stats[:, :, j].sum(axis=1, dtype=np.int64)
+        return totals
+    return stats.sum(axis=1, dtype=np.float64)
 
 
 def improvement(metric: Metric, values_a: np.ndarray, values_b: np.ndarray) -> np.ndarray:
@@ -177,17 +198,28 @@ class ColumnPack:
         self.index = index
         self.shared, self.own = shared, own
 
-    def sums(self, weights: np.ndarray) -> np.ndarray:
+    def sums(self, weights: np.ndarray, statistic_major: bool = False) -> np.ndarray:
         """Resampled sums (replicates, systems, k) for weights (replicates, items), or for weights of
-        the kept items only, (replicates, rows) (a resampler given ``columns=pack.rows``)."""
+        the kept items only, (replicates, rows) (a resampler given ``columns=pack.rows``).
+
+        ``statistic_major``: return a view of a (k, replicates, systems) array, so that each statistic's
+        sums are contiguous; the same values, for metrics whose arithmetic is elementwise
+        (``Metric.elementwise``), which then run faster."""
         if self.rows is not None and weights.shape[1] == self.n_items:
             weights = weights[:, self.rows]
         prod = weights.astype(self.dtype, copy=False) @ self.matrix
         b, m, k = prod.shape[0], self.index.shape[0], self.index.shape[1]
-        out = np.empty((b, m, k), dtype=np.float64)
         ks = len(self.shared)
+        own = prod[:, ks:].reshape(b, m, len(self.own))
+        if statistic_major:
+            stored = np.empty((k, b, m), dtype=np.float64)
+            for pos, s in enumerate(self.own):
+                stored[s] = own[:, :, pos]
+            for pos, s in enumerate(self.shared):
+                stored[s] = prod[:, pos, None]
+            return stored.transpose(1, 2, 0)
+        out = np.empty((b, m, k), dtype=np.float64)
         if self.own:
-            own = prod[:, ks:].reshape(b, m, len(self.own))
             if len(self.own) == k:
                 out[...] = own
             else:

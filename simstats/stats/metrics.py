@@ -128,7 +128,8 @@ class Metric:
     a decrease.
     """
 
-    def __init__(self, name: str, statistics, function, higher_is_better: bool = True, ratio_of=None):
+    def __init__(self, name: str, statistics, function, higher_is_better: bool = True, ratio_of=None,
+                 elementwise: bool = False):
         self.name = name
         self.statistics = tuple(statistics)
         self.function = function
@@ -137,6 +138,10 @@ class Metric:
         #: (0 when the denominator is 0): then a difference between two systems with the same
         #: denominator column needs one matrix column, sum(num_a - num_b) / sum(den).
         self.ratio_of = tuple(ratio_of) if ratio_of is not None else None
+        #: True if ``function`` combines the statistics s[..., j] element by element with +, -, * and /
+        #: only (no sum or mean over them, no exp or log): its values then do not depend on how the
+        #: sums are laid out in memory, and the engine may hand it each statistic as a contiguous array.
+        self.elementwise = bool(elementwise)
 
     def __call__(self, sums) -> np.ndarray:
         sums = np.asarray(sums, dtype=np.float64)
@@ -150,14 +155,17 @@ class Metric:
 
 
 #: Accuracy from per-item (correct, items).
-accuracy = Metric("accuracy", ("correct", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), ratio_of=(0, 1))
+accuracy = Metric("accuracy", ("correct", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), ratio_of=(0, 1),
+                  elementwise=True)
 #: Recall, precision and F1 in Yeh (2000)'s form, from per-item (recalled, gold, spurious).
-recall = Metric("recall", STATISTICS["recall"], lambda s: recall_of(s[..., 0], s[..., 1], s[..., 2]), ratio_of=(0, 1))
-precision = Metric("precision", STATISTICS["precision"], lambda s: precision_of(s[..., 0], s[..., 1], s[..., 2]))
-f1 = Metric("f1", STATISTICS["f1"], lambda s: f1_of(s[..., 0], s[..., 1], s[..., 2]))
+recall = Metric("recall", STATISTICS["recall"], lambda s: recall_of(s[..., 0], s[..., 1], s[..., 2]), ratio_of=(0, 1),
+                elementwise=True)
+precision = Metric("precision", STATISTICS["precision"], lambda s: precision_of(s[..., 0], s[..., 1], s[..., 2]),
+                   elementwise=True)
+f1 = Metric("f1", STATISTICS["f1"], lambda s: f1_of(s[..., 0], s[..., 1], s[..., 2]), elementwise=True)
 #: Mean absolute error (lower is better) from per-item (abs_error, items).
 mae = Metric("mae", ("abs_error", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), higher_is_better=False,
-             ratio_of=(0, 1))
+             ratio_of=(0, 1), elementwise=True)
 
 #: Corpus BLEU in BLEU points (0-100), exactly sacrebleu's default corpus BLEU, from per-sentence
 #: (sys_len, ref_len, correct_1..4, total_1..4): the rows of sacrebleu's

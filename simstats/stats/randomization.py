@@ -109,7 +109,7 @@ def approximate_randomization(stats, metric: Metric, pairs=None, *, alternative:
     done = 0
     while done < n_resamples:
         r = min(block, n_resamples - done)
-        moved = pack.sums(draw(r))
+        moved = pack.sums(draw(r), metric.elementwise)
         delta_star = improvement(metric, metric(sum_a[None] + moved), metric(sum_b[None] - moved))
         nc += at_least_as_extreme(delta_star, delta, alternative).sum(axis=0)
         done += r
