@@ -50,6 +50,7 @@ class KernelRecorder:
         self.seconds = self.flops = 0.0
         self.rows = self.columns = self.calls = 0
         self.pack = self.weights = None
+        self.statistic_major = False
         self.kernel_s = self.sgemm_s = float("nan")
         self._original = None
 
@@ -57,9 +58,9 @@ class KernelRecorder:
         original = self._original = sim_engine.ColumnPack.sums
         record = self
 
-        def sums(pack, weights):
+        def sums(pack, weights, statistic_major=False):
             t = time.perf_counter()
-            out = original(pack, weights)
+            out = original(pack, weights, statistic_major)
             seconds = time.perf_counter() - t
             flops = 2.0 * weights.shape[0] * weights.shape[1] * pack.matrix.shape[1]
             record.seconds += seconds
@@ -67,7 +68,7 @@ class KernelRecorder:
             record.calls += 1
             record.rows, record.columns = pack.matrix.shape
             if record.weights is None or weights.shape[0] >= record.weights.shape[0]:
-                record.pack, record.weights = pack, weights
+                record.pack, record.weights, record.statistic_major = pack, weights, statistic_major
             return out
 
         sim_engine.ColumnPack.sums = sums
@@ -88,7 +89,7 @@ class KernelRecorder:
         pack, w = self.pack, self.weights.astype(self.pack.dtype, copy=False)
         kernel, sgemm = [], []
         for _ in range(repeat):
-            kernel.append(timed(lambda: pack.sums(w))[0])
+            kernel.append(timed(lambda: pack.sums(w, self.statistic_major))[0])
             sgemm.append(timed(lambda: w @ pack.matrix)[0])
         self.kernel_s, self.sgemm_s = min(kernel), min(sgemm)
         self.block_flops = 2.0 * w.shape[0] * w.shape[1] * pack.matrix.shape[1]
