@@ -142,3 +142,21 @@ def test_tests_give_the_same_results_with_either_layout(name):
                      approaches.confidence_interval.low, approaches.confidence_interval.high))
     for fast, plain in zip(*runs):
         assert np.array_equal(fast, plain)
+
+
+def test_the_benchmarks_kernel_timer_passes_the_layout_through(monkeypatch):
+    # bench/ wraps ColumnPack.sums to time the W @ S kernel (python -m bench); it must keep the engine's results
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1]))
+    from bench.engine import KernelRecorder
+
+    stats = _binary_stats(np.random.default_rng(6), 4, 300)
+    f1 = get_metric("f1")
+    plain = paired_bootstrap(stats, f1, [(0, 1), (2, 3)], n_resamples=200, compress_items=False, rng=11)
+    with KernelRecorder() as record:
+        timed = paired_bootstrap(stats, f1, [(0, 1), (2, 3)], n_resamples=200, compress_items=False, rng=11)
+    assert record.calls >= 1 and record.flops > 0 and record.statistic_major
+    assert np.array_equal(timed.pvalue, plain.pvalue) and np.array_equal(timed.statistic, plain.statistic)
+    record.interleaved(2)
+    assert np.isfinite(record.kernel_s) and np.isfinite(record.sgemm_s)
