@@ -180,7 +180,7 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     stats = stats.astype(np.float64, copy=False) if stats.dtype.kind == "b" else stats
     order = np.concatenate(runs)
     ka, kb = runs[0].size, runs[1].size
-    observed = metric(system_totals(stats[order]))              # (runs,) in A-then-B order
+    observed = metric(system_totals(stats[order]))                         # (runs,) in A-then-B order
     mean_a, mean_b = observed[:ka].mean(), observed[ka:].mean()
     delta = float(improvement(metric, mean_a, mean_b))
     pack, draw_items = item_resampler(stats, order, rng, compress_items)
