@@ -10,50 +10,33 @@ import os
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from simstats.sim.schema import SCHEMA_PATH, apply_schema
+import simstats.studies as registry
 from simstats.sim.fields import as_mapping
-from simstats.sim.scenario import Scenario, ScenarioError, chunk_bounds, parse_scenarios
-from simstats.studies.approaches.validation import ApproachStudySettings, parse_approach_study
-from simstats.studies.dror2019.simulate import DrorSettings, parse_dror
-from simstats.studies.navamunoz2024.population import CompetitionSettings, parse_competition
-from simstats.studies.reimers2018.simulate import ReimersSettings, parse_reimers
-from simstats.studies.yeh2000.simulate import YehSettings, parse_yeh
+from simstats.sim.scenario import Scenario, ScenarioError, parse_scenarios
+from simstats.sim.schema import SCHEMA_PATH, apply_schema
 
-__all__ = ["SCHEMA_PATH", "NoiseStudySettings", "Parsed", "Settings", "check_scenario_overrides", "validate_config"]
-
-
-@dataclass(frozen=True)
-class NoiseStudySettings:
-    n_models: int
-    chunk_size: int
-    n_boot: int
-    scenarios: tuple[str, ...]
-
-    @property
-    def n_chunks(self) -> int:
-        return -(-self.n_models // self.chunk_size)
-
-    def chunk_range(self, chunk: int) -> tuple[int, int]:
-        return chunk_bounds(self.n_models, self.chunk_size, chunk)
+__all__ = ["SCHEMA_PATH", "Parsed", "Settings", "check_scenario_overrides", "validate_config"]
 
 
 @dataclass(frozen=True)
 class Settings:
+    """A validated workflow configuration: the run's seed and folders, the scenarios, and each configured
+    study's parsed settings by its configuration key (also as attributes: ``settings.dror``; None for a
+    registered study that is not configured)."""
     root_seed: int
     results_dir: str
     figures_dir: str
-    noise: NoiseStudySettings
     scenarios: dict[str, Scenario]
-    #: parsed ``competition`` section (None: the competition study is not run)
-    competition: CompetitionSettings | None = None
-    #: parsed ``yeh`` section (None: the Yeh study is not run)
-    yeh: YehSettings | None = None
-    #: parsed ``dror`` section (None: the Dror study is not run)
-    dror: DrorSettings | None = None
-    #: parsed ``reimers`` section (None: the Reimers & Gurevych study is not run)
-    reimers: ReimersSettings | None = None
-    #: parsed ``approaches`` section (None: the approach-level validation study is not run)
-    approaches: ApproachStudySettings | None = None
+    studies: dict[str, Any]
+
+    def __getattr__(self, name: str):
+        if name != "studies" and name in _config_keys():
+            return self.studies.get(name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+def _config_keys() -> set[str]:
+    return {study.CONFIG_KEY for study in registry.studies()}
 
 
 class Parsed(tuple):
@@ -124,29 +107,16 @@ def validate_config(config: Mapping[str, Any]) -> Settings:
     """Check a configuration mapping; raise :class:`ScenarioError` naming the first bad field.
 
     The scenarios are parsed first (their parser names the field in its own words), then the
-    whole configuration is checked against the schema, whose defaults fill in what is omitted.
+    whole configuration is checked against the schema, whose defaults fill in what is omitted, and
+    every registered study present in it parses its section (:mod:`simstats.studies`).
     """
     config = as_mapping(config, "config")
     scenarios = parse_scenarios(config["scenarios"]) if "scenarios" in config else None
     raw_scenarios = dict(config.get("scenarios") or {})
     config = apply_schema(config)
-    noise = config["noise"]
-    chosen = noise["scenarios"]
-    if chosen == "all":
-        chosen = list(scenarios)
-    for name in chosen:
-        if name not in scenarios:
-            raise ScenarioError(f"noise.scenarios: unknown scenario {name!r}")
-    competition = parse_competition(config["competition"]) if "competition" in config else None
-    yeh = parse_yeh(config["yeh"]) if "yeh" in config else None
-    dror = parse_dror(config["dror"]) if "dror" in config else None
-    if dror is not None:
-        for name in dror.size_power.scenarios:
-            if name not in chosen:
-                raise ScenarioError(f"dror.size_power.scenarios: {name!r} is not a scenario of the noise study "
-                                    "(noise.scenarios), whose scores it uses")
-    reimers = parse_reimers(config["reimers"], scenarios) if "reimers" in config else None
-    approaches = (parse_approach_study(config["approaches"], raw_scenarios) if "approaches" in config else None)
-    return Settings(config["root_seed"], config["results_dir"], config["figures_dir"],
-                    NoiseStudySettings(noise["n_models"], noise["chunk_size"], noise["n_boot"], tuple(chosen)),
-                    scenarios, competition, yeh, dror, reimers, approaches)
+    context = registry.ParseContext(scenarios, raw_scenarios, {})
+    for study in registry.studies():
+        if study.CONFIG_KEY in config:
+            context.parsed[study.CONFIG_KEY] = study.parse_settings(config[study.CONFIG_KEY], context)
+    return Settings(config["root_seed"], config["results_dir"], config["figures_dir"], scenarios,
+                    dict(context.parsed))

@@ -107,3 +107,30 @@ def script_logger(log_path: str, name: str = "simstats"):
     finally:
         logger.removeHandler(handler)
         handler.close()
+
+
+# --------------------------------------------------------------------------- Markdown of the reports
+def format_number(value, digits: int = 3) -> str:
+    """A number for a table cell: up to ``digits`` decimals, trailing zeros dropped; tiny values in g."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    value = float(value)
+    if value != 0 and abs(value) < 10 ** -digits:
+        return f"{value:.2g}"
+    text = f"{value:.{digits}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def figure_lines(figures: Path, rel: str, names: list[tuple[str, str]]) -> list[str]:
+    """Markdown lines showing each figure ``<figures>/<stem>.png`` that exists (linked relative to the report
+    as ``<rel>/<stem>.png``), captioned, with a link to its PDF."""
+    lines = []
+    for stem, caption in names:
+        if (figures / f"{stem}.png").exists():
+            lines += [f"![{caption}]({rel}/{stem}.png)", "", f"*{caption}* ([PDF]({rel}/{stem}.pdf))", ""]
+    return lines
+
+
+def mcse_suffix(mcse) -> str:
+    """`` ± <mcse>`` for a positive finite Monte Carlo standard error, else nothing."""
+    return f" ± {format_number(mcse)}" if mcse is not None and math.isfinite(mcse) and mcse > 0 else ""

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from scipy.stats import mannwhitneyu
 
-from simstats.report.checks import run_check
+from simstats.report.replication import run_check
 from simstats.studies.dror2019.so_readings import (PAPER_SO_PERCENT, READINGS, example_readings, one_sided_pvalues,
                                                    reading_pvalues, so_readings, so_readings_markdown)
 
@@ -87,12 +87,12 @@ def test_table4_check_reads_the_readings_and_the_ledgers_shares(tmp_path):
     ledger = pd.DataFrame([{"paper": "dror2019", "table": "T4_summary", "row": f"Case {c}", "item": "share %",
                             "variant": "dror2019 convention; UKP BiLSTM 2017", "ours": share}
                            for c, share in zip("ABC", (70.0, 10.0, 5.0))])
-    assert run_check("table4_readings", ledger, ledger, tmp_path) is None       # readings not written
+    assert run_check("dror2019", "table4_readings", ledger, ledger, tmp_path) is None       # readings not written
     (tmp_path / "dror").mkdir()
     pd.DataFrame([{"source": "UKP BiLSTM 2017", "reading": r, "comparisons": 10, "so_percent": so,
                    "case_a_percent": so / 2, "case_d_percent": so / 2, "cos_percent": 80.0,
                    "paper_so_percent": 0.98} for r, so in zip(READINGS, (90.0, 50.0, 20.0, 70.0))]
                  ).to_csv(tmp_path / "dror/so_readings.csv", index=False)
-    out = run_check("table4_readings", ledger, ledger, tmp_path)
+    out = run_check("dror2019", "table4_readings", ledger, ledger, tmp_path)
     assert out["so_range"] == "20.00-90.00" and out["cos_range"] == "80.00" and out["paper_cos"] == "49.02"
     assert "COS decisive (A + B): paper 49.02 %, ours UKP BiLSTM 2017 80.0 %" in out["shown"]

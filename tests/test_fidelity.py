@@ -168,7 +168,7 @@ def test_empty_results_are_an_error(tmp_path):
 
 
 def test_implied_significance_check_reproduces_hand_computation():
-    from simstats.report.checks import TAU_Z, implied_significance
+    from simstats.studies.reimers2018.checks import TAU_Z, implied_significance
 
     rows = pd.DataFrame({"row": ["CoNLL 2003 - NER-En"], "ours": [33.77]})
     out = implied_significance(None, rows, None)
@@ -181,13 +181,17 @@ def test_implied_significance_check_reproduces_hand_computation():
 def test_every_explanation_names_a_known_check_and_fills_its_text():
     import string
 
-    from simstats.report.checks import CHECKS
+    import simstats.studies as registry
     from simstats.report.replication import explanations
 
-    for entry in explanations():
-        assert entry["check"] in CHECKS
-        fields = {f for _, f, _, _ in string.Formatter().parse(entry["text"]) if f}
-        assert "shown" not in fields
+    counted = 0
+    for study in registry.papers():
+        for entry in explanations(study.PAPER):
+            assert entry["match"]["paper"] == study.PAPER and entry["check"] in study.CHECKS
+            fields = {f for _, f, _, _ in string.Formatter().parse(entry["text"]) if f}
+            assert "shown" not in fields
+            counted += 1
+    assert counted == 21
 
 
 def test_tables7_11_consistency_checks(results):

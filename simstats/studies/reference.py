@@ -1,7 +1,8 @@
-"""Published numbers the studies are compared with, and the one verdict rule they are judged by.
+"""Published numbers the studies are compared with, the one verdict rule they are judged by, and the
+rows of the fidelity ledger the studies write.
 
 The shipped copy of the four papers' numbers is `simstats/data/paper_targets.csv`.  Every study
-judges a simulated number against a published one with :func:`judge` (DESIGN §9): the 95 % Monte
+judges a simulated number against a published one with :func:`judge`: the 95 % Monte
 Carlo interval of ours must lie inside the published value ± tolerance to agree, entirely outside
 it to miss; otherwise the comparison is undetermined.  The tolerance always includes half a unit
 of the published value's last printed digit (:func:`rounding`).
@@ -13,7 +14,10 @@ import math
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+
+from simstats.io import format_number, markdown_table, mcse_suffix
 
 #: The normal quantile of the two-sided 95 % Monte Carlo interval used by :func:`judge`.
 Z95 = 1.959963984540054
@@ -105,3 +109,88 @@ def reference_table(name: str) -> pd.DataFrame:
     if not path.is_file():
         raise ValueError(f"no reference table {name!r}")
     return pd.read_csv(path)
+
+
+#: The fidelity ledger's columns (one row per published number; see :mod:`simstats.report.fidelity`).
+LEDGER_COLUMNS = ["paper", "table", "row", "column", "item", "variant", "published", "ours", "mcse",
+                  "tolerance", "rounding", "tolerance_basis", "role", "verdict", "source", "note"]
+ROLES = ("fitted", "identity", "prediction", "input")
+NOT_COMPARED = "not compared"
+
+
+def ledger_row(**values) -> dict:
+    """One row of the fidelity ledger: the given columns, the others empty (numbers NaN, rounding 0)."""
+    row = dict.fromkeys(LEDGER_COLUMNS, "")
+    row.update({"ours": math.nan, "mcse": math.nan, "tolerance": math.nan, "published": math.nan, "rounding": 0.0})
+    row.update(values)
+    return row
+
+
+def ledger_frame(rows: list[dict]) -> pd.DataFrame:
+    """Ledger rows as a DataFrame with the ledger's columns (also when there are none)."""
+    return pd.DataFrame(rows, columns=LEDGER_COLUMNS)
+
+
+def read_if_present(path: Path) -> pd.DataFrame | None:
+    """A study table (CSV) if the study wrote it, else None."""
+    return pd.read_csv(path) if path.exists() else None
+
+
+def published_text(paper: str, table: str, row: str, column: str) -> str:
+    """One published cell as printed; raises if paper_targets.csv has no such cell."""
+    text = paper_text(paper, table, row, column)
+    if text is None:
+        raise ValueError(f"paper_targets.csv has no cell {paper}/{table}/{row}/{column}")
+    return text
+
+
+def published_item(paper, table, row, column, index) -> str:
+    """One number of a published cell that holds several ("45.6; 49.5; 47.5"), as printed."""
+    return published_text(paper, table, row, column).split(";")[index].strip()
+
+
+def identity_row(paper, table, row, column, item, printed: str, ours: float, note: str, source="computed",
+                 input_error: float = 0.0) -> dict:
+    """An identity row: tolerance = the published rounding plus ``input_error``, the largest change of
+    ours that the rounding of the published inputs it is computed from can cause."""
+    half = rounding(printed)
+    tol = half + input_error
+    published = float(printed)
+    basis = "rounding" if not input_error else f"rounding + {input_error:.2g} from the inputs' rounding"
+    return ledger_row(paper=paper, table=table, row=row, column=column, item=item, published=published,
+                      ours=float(ours), mcse=0.0, tolerance=tol, rounding=half, tolerance_basis=basis,
+                      role="identity", verdict=judge(float(ours), 0.0, published, tol), source=source, note=note)
+
+
+def value_range(values) -> str:
+    """The finite values' range in two decimals ("0.12-0.30"), one value if they agree, "–" if none."""
+    values = [v for v in values if np.isfinite(v)]
+    if not values:
+        return "–"
+    lo, hi = min(values), max(values)
+    return f"{lo:.2f}" if abs(hi - lo) < 0.005 else f"{lo:.2f}-{hi:.2f}"
+
+
+def ledger_table(ledger: pd.DataFrame) -> str:
+    """Ledger rows as a Markdown table: quantity, paper, ours ± MCSE, tolerance, role, verdict."""
+    return markdown_table(pd.DataFrame({
+        "table": ledger.table, "row": ledger.row, "quantity": [" ".join(x for x in (c, i) if x)
+                                                              for c, i in zip(ledger.column, ledger["item"])],
+        "variant": ledger.variant, "paper": ledger.published.map(format_number),
+        "ours": [f"{format_number(o)}{mcse_suffix(m)}" for o, m in zip(ledger.ours, ledger.mcse)],
+        "tolerance": ledger.tolerance.map(lambda v: f"±{format_number(v, 4)}"), "role": ledger.role,
+        "verdict": ledger.verdict}))
+
+
+def verdict_counts(ledger: pd.DataFrame, role: str | None = None, titles: dict | None = None) -> pd.DataFrame:
+    """Rows per paper (and variant), columns agrees / misses / undetermined / not compared; ``titles``
+    names the papers (default: their keys)."""
+    part = ledger if role is None else ledger[ledger.role == role]
+    counts = (part.assign(variant=part.variant.str.split(";").str[0].fillna(""))
+              .groupby(["paper", "variant", "verdict"], sort=False).size().unstack(fill_value=0))
+    for column in ("agrees", "misses", "undetermined", NOT_COMPARED):
+        if column not in counts:
+            counts[column] = 0
+    counts = counts[["agrees", "misses", "undetermined", NOT_COMPARED]].reset_index()
+    counts["paper"] = counts.paper.map(lambda p: (titles or {}).get(p, p))
+    return counts

@@ -1,0 +1,53 @@
+"""The approach-level study's part of the replication report: which test holds alpha over seeds x items."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from simstats.io import figure_lines, markdown_table
+from simstats.studies.reference import read_if_present
+
+def validation_section(results: Path, figures: Path, rel: str) -> tuple[list[str], list[dict]]:
+    """Size and power of the tests comparing approaches over seeds and items: Markdown lines and rows of the report's validation overview."""
+    lines, overview = [], []
+    which = read_if_present(results / "approaches/which_test.csv")
+    cells = read_if_present(results / "approaches/validation.csv")
+    if which is not None and cells is not None:
+        # the overview checks the test built for the claim about approaches on the population of items; the
+        # other tests' excess false positives under an interaction are the study's finding, listed below
+        null = cells[(cells.truth == "identical") & (cells.test == "approach_both")]
+        ok = int((null.holds_alpha.astype(str) == "True").sum())
+        overview.append({"check": "approach-level test over seeds x items: size under the null (alpha + 3 MCSE)",
+                         "agrees": ok, "misses": len(null) - ok, "checked": len(null)})
+        lines += ["Comparing approaches over seeds and test items (`approaches/validation.md`): per variant of the "
+                  "base scenario and test, the largest false-positive rate over its null cells (± MCSE), whether "
+                  "every null cell holds alpha + 3 MCSE, and the power range:", "",
+                  markdown_table(_which_test_rows(which), digits=3), "",
+                  _which_test_finding(which), ""]
+        lines += figure_lines(figures, rel, [("approaches/validation",
+                                          "Size and power of each test against the number of runs per approach")])
+    return lines, overview
+
+
+def _which_test_rows(which: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "variant": which.variant, "test": which.label,
+        "largest false-positive rate": [f"{r:.3f} ± {se:.3f} ({at})" for r, se, at in
+                                        zip(which.max_false_positive, which.max_false_positive_mcse, which.worst_cell)],
+        "holds alpha": which.holds_alpha_everywhere.astype(str).map({"True": "yes", "False": "no"}),
+        "power": [f"{lo:.2f}–{hi:.2f}" for lo, hi in zip(which.power_min, which.power_max)]})
+
+
+def _which_test_finding(which: pd.DataFrame) -> str:
+    """The finding, from the table: which tests hold alpha in every null cell of every variant."""
+    holds = which.assign(ok=which.holds_alpha_everywhere.astype(str) == "True").groupby("label", sort=False).ok
+    always = [label for label, ok in holds.all().items() if ok]
+    never = [label for label, ok in holds.any().items() if not ok]
+    some = [label for label in which.label.drop_duplicates() if label not in always and label not in never]
+    parts = [f"Hold alpha in every null cell of every variant: {'; '.join(always) or 'none'}."]
+    if some:
+        parts.append(f"Hold it in some variants only: {'; '.join(some)}.")
+    if never:
+        parts.append(f"In no variant: {'; '.join(never)}.")
+    return " ".join(parts)
