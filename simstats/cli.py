@@ -63,7 +63,7 @@ def _check_config(args) -> int:
 
 def _implied(args) -> int:
     from simstats.sim.noise import Population
-    from simstats.studies.noise.simulate import implied_values
+    from simstats.sim.closed_forms import implied_values
 
     settings = validate_config(_load(args.config))
     if args.scenario not in settings.scenarios:

@@ -184,7 +184,7 @@ def test_shaped_closed_form_without_dispersion_or_skew_is_the_normal_one():
 
 def test_without_model_noise_the_closed_forms_keep_the_exact_normal_p():
     """sigma_e = 0: no shape (None), so the closed forms use the normal formulas, not a step on a grid."""
-    from simstats.studies.noise.simulate import bootstrap_shape
+    from simstats.sim.closed_forms import bootstrap_shape
 
     sc = small_task(sigma_e=0.0, sigma_item=0.5, sigma_seed=0.02)
     items = {s: make_item_set(sc, s, SEED) for s in ("dev", "test")}

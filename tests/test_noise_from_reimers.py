@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simstats.studies.noise.simulate import PAIR_COLUMNS, SCORE_COLUMNS, merge_chunks
+from simstats.sim.model_tables import PAIR_COLUMNS, SCORE_COLUMNS
+from simstats.studies.noise.simulate import merge_chunks
 from simstats.studies.noise.simulate import simulate_chunk as noise_chunk
 from simstats.studies.reimers2018.simulate import parse_reimers
 from simstats.studies.reimers2018.simulate import simulate_chunk as reimers_chunk

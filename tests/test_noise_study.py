@@ -4,8 +4,9 @@ import pytest
 
 from scipy import stats
 
-from simstats.studies.noise.simulate import (STATISTICS, _resampled_ranks, implied_values, phi_correlation,
-                                             phi_correlation_weighted, simulate_chunk, summarise, summary_markdown)
+from simstats.sim.closed_forms import implied_values
+from simstats.sim.model_tables import phi_correlation, phi_correlation_weighted
+from simstats.studies.noise.simulate import STATISTICS, simulate_chunk, summarise, summary_markdown
 from simstats.sim.scenario import parse_scenario
 
 SEED = 5
@@ -23,25 +24,6 @@ def test_phi_matches_numpy_and_unit_weights_match_unweighted():
     rep = np.repeat(np.arange(300), w)
     assert np.allclose(phi_correlation_weighted(a, b, w[None, :])[:, 0],
                        phi_correlation(a[:, rep], b[:, rep]), atol=1e-6)
-
-
-@pytest.mark.parametrize("n, distinct", [(1, 1), (2, 2), (7, 3), (50, 50), (400, 12), (3000, 3000)])
-def test_resampled_ranks_are_scipys_rankdata_bit_for_bit(n, distinct):
-    rng = np.random.default_rng(n + distinct)
-    values = rng.choice(rng.normal(size=distinct), size=n)          # ties whenever distinct < n
-    idx = rng.integers(0, n, size=(9, n))
-    idx[0] = np.arange(n)                                           # the point estimate's row
-    ranks = _resampled_ranks(values, idx)
-    assert ranks.dtype == np.float64 and ranks.shape == idx.shape
-    assert np.array_equal(ranks, stats.rankdata(values[idx], axis=1))
-
-
-def test_resampled_ranks_leave_nan_unranked_and_rank_the_rest_of_the_row():
-    values = np.array([0.3, np.nan, 0.1, 0.3, 0.2])
-    idx = np.array([[0, 1, 2, 3, 4], [1, 1, 0, 4, 4], [2, 2, 2, 2, 2]])
-    ranks = _resampled_ranks(values, idx)
-    expected = [[3.5, np.nan, 1, 3.5, 2], [np.nan, np.nan, 3, 1.5, 1.5], [3, 3, 3, 3, 3]]
-    assert np.array_equal(ranks, expected, equal_nan=True)
 
 
 def test_chunks_concatenate_to_the_whole():
@@ -88,7 +70,7 @@ def test_too_few_models_is_an_error():
 def test_cluster_bootstrap_counts_resample_whole_documents():
     sc = parse_scenario("c", {"metric": "accuracy", "target": 0.8, "dev": {"items": 10}, "test": {"items": 60},
                               "clusters": {"size": 6, "sigma_c": 0.5}})
-    from simstats.studies.noise.simulate import item_resample_counts
+    from simstats.sim.model_tables import item_resample_counts
     clusters = np.repeat(np.arange(10), 6)
     counts = item_resample_counts(SEED, sc, clusters, n_boot=50)
     assert counts.shape == (50, 60)

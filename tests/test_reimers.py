@@ -12,7 +12,7 @@ from scipy import stats
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.studies.reimers2018.calibration import calibration_table, predicted
 from simstats.stats.metrics import get_metric
-from simstats.sim.noise import make_item_set
+from simstats.sim.noise import make_item_set, realised_item_sets
 from simstats.studies.reimers2018.simulate import (best_by_dev, bootstrap_pvalues, parse_reimers, simulate_chunk,
                                                   unit_statistics)
 from simstats.studies.reimers2018.realdata import replicate_groups, ukp_replicates
@@ -223,7 +223,8 @@ def test_refit_reproduces_the_stored_task_parameters(refit):
 
 def test_fit_from_a_neutral_start_finds_the_stored_parameters():
     """The refit starts from the stored values; from the typical sizes instead it must end at the same point."""
-    from simstats.studies.reimers2018.calibration import calibrate, realised_item_sets
+    from simstats.sim.noise import realised_item_sets
+    from simstats.studies.reimers2018.calibration import calibrate
 
     sc = SCENARIOS["conll2003_ner_en"]
     fit = calibrate(sc, item_sets=realised_item_sets(sc, CONFIG["root_seed"]), from_stored=False)
@@ -382,8 +383,8 @@ def test_ukp_statistics_of_the_model_use_the_configurations_group_sizes():
 
 
 def test_identifiability_refits_each_shape_to_the_published_numbers():
-    from simstats.studies.reimers2018.calibration import (identifiability, identifiability_band, identifiability_task,
-                                                          realised_item_sets)
+    from simstats.sim.noise import realised_item_sets
+    from simstats.studies.reimers2018.calibration import identifiability, identifiability_band, identifiability_task
 
     assert identifiability_task(SCENARIOS.values()).name == "conll2003_ner_en"
     assert identifiability_task([SCENARIOS["ace2005_events"], SCENARIOS["iid"]]).name == "ace2005_events"
@@ -407,8 +408,8 @@ def test_simulated_best_of_n_follows_the_closed_form_of_the_mixture_task():
     """The engine's best-by-dev selection (ACE Events, a test_shift_mixture task, 1,200 models per
     approach) against selection.py's closed form on the same item sets: the picked runs' mean test
     score and Evaluation 1's % significant, within 4 Monte Carlo standard errors."""
-    from simstats.studies.noise.simulate import component_moments
-    from simstats.studies.reimers2018.calibration import realised_item_sets
+    from simstats.sim.closed_forms import component_moments
+    from simstats.sim.noise import realised_item_sets
     from simstats.studies.reimers2018.selection import evaluation_values, selected_test_density
 
     sc = SCENARIOS["ace2005_events"]
@@ -437,18 +438,19 @@ def test_spline_of_the_item_level_moments_is_exact_to_1e7(name):
     knots of theta: tau, Delta95 (F1 points), rho and Evaluation 2's % significant (percent) agree with
     2,561 knots to 1e-7 (ACE Events 9e-8, TempEval 3e-10; the 161 linear points used before were off
     by 1.8e-5 and 7.9e-7)."""
-    import simstats.studies.noise.simulate as noise_simulate
-    from simstats.studies.reimers2018.calibration import predicted, realised_item_sets
+    import simstats.sim.closed_forms as closed_forms
+    from simstats.sim.noise import realised_item_sets
+    from simstats.studies.reimers2018.calibration import predicted
 
     sc = SCENARIOS[name]
     sets = realised_item_sets(sc, CONFIG["root_seed"])
     default = predicted(sc, item_sets=sets)
-    fine = noise_simulate._given_items
+    fine = closed_forms._given_items
     try:
-        noise_simulate._given_items = lambda pop, items, theta: fine(pop, items, theta, n_grid=2561)
+        closed_forms._given_items = lambda pop, items, theta: fine(pop, items, theta, n_grid=2561)
         reference = predicted(sc, item_sets=sets)
     finally:
-        noise_simulate._given_items = fine
+        closed_forms._given_items = fine
     for key in ("tau", "delta95_test", "spearman_rho", "pct_significant_eval2"):
         assert default[key] == pytest.approx(reference[key], rel=0, abs=1e-7), key
 
@@ -502,7 +504,7 @@ def test_a_mixture_fit_that_ends_without_low_runs_restarts():
 
     recorded.__wrapped__ = cal.optimize.least_squares
     with mock.patch.object(cal.optimize, "least_squares", recorded):
-        fit = cal.calibrate(sc, item_sets=cal.realised_item_sets(sc, CONFIG["root_seed"]), from_stored=False)
+        fit = cal.calibrate(sc, item_sets=realised_item_sets(sc, CONFIG["root_seed"]), from_stored=False)
     assert runs[0].x[low] < cal.NO_LOW_RUNS * cal.START["low_shift"] and np.max(np.abs(runs[0].fun)) > 1e-3
     assert len(runs) >= 2 and fit.success and fit.parameters["low_shift"] > 0.005
     assert fit.predicted["pct_significant_eval2"] == pytest.approx(15.84, abs=1e-3)

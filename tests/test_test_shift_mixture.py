@@ -9,8 +9,8 @@ from scipy import stats
 
 from simstats.sim.noise import bivariate_normal_cdf, draw_abilities, mixture_spearman, seed_quadrature
 from simstats.sim.scenario import ScenarioError, parse_scenario
-from simstats.studies.noise.simulate import (STATISTICS, component_moments, implied_values, simulate_chunk,
-                                             summarise)
+from simstats.sim.closed_forms import component_moments, implied_values
+from simstats.studies.noise.simulate import STATISTICS, simulate_chunk, summarise
 from simstats.studies.reimers2018.selection import (difference_density, evaluation_values,
                                                     mixture_difference_values, selected_test_density)
 

@@ -540,6 +540,11 @@ def make_item_set(scenario: Scenario, split: str, root_seed: int, stream: str = 
 
 
 # --------------------------------------------------------------------------- models
+def realised_item_sets(scenario: Scenario, root_seed: int, stream: str = "noise") -> dict:
+    """The dev and test sets every model of a run of ``root_seed`` is scored on (:func:`make_item_set`)."""
+    return {split: make_item_set(scenario, split, root_seed, stream) for split in ("dev", "test")}
+
+
 @dataclass
 class ModelBatch:
     """Simulated models of one approach: scores, truth and (optionally) per-unit statistics."""

@@ -1,6 +1,7 @@
 """Reimers study: refit the Figure 4 task under each assumed mixture shape (the identifiability band)."""
+from simstats.sim.noise import realised_item_sets
 from simstats.studies.reimers2018.calibration import (identifiability, identifiability_band, identifiability_markdown,
-                                                      identifiability_task, realised_item_sets)
+                                                      identifiability_task)
 from simstats.io import script_logger, write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:

@@ -39,10 +39,12 @@ import math
 
 import numpy as np
 
-from simstats.studies.noise.simulate import implied_values
+from simstats.sim.closed_forms import component_spearman, components_and_shape, implied_values
+from simstats.sim.noise import realised_item_sets
 from simstats.studies.reference import paper_value
 from simstats.sim.scenario import Scenario
 from simstats.stats.lazy import lazy_module
+from simstats.studies.reimers2018.selection import evaluation_values, mixture_difference_values
 
 optimize = lazy_module("scipy.optimize")
 stats = lazy_module("scipy.stats")
@@ -126,8 +128,6 @@ def predicted(scenario: Scenario, approach: str | None = None, item_sets: dict |
         band = stats.norm.cdf(hi) - stats.norm.cdf(lo)
         tau = sigma_d * (stats.norm.pdf(lo) - stats.norm.pdf(hi)) / band if band > 0 else float("nan")
     else:                           # its bootstrap's shape (a normal seed distribution: one component)
-        from simstats.studies.noise.simulate import components_and_shape
-        from simstats.studies.reimers2018.selection import mixture_difference_values
 
         _, parts, shape = components_and_shape(scenario, approach, item_sets)
         tau = mixture_difference_values(parts, shape=shape)["tau"] / 100
@@ -138,8 +138,6 @@ def predicted(scenario: Scenario, approach: str | None = None, item_sets: dict |
 
 def _predicted_mixture(scenario: Scenario, approach: str, item_sets, *, eval2: bool = True) -> dict[str, float]:
     """tau, Delta95, rho and (``eval2``) Evaluation 2's % significant of a test_shift_mixture task."""
-    from simstats.studies.noise.simulate import component_spearman, components_and_shape
-    from simstats.studies.reimers2018.selection import evaluation_values, mixture_difference_values
 
     nodes, parts, shape = components_and_shape(scenario, approach, item_sets)
     one = mixture_difference_values(parts, shape=shape)
@@ -259,13 +257,6 @@ def calibrate(scenario: Scenario, *, fixed: dict[str, float] | None = None,
                              "fit exact" if exact else "target(s) out of reach: closest fit")
 
 
-def realised_item_sets(scenario: Scenario, root_seed: int) -> dict:
-    """The dev and test sets every model of a run of ``root_seed`` is scored on (stream "noise")."""
-    from simstats.sim.noise import make_item_set
-
-    return {s: make_item_set(scenario, s, root_seed, "noise") for s in ("dev", "test")}
-
-
 def calibration_table(scenarios, progress=None, *, root_seed: int | None = None):
     """Stored vs refitted parameters and the fit's residuals, per task; plus the no-shift check.
     With ``root_seed``, fitted on the run's realised item sets (:func:`realised_item_sets`).
@@ -308,8 +299,6 @@ def identifiability(scenario: Scenario, low_probs, theta_ratios, ns, *, item_set
     Figure 4 curve: the band of values the published numbers do not pin down."""
     import pandas as pd
 
-    from simstats.studies.noise.simulate import components_and_shape
-    from simstats.studies.reimers2018.selection import evaluation_values, mixture_difference_values
 
     if not is_mixture(scenario):
         raise ValueError(f"scenario {scenario.name!r}: identifiability needs a test_shift_mixture task")

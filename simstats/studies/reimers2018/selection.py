@@ -33,8 +33,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from simstats.sim.noise import BootstrapShape
-from simstats.studies.noise.simulate import components_and_shape
+from simstats.sim.noise import BootstrapShape, realised_item_sets
+from simstats.sim.closed_forms import components_and_shape
 from simstats.stats.lazy import lazy_module
 from simstats.stats.normal import norm_isf, norm_pdf
 
@@ -235,8 +235,6 @@ def closed_form_curves(scenarios, ns, *, alpha: float = 0.05, root_seed: int | N
     """Figure 4 and Table 2 in closed form: per task scenario and group size n, the % significant,
     Delta95 and tau of the best-by-dev runs (on the realised dev/test sets of ``root_seed``, else the
     expectation over sets of the configured sizes)."""
-    from simstats.studies.reimers2018.calibration import realised_item_sets
-
     rows = []
     for sc in scenarios:
         if sc.seed_distribution.family not in ("normal", "test_shift_mixture"):

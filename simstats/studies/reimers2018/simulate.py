@@ -32,9 +32,9 @@ from simstats.stats.metrics import STATISTICS, get_metric
 from simstats.sim.noise import make_item_set, simulate_models
 from simstats.sim.scenario import SPLITS, Scenario, ScenarioError, chunk_bounds
 from simstats.sim.seeding import generator
-from simstats.studies.noise.simulate import PAIR_DTYPES as NOISE_PAIR_DTYPES
-from simstats.studies.noise.simulate import SCORE_DTYPES as NOISE_SCORE_DTYPES
-from simstats.studies.noise.simulate import model_tables, pair_item_counts
+from simstats.sim.model_tables import PAIR_DTYPES as NOISE_PAIR_DTYPES
+from simstats.sim.model_tables import SCORE_DTYPES as NOISE_SCORE_DTYPES
+from simstats.sim.model_tables import model_tables, pair_item_counts
 
 COMPARISON_COLUMNS = ["n", "group", "index_a", "index_b", "dev_a", "dev_b", "test_a", "test_b", "delta", "pvalue"]
 SCORE_COLUMNS = ["approach", "index", "theta", "delta_shift", "psi_true_dev", "psi_true_test", "psi_dev", "psi_test"]
@@ -196,7 +196,7 @@ def simulate_chunk(scenario: Scenario, settings: ReimersSettings, root_seed: int
     size n, the best-by-dev models of each whole group.
 
     ``noise_models``: also return the noise study's score and pair tables
-    (:func:`simstats.studies.noise.simulate.model_tables`) of the chunk's models below this index, which
+    (:func:`simstats.sim.model_tables.model_tables`) of the chunk's models below this index, which
     are the noise study's models: (scores, comparisons, noise_scores, noise_pairs).  Each block
     holding such a model gets the tables of all its models (and the noise study keeps those below
     its size); the tables of a model do not depend on the block.
