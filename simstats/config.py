@@ -1,21 +1,38 @@
 """Validation of a whole workflow configuration (one-line errors naming the field).
 
-The JSON schema (``simstats/data/config.schema.yaml``, see :mod:`simstats.sim.schema`) is the
-single source of the fields' types, ranges and defaults; this module applies it, keeps only
-the checks the schema cannot express (cross-field checks) and returns typed settings.
+The workflow's schema (``workflow/schemas/config.schema.yaml``: the run's own fields) composed with
+each registered study's section schema and the scenario schema (:func:`config_schema`) is the
+single source of the fields' types, ranges and defaults; this module applies it once, lets each
+study parse its section (:mod:`simstats.studies`) and returns typed settings.
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Mapping
 
 import simstats.studies as registry
 from simstats.sim.fields import as_mapping
 from simstats.sim.scenario import Scenario, ScenarioError, parse_scenarios
-from simstats.sim.schema import SCHEMA_PATH, apply_schema
+from simstats.sim.schema import apply_schema, load_schema
 
-__all__ = ["SCHEMA_PATH", "Parsed", "Settings", "check_scenario_overrides", "validate_config"]
+__all__ = ["WORKFLOW_SCHEMA_PATH", "Parsed", "Settings", "check_scenario_overrides", "config_schema", "validate_config"]
+
+#: The workflow's schema of the run's own fields (in a checkout of the repository).
+WORKFLOW_SCHEMA_PATH = Path(__file__).resolve().parents[1] / "workflow" / "schemas" / "config.schema.yaml"
+
+
+def config_schema(path: str | Path = WORKFLOW_SCHEMA_PATH) -> dict:
+    """The whole configuration's schema: the workflow's top level (``path``) with each registered study's
+    ``schema.yaml`` under its configuration key."""
+    path = Path(path)
+    if not path.is_file():
+        raise ScenarioError(f"the workflow's schema {path} was not found: run from a checkout of the repository")
+    top = load_schema(path)
+    sections = {study.CONFIG_KEY: load_schema(registry.study_dir(study) / "schema.yaml")
+                for study in registry.studies()}
+    return {**top, "properties": {**top["properties"], **sections}}
 
 
 @dataclass(frozen=True)
@@ -103,7 +120,7 @@ def check_configfile_overrides(paths, builtin_path: str) -> None:
             check_scenario_overrides(builtin, extra, str(path), builtin_path)
 
 
-def validate_config(config: Mapping[str, Any]) -> Settings:
+def validate_config(config: Mapping[str, Any], schema_path: str | Path = WORKFLOW_SCHEMA_PATH) -> Settings:
     """Check a configuration mapping; raise :class:`ScenarioError` naming the first bad field.
 
     The scenarios are parsed first (their parser names the field in its own words), then the
@@ -113,7 +130,7 @@ def validate_config(config: Mapping[str, Any]) -> Settings:
     config = as_mapping(config, "config")
     scenarios = parse_scenarios(config["scenarios"]) if "scenarios" in config else None
     raw_scenarios = dict(config.get("scenarios") or {})
-    config = apply_schema(config)
+    config = apply_schema(config, config_schema(schema_path))
     context = registry.ParseContext(scenarios, raw_scenarios, {})
     for study in registry.studies():
         if study.CONFIG_KEY in config:

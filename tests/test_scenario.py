@@ -15,7 +15,10 @@ def default_config():
 
 
 def schema():
-    return yaml.safe_load((ROOT / "simstats" / "data" / "config.schema.yaml").read_text())
+    from simstats.config import config_schema
+    from simstats.sim.schema import load_schema
+
+    return {**config_schema(), "$defs": load_schema()["$defs"]}
 
 
 def test_default_config_is_valid_for_both_validators():

@@ -184,12 +184,12 @@ def parse_scenario(name: str, value: Any, path: str | None = None) -> Scenario:
     Types, ranges and defaults come from the configuration schema (``$defs/scenario``); the
     checks here are the ones it cannot express (fields that depend on the metric or family).
     """
-    from simstats.sim.schema import apply_schema
+    from simstats.sim.schema import SCENARIO_SCHEMA_PATH, apply_schema
 
     path = path or f"scenarios.{name}"
     if not isinstance(name, str) or not name or not all(c.isalnum() or c in "_-" for c in name):
         fail(path, "scenario names use letters, digits, '_' and '-' only")
-    value = apply_schema(as_mapping(value, path), "/$defs/scenario", path)
+    value = apply_schema(as_mapping(value, path), SCENARIO_SCHEMA_PATH, path, "/$defs/scenario")
     value.pop("replace", None)   # the merge's acknowledgement of an override (config.check_scenario_overrides)
     metric = value["metric"]
     target = float(value["target"])

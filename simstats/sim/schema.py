@@ -1,10 +1,11 @@
-"""The configuration's JSON schema (``simstats/data/config.schema.yaml``): the single source of
-the fields' types, ranges and defaults.
+"""JSON schemas of the configuration: the single source of the fields' types, ranges and defaults.
 
-:func:`apply_schema` validates a whole configuration or one section of it and returns a copy
-with the schema's defaults filled in (as Snakemake's ``validate(config, schema)`` does); a
-violation raises :class:`ScenarioError` with a one-line message naming the field.  The
-studies' parsers keep only the checks the schema cannot express (cross-field checks).
+A scenario's schema is ``scenario.schema.yaml`` beside this module; each study's section has the
+``schema.yaml`` of its package; the workflow's top level is ``workflow/schemas/config.schema.yaml``
+(composed with the others by :func:`simstats.config.config_schema`).  :func:`apply_schema`
+validates a value against one of them and returns a copy with the schema's defaults filled in; a
+violation raises :class:`ScenarioError` with a one-line message naming the field.  The parsers
+keep only the checks a schema cannot express (cross-field checks).
 """
 from __future__ import annotations
 
@@ -18,13 +19,14 @@ import yaml
 
 from simstats.sim.fields import ScenarioError
 
-#: The schema file (package data; the Snakefile validates with the same file).
-SCHEMA_PATH = Path(__file__).resolve().parents[1] / "data" / "config.schema.yaml"
+#: A scenario's schema (its ``$defs`` hold ``scenario`` and ``split``; every schema may refer to them).
+SCENARIO_SCHEMA_PATH = Path(__file__).resolve().with_name("scenario.schema.yaml")
 
 
 @lru_cache(maxsize=None)
-def load_schema() -> dict:
-    with open(SCHEMA_PATH, encoding="utf-8") as fh:
+def load_schema(path: str | Path = SCENARIO_SCHEMA_PATH) -> dict:
+    """A schema file, parsed once (do not modify the result)."""
+    with open(path, encoding="utf-8") as fh:
         return yaml.safe_load(fh)
 
 
@@ -101,18 +103,17 @@ def _message(error, prefix: str) -> str:
     return f"{where or 'config'}: {text}"
 
 
-def apply_schema(value: Any, section: str = "", path: str = "") -> Any:
-    """Validate ``value`` against the schema (or its part at JSON pointer ``section``, e.g.
-    ``/properties/dror``) and return a deep copy with the defaults filled in; ``path`` is the
-    field name used in error messages (e.g. ``dror``)."""
+def apply_schema(value: Any, schema: str | Path | dict, path: str = "", pointer: str = "") -> Any:
+    """Validate ``value`` against ``schema`` (a schema file or a parsed schema; ``pointer``: the part of it
+    at this JSON pointer, e.g. ``/properties/populations/additionalProperties``) and return a deep copy
+    with the defaults filled in; ``path`` is the field name used in error messages (e.g. ``dror``).
+    References ``#/$defs/scenario`` and ``#/$defs/split`` resolve to the scenario schema."""
     from jsonschema.exceptions import best_match
 
-    root = load_schema()
-    schema = root
-    for part in filter(None, section.split("/")):
+    schema = load_schema(schema) if isinstance(schema, (str, Path)) else schema
+    for part in filter(None, pointer.split("/")):
         schema = schema[part]
-    if schema is not root:   # a part of the schema: its "#/$defs/..." references still resolve
-        schema = {**schema, "$defs": root["$defs"]}
+    schema = {**schema, "$defs": {**load_schema()["$defs"], **schema.get("$defs", {})}}
     instance = copy.deepcopy(value)
     validator = _validator_class()(schema)
     error = best_match(validator.iter_errors(instance))

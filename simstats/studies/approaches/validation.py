@@ -30,14 +30,20 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
 from simstats.sim.noise import make_item_set, simulate_models
 from simstats.sim.scenario import SPLITS, Scenario, ScenarioError, parse_scenarios
 from simstats.stats.lazy import lazy_module
+from simstats.sim.schema import apply_schema
 
 sps = lazy_module("scipy.stats")
+
+#: The schema of this study's configuration section.
+SCHEMA = Path(__file__).with_name("schema.yaml")
 
 TESTS = ("single_run", "welch", "mannwhitney", "aso_0.5", "aso_0.2", "approach_seeds", "approach_items",
          "approach_both")
@@ -95,10 +101,8 @@ class ApproachStudySettings:
 
 def parse_approach_study(value: Mapping[str, Any], raw_scenarios: Mapping[str, Any]) -> ApproachStudySettings:
     """The schema-checked ``approaches`` section plus the checks the schema cannot express."""
-    from simstats.sim.schema import apply_schema
-
     path = "approaches"
-    value = apply_schema(value, "/properties/approaches", path)
+    value = apply_schema(value, SCHEMA, path)
     base = value["scenario"]
     if base not in raw_scenarios:
         raise ScenarioError(f"{path}.scenario: unknown scenario {base!r}")

@@ -28,6 +28,10 @@ import pandas as pd
 
 from simstats.stats.aso import aso, cos_verdict, dror2019_u_test, so_verdict
 from simstats.stats.engine import as_generator
+from simstats.sim.schema import apply_schema
+
+#: The schema of this study's configuration section.
+SCHEMA = Path(__file__).with_name("schema.yaml")
 
 CASES = ("A", "B", "C", "D")
 CONVENTIONS = ("deepsig", "dror2019")
@@ -181,9 +185,7 @@ class DrorSettings:
 def parse_dror(value) -> DrorSettings:
     """Validate the ``dror`` config section against the schema (defaults filled in); raise
     ScenarioError naming the field.  Which scenarios exist is checked by simstats.config."""
-    from simstats.sim.schema import apply_schema
-
-    v = apply_schema(value, "/properties/dror", "dror")
+    v = apply_schema(value, SCHEMA, "dror")
     pop, sp = v["population"], v["size_power"]
     return DrorSettings(
         n_bootstrap=v["n_bootstrap"], alpha_aso=v["alpha_aso"], alpha_so=v["alpha_so"], min_scores=v["min_scores"],

@@ -26,6 +26,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from pathlib import Path
+
 import numpy as np
 
 from simstats.stats.metrics import Metric, accuracy, classification_f1, get_metric, label_statistics, mae
@@ -36,6 +38,9 @@ from simstats.stats.lazy import lazy_module
 
 optimize = lazy_module("scipy.optimize")
 special = lazy_module("scipy.special")
+
+#: The schema of this study's configuration section.
+SCHEMA = Path(__file__).with_name("schema.yaml")
 
 METRICS = ("accuracy", "f1", "macro_f1", "mae")
 
@@ -147,15 +152,15 @@ class ClassifierPopulation:
         return np.stack([label_statistics(metric, gold, p, **kwargs) for p in preds])
 
 
-POPULATION_SCHEMA = "/properties/competition/properties/populations/additionalProperties"
-DESIGN_SCHEMA = "/properties/competition/properties/study/properties/designs/additionalProperties"
+POPULATION_SCHEMA = "/properties/populations/additionalProperties"
+DESIGN_SCHEMA = "/properties/study/properties/designs/additionalProperties"
 
 
 def parse_population(name: str, value) -> ClassifierPopulation:
     """One population (``competition.populations.<name>``): the schema's checks and defaults, then
     the cross-field checks."""
     path = f"competition.populations.{name}"
-    value = apply_schema(value, POPULATION_SCHEMA, path)
+    value = apply_schema(value, SCHEMA, path, POPULATION_SCHEMA)
     metric = value["metric"]
     classes = value["classes"]
     if len(set(map(str, classes))) != len(classes):
@@ -236,7 +241,7 @@ def true_scores(population: ClassifierPopulation, design: StudyDesign, m: int) -
 def parse_design(name: str, value, populations: dict) -> StudyDesign:
     """One study design (``competition.study.designs.<name>``), checked against its population."""
     dp = f"competition.study.designs.{name}"
-    d = apply_schema(value, DESIGN_SCHEMA, dp)
+    d = apply_schema(value, SCHEMA, dp, DESIGN_SCHEMA)
     if d["population"] not in populations:
         fail(f"{dp}.population", f"unknown population {d['population']!r}")
     design = StudyDesign(name, d["population"], tuple(d["m"]), tuple(d["n"]), float(d["best"]), float(d["spread"]),
@@ -254,7 +259,7 @@ def parse_design(name: str, value, populations: dict) -> StudyDesign:
 def parse_example(value, populations: dict, name: str = "example") -> ExampleCompetition:
     """One example competition (``competition.examples.<name>``), checked against its population."""
     path = f"competition.examples.{name}"
-    ex = apply_schema(value, "/properties/competition/properties/examples/additionalProperties", path)
+    ex = apply_schema(value, SCHEMA, path, "/properties/examples/additionalProperties")
     pop = ex["population"]
     if pop not in populations:
         fail(f"{path}.population", f"unknown population {pop!r}")
@@ -302,7 +307,7 @@ class CompetitionSettings:
 def parse_competition(value) -> CompetitionSettings:
     """Validate the ``competition`` config section; raise ScenarioError naming the field."""
     path = "competition"
-    value = apply_schema(value, "/properties/competition", path)
+    value = apply_schema(value, SCHEMA, path)
     populations = {name: parse_population(name, v) for name, v in value["populations"].items()}
     for name in value["examples"]:
         if not re.fullmatch(r"[A-Za-z0-9_-]+", str(name)) or name in RESERVED_CASES:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -35,6 +37,10 @@ from simstats.sim.seeding import generator
 from simstats.sim.model_tables import PAIR_DTYPES as NOISE_PAIR_DTYPES
 from simstats.sim.model_tables import SCORE_DTYPES as NOISE_SCORE_DTYPES
 from simstats.sim.model_tables import model_tables, pair_item_counts
+from simstats.sim.schema import apply_schema
+
+#: The schema of this study's configuration section.
+SCHEMA = Path(__file__).with_name("schema.yaml")
 
 COMPARISON_COLUMNS = ["n", "group", "index_a", "index_b", "dev_a", "dev_b", "test_a", "test_b", "delta", "pvalue"]
 SCORE_COLUMNS = ["approach", "index", "theta", "delta_shift", "psi_true_dev", "psi_true_test", "psi_dev", "psi_test"]
@@ -88,10 +94,8 @@ class ReimersSettings:
 def parse_reimers(value, scenarios: dict[str, Scenario]) -> ReimersSettings:
     """Validate the ``reimers`` section against the schema (defaults filled in) plus the
     cross-field checks (one-line ScenarioError naming the field)."""
-    from simstats.sim.schema import apply_schema
-
     path = "reimers"
-    value = apply_schema(value, "/properties/reimers", path)
+    value = apply_schema(value, SCHEMA, path)
     tasks = value["tasks"]
     for name in value["exclude"]:
         if name not in scenarios:

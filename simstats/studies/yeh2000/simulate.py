@@ -26,6 +26,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -38,8 +40,12 @@ from simstats.stats.randomization import approximate_randomization
 from simstats.studies.yeh2000 import kinds
 from simstats.studies.yeh2000.kinds import KIND_STATS
 from simstats.stats.lazy import lazy_module
+from simstats.sim.schema import apply_schema
 
 optimize = lazy_module("scipy.optimize")
+
+#: The schema of this study's configuration section.
+SCHEMA = Path(__file__).with_name("schema.yaml")
 
 METRICS = ("recall", "precision", "f1")
 DISCORDANT = np.array([1, 2, 5, 6])
@@ -427,11 +433,10 @@ class YehSettings:
 def parse_yeh(value) -> YehSettings:
     """Validate the ``yeh`` config section against the schema (defaults filled in) plus the
     cross-field checks; raise ScenarioError naming the field."""
-    from simstats.sim.schema import apply_schema
     from simstats.sim.fields import fail
 
     path = "yeh"
-    v = apply_schema(value, "/properties/yeh", path)
+    v = apply_schema(value, SCHEMA, path)
     differences = {}
     for m in METRICS:
         d = v["differences"][m]
