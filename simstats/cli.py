@@ -2,16 +2,24 @@
 from __future__ import annotations
 
 import argparse
+import copy
 import json
+import math
+import os
 import sys
 import warnings
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 import yaml
 
-from simstats.config import validate_config
+from simstats import __version__
+from simstats.config import check_scenario_overrides, validate_config
 from simstats.sim.scenario import ScenarioError
+
+# The commands import pandas, scipy and the analyses (simstats.compare, simstats.io, the noise model) inside
+# their functions, so that `simstats --help` and option errors answer without loading them.
 
 
 def _load(paths: Sequence[str]) -> dict:
@@ -19,9 +27,6 @@ def _load(paths: Sequence[str]) -> dict:
 
     The first file holds the built-in scenarios: a later file's scenario of the same name is an
     error unless it says ``replace: true`` (:func:`simstats.config.check_scenario_overrides`)."""
-    import copy
-
-    from simstats.config import check_scenario_overrides
 
     def merge(base, extra):
         for key, value in extra.items():
@@ -78,22 +83,13 @@ def _implied(args) -> int:
     return 0
 
 
-def _version() -> str:
-    """The installed simstats version, recorded in every JSON output's settings."""
-    from simstats import __version__
-
-    return __version__
-
-
 def _emit(table, fmt: str, header: str) -> None:
-    import math
-
     from simstats.io import markdown_table
 
     if fmt == "json":
         records = [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
                    for row in table.to_dict(orient="records")]
-        settings = {**dict(table.attrs), "simstats_version": _version()}
+        settings = {**dict(table.attrs), "simstats_version": __version__}
         print(json.dumps({"settings": settings, "rows": records}, indent=2, default=float))
     elif fmt == "csv":
         print(table.to_csv(index=False, lineterminator="\n"), end="")  # floats at full (repr) precision
@@ -295,8 +291,6 @@ def _compare_scores(args) -> int:
 
 
 def _competition(args) -> int:
-    from pathlib import Path
-
     from simstats.compare import read_table, statistics_from_predictions, wide_clusters
     from simstats.stats.competition import (TIE_METHOD, WINNER_METHOD, analyse_competition, convention_settings,
                                             pvalue_description, resolution_warning, significance_mark)
@@ -391,7 +385,7 @@ def _competition(args) -> int:
                     + (", count/B" if conv["pvalue_rule"] == "fraction" else ", (count + 1)/(B + 1)"),
                     "tie_method": TIE_METHOD, "possible_winner_method": WINNER_METHOD,
                     "clusters": int(clusters.max() + 1) if clusters is not None else None,
-                    "simstats_version": _version()}
+                    "simstats_version": __version__}
         print(json.dumps({"settings": settings, "tables": {name: records(frame) for name, frame in files.items()}},
                          indent=2))
     elif args.format == "csv":
@@ -589,8 +583,6 @@ SIGPIPE = 13
 
 def _discard_stdout() -> None:
     """Point stdout at /dev/null, so that flushing it at exit raises no second BrokenPipeError."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -20,6 +20,9 @@ from simstats.stats.metrics import (STATISTICS_METRICS, Metric, accuracy, classi
                                     label_statistics, mae)
 from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
 from simstats.stats.lazy import lazy_module
+from simstats.stats.power import plan, variance_components
+from simstats.stats.approaches import compare_approaches
+from simstats import __version__
 
 sps = lazy_module("scipy.stats")
 _multitest = lazy_module("statsmodels.stats.multitest")
@@ -434,7 +437,6 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
                                                                              method=method)[1]
         else:
             out.loc[mask, f"pvalue_{t}_adjusted"] = out.loc[mask, f"pvalue_{t}"]
-    from simstats import __version__
     out.attrs.update({"tests": list(tests), "reference": ref, "alternative": alternative, "correction": correction,
                       "confidence_level": confidence_level, "difference_ci": "Welch t interval, two-sided",
                       "effect_size": "Cohen's d (pooled sd)", "pairing": "by seed id" if has_seed else "none",
@@ -672,8 +674,6 @@ def compare_approach_runs(runs: Runs, *, resample: str = "both", reference: str 
     shift-convention p-value, the corrected p-value and the bootstrap variance of the difference
     by source (``var_seeds``, ``var_items``, ``var_residual``; their sum is the seeds x items
     bootstrap variance).  Every comparison uses ``rng=seed``, as a direct call would."""
-    from simstats.stats.approaches import compare_approaches
-
     if resample not in RESAMPLE:
         raise InputError(f"--resample must be one of {', '.join(RESAMPLE)}, got {resample!r}")
     if correction not in CORRECTIONS:
@@ -739,8 +739,6 @@ def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float
     One row per (seeds, items): ``se`` of the estimated difference, ``mdd`` (minimum detectable
     difference at ``target`` power) and ``power`` against ``difference`` (default: the pilot's
     observed difference).  ``attrs`` holds the variance components."""
-    from simstats.stats.power import plan, variance_components
-
     if len(runs.names) != 2:
         raise InputError(f"plan needs exactly two approaches, got {len(runs.names)} ({', '.join(runs.names)}); "
                          "choose two with --systems (long table) or --approach")

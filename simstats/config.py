@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+import yaml
+
 import simstats.studies as registry
 from simstats.sim.fields import as_mapping
 from simstats.sim.scenario import Scenario, ScenarioError, parse_scenarios
@@ -104,8 +106,6 @@ def check_scenario_overrides(builtin: Mapping[str, Any], extra: Mapping[str, Any
 def check_configfile_overrides(paths, builtin_path: str) -> None:
     """:func:`check_scenario_overrides` for each YAML file merged over ``builtin_path`` (Snakemake's
     ``--configfile`` files, in order; the built-in file itself may be among them)."""
-    import yaml
-
     with open(builtin_path, encoding="utf-8") as fh:
         builtin = yaml.safe_load(fh) or {}
     for path in paths or ():

@@ -66,7 +66,7 @@ def write_text(text: str, path) -> None:
 
 def save_figure(fig, png_path, pdf_path) -> None:
     """Write a matplotlib figure as PNG and PDF atomically; the PDF carries no creation date."""
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt   # here: jobs that write no figure skip matplotlib
 
     atomic_write(png_path, lambda tmp: fig.savefig(tmp, format="png", dpi=150, metadata={"Software": None}))
     atomic_write(pdf_path, lambda tmp: fig.savefig(tmp, format="pdf", metadata={"CreationDate": None,

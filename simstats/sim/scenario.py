@@ -12,6 +12,7 @@ from typing import Any
 
 from simstats.sim.fields import ScenarioError  # noqa: F401  (re-exported: simstats.sim.scenario.ScenarioError)
 from simstats.sim.fields import as_mapping, check_keys, fail
+from simstats.sim.schema import SCENARIO_SCHEMA_PATH, apply_schema
 
 METRICS = ("accuracy", "recall", "precision", "f1")
 SEED_FAMILIES = ("normal", "skew_normal", "failure_mixture", "test_shift_mixture")
@@ -184,8 +185,6 @@ def parse_scenario(name: str, value: Any, path: str | None = None) -> Scenario:
     Types, ranges and defaults come from the configuration schema (``$defs/scenario``); the
     checks here are the ones it cannot express (fields that depend on the metric or family).
     """
-    from simstats.sim.schema import SCENARIO_SCHEMA_PATH, apply_schema
-
     path = path or f"scenarios.{name}"
     if not isinstance(name, str) or not name or not all(c.isalnum() or c in "_-" for c in name):
         fail(path, "scenario names use letters, digits, '_' and '-' only")

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from jsonschema.exceptions import best_match
+from jsonschema import Draft202012Validator, validators
 
 from simstats.sim.fields import ScenarioError
 
@@ -32,8 +34,6 @@ def load_schema(path: str | Path = SCENARIO_SCHEMA_PATH) -> dict:
 
 @lru_cache(maxsize=None)
 def _validator_class():
-    from jsonschema import Draft202012Validator, validators
-
     properties = Draft202012Validator.VALIDATORS["properties"]
     # stricter than JSON: an integer is an int (not 3.0, not a bool), a number is finite
     types = Draft202012Validator.TYPE_CHECKER.redefine_many({
@@ -108,8 +108,6 @@ def apply_schema(value: Any, schema: str | Path | dict, path: str = "", pointer:
     at this JSON pointer, e.g. ``/properties/populations/additionalProperties``) and return a deep copy
     with the defaults filled in; ``path`` is the field name used in error messages (e.g. ``dror``).
     References ``#/$defs/scenario`` and ``#/$defs/split`` resolve to the scenario schema."""
-    from jsonschema.exceptions import best_match
-
     schema = load_schema(schema) if isinstance(schema, (str, Path)) else schema
     for part in filter(None, pointer.split("/")):
         schema = schema[part]

@@ -94,7 +94,7 @@ def rate_interval(rate: float, count: int, *, scale: float = 1.0, level: float =
     """Wilson interval of a simulated rate (``rate`` in units of ``scale``, e.g. 100 for percent) from
     ``count`` replicates (statsmodels ``proportion_confint``).  Unlike rate ± 1.96 binomial se it does
     not shrink to a point at 0 or 1 hits, so a handful of hits cannot make a confident miss."""
-    from statsmodels.stats.proportion import proportion_confint
+    from statsmodels.stats.proportion import proportion_confint   # here: simulation jobs importing this module skip statsmodels
 
     if not count or not math.isfinite(rate):
         return math.nan, math.nan

@@ -39,6 +39,11 @@ from simstats.sim.noise import make_item_set, simulate_models
 from simstats.sim.scenario import SPLITS, Scenario, ScenarioError, parse_scenarios
 from simstats.stats.lazy import lazy_module
 from simstats.sim.schema import apply_schema
+from simstats.stats.metrics import accuracy
+from simstats.stats.aso import aso
+from simstats.stats.approaches import compare_approaches
+from simstats.sim.seeding import generator
+from simstats.io import markdown_table
 
 sps = lazy_module("scipy.stats")
 
@@ -148,8 +153,6 @@ def variant_scenario(settings: ApproachStudySettings, raw_scenarios: Mapping[str
 
 def _winner_aso(scores_a: np.ndarray, scores_b: np.ndarray, rng: np.random.Generator) -> float:
     """eps_min of the observed better approach over the other (deepsig convention)."""
-    from simstats.stats.aso import aso
-
     first, second = (scores_b, scores_a) if scores_b.mean() >= scores_a.mean() else (scores_a, scores_b)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -176,9 +179,6 @@ def _resampling_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resa
                       rng: np.random.Generator, clusters: np.ndarray | None) -> dict[str, float]:
     """The tests of :func:`replicate_tests` that draw from ``rng`` (all but Welch and Mann-Whitney U), in its
     order of draws."""
-    from simstats.stats.approaches import compare_approaches
-    from simstats.stats.metrics import accuracy
-
     big_k = unit_stats.shape[0] // 2
     rows = np.r_[0:k, big_k:big_k + k]
     st, sc = unit_stats[rows], scores[rows]
@@ -236,7 +236,6 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
     """Every replicate of one variant (or those in ``replicates``): rows (items, seeds, truth, replicate, test,
     value, reject).  Replicate r's data and resamples are keyed by r: any split of the replicates gives the
     same rows."""
-    from simstats.sim.seeding import generator
     from simstats.studies.reimers2018.simulate import unit_statistics
 
     big_k = max(settings.seeds)
@@ -320,8 +319,6 @@ def which_test_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 def study_markdown(summary: pd.DataFrame, table: pd.DataFrame, settings: ApproachStudySettings) -> str:
     """The validation study as Markdown: the which-test table and every cell."""
-    from simstats.io import markdown_table
-
     variants = "; ".join(f"`{name}`: " + (", ".join(f"{k} = {v}" for k, v in over) or "as the base")
                          for name, over in settings.variants)
     show = table.assign(**{

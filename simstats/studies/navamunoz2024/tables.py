@@ -22,6 +22,7 @@ from simstats.stats.competition import (TIE_METHOD, WINNER_METHOD, CompetitionAn
 from simstats.stats.multitest import CORRECTIONS
 from simstats.studies.reference import judge, reference_table
 from simstats.io import markdown_table
+from simstats.studies.reference import paper_value
 
 TABLE5_TOL = 0.5e-4
 COMPSTATS_TOL = 0.02
@@ -88,8 +89,6 @@ def compstats_check(analysis: CompetitionAnalysis) -> pd.DataFrame:
 def paper_pvalue_note(language: str, reference: str, system: str) -> str:
     """The paper's p-values of a pair on real data, for a Figure 3 panel: Figure 3's own value
     and Table 5's raw one (they differ for both Basque pairs the paper draws), or ""."""
-    from simstats.studies.reference import paper_value
-
     parts = []
     fig3 = paper_value("navamunoz2024", "pvalue", f"{language} {reference} vs {system}", "p")
     if fig3 is not None:

@@ -19,6 +19,7 @@ from simstats.sim.scenario import SPLITS, Scenario
 from simstats.sim.seeding import generator
 from simstats.stats.lazy import lazy_module
 from simstats.studies.reference import paper_value
+from simstats.io import markdown_table
 
 special = lazy_module("scipy.special")
 stats = lazy_module("scipy.stats")
@@ -147,8 +148,6 @@ def summarise(scenario: Scenario, scores: pd.DataFrame, pairs: pd.DataFrame, roo
 
 def summary_markdown(summary: pd.DataFrame) -> str:
     """The noise summary of all scenarios as a Markdown document."""
-    from simstats.io import markdown_table
-
     t = summary.copy()
     t["95% CI"] = [f"[{lo:.4g}, {hi:.4g}]" for lo, hi in zip(t.ci_low, t.ci_high)]
     t = t[["scenario", "approach", "statistic", "estimate", "se", "95% CI", "implied", "z_vs_implied", "verdict",

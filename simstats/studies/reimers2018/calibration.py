@@ -38,6 +38,7 @@ import dataclasses
 import math
 
 import numpy as np
+import pandas as pd
 
 from simstats.sim.closed_forms import component_spearman, components_and_shape, implied_values
 from simstats.sim.noise import realised_item_sets
@@ -45,6 +46,7 @@ from simstats.studies.reference import paper_value
 from simstats.sim.scenario import Scenario
 from simstats.stats.lazy import lazy_module
 from simstats.studies.reimers2018.selection import evaluation_values, mixture_difference_values
+from simstats.io import markdown_table
 
 optimize = lazy_module("scipy.optimize")
 stats = lazy_module("scipy.stats")
@@ -265,8 +267,6 @@ def calibration_table(scenarios, progress=None, *, root_seed: int | None = None)
     fitted, residual) and "no_shift" (the fit with sigma_shift = 0 to tau and Delta95 only,
     and the rho it then implies: can finite-sample noise alone give the published rho?).
     """
-    import pandas as pd
-
     rows = []
     for sc in scenarios:
         item_sets = None if root_seed is None else realised_item_sets(sc, root_seed)
@@ -297,8 +297,6 @@ def identifiability(scenario: Scenario, low_probs, theta_ratios, ns, *, item_set
     """Refit a test_shift_mixture task under each assumed shape (share of low runs x low_theta /
     low_shift) and give, per shape, whether the four published numbers are met and the closed-form
     Figure 4 curve: the band of values the published numbers do not pin down."""
-    import pandas as pd
-
 
     if not is_mixture(scenario):
         raise ValueError(f"scenario {scenario.name!r}: identifiability needs a test_shift_mixture task")
@@ -331,8 +329,6 @@ def shape_scan(scenarios, low_probs, theta_ratios, *, root_seed: int, tolerance:
     whether the closed form lies within ``tolerance`` points of it.  What chose the configured ratio
     (docs/studies/reimers2018.md); slow (a fit per task and shape), so not part of the pipeline.
     """
-    import pandas as pd
-
     frames = []
     for sc in scenarios:
         if not (is_mixture(sc) and has_targets(sc)):
@@ -378,8 +374,6 @@ def identifiability_task(scenarios):
 
 
 def identifiability_markdown(table, band) -> str:
-    from simstats.io import markdown_table
-
     task = table.reference.iloc[0] if len(table) else ""
     shapes = table.drop_duplicates(["low_prob", "theta_ratio"])[
         ["low_prob", "theta_ratio", "fit_exact", "sigma_seed", "sigma_shift", "sigma_e", "low_shift",

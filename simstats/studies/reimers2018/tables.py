@@ -24,9 +24,11 @@ the paper only when the number of pairs equals the paper's.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
+from statsmodels.stats.power import TTestIndPower
 
 from simstats.stats.montecarlo import proportion_with_se
 from simstats.studies.reference import judge, paper_text, paper_value, rate_interval, rounding
@@ -277,8 +279,6 @@ def power_study(scenario, settings: ReimersSettings, scores: pd.DataFrame, root_
     (with replacement); rows give the rejection rate at alpha with its MCSE, and Welch's
     normal-theory power (statsmodels, effect size d / sd) beside it.
     """
-    from statsmodels.stats.power import TTestIndPower
-
     pool = 100 * scores.psi_test.to_numpy(float)
     sd = float(pool.std(ddof=1))
     rng = generator(root_seed, "reimers-power", scenario.name)
@@ -307,9 +307,6 @@ def _welch_runs(effect_size: float, target: float, alpha: float, largest: int = 
     statsmodels' noncentral-t power comes out NaN where it is within round-off of 1, so NaN
     counts as reached; NaN is returned if even ``largest`` runs are not enough.
     """
-    import warnings
-
-    from statsmodels.stats.power import TTestIndPower
 
     analysis = TTestIndPower()
 

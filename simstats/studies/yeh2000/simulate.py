@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy.special import ndtri
 
 from simstats.sim.seeding import generator
 from simstats.stats import classical
@@ -41,6 +42,10 @@ from simstats.studies.yeh2000 import kinds
 from simstats.studies.yeh2000.kinds import KIND_STATS
 from simstats.stats.lazy import lazy_module
 from simstats.sim.schema import apply_schema
+from simstats.stats.metrics import accuracy
+from simstats.sim.noise import bivariate_normal_equal_cdf
+from simstats.sim.fields import fail
+from simstats.io import markdown_table
 
 optimize = lazy_module("scipy.optimize")
 
@@ -317,12 +322,10 @@ class ClusteredPair:
 
     @property
     def theta(self) -> float:
-        from scipy.special import ndtri
         return float(ndtri(self.accuracy)) * self.scale
 
     def _moments(self) -> tuple[float, float]:
         """(var of one item's difference y1 - y2, covariance of two items' differences in a document)."""
-        from simstats.sim.noise import bivariate_normal_equal_cdf
         s2 = self.scale ** 2
         h = self.theta / self.scale           # P(right) = Phi(h)
         both = float(bivariate_normal_equal_cdf(h, (self.sigma_item ** 2 - self.tau ** 2) / s2))
@@ -371,8 +374,6 @@ CLUSTER_TESTS = ("item_bootstrap", "item_randomization", "sign_mcnemar", "cluste
 def simulate_cluster_cell(pair: ClusteredPair, n_docs: int, replicates, *, root_seed: int, key: tuple,
                           n_resamples: int = 1000) -> pd.DataFrame:
     """One row per replicate: p-values (two-sided) of item- and cluster-level tests."""
-    from simstats.stats.metrics import accuracy
-
     metric = accuracy
     n = n_docs * pair.doc_size
     docs = np.repeat(np.arange(n_docs), pair.doc_size)
@@ -433,8 +434,6 @@ class YehSettings:
 def parse_yeh(value) -> YehSettings:
     """Validate the ``yeh`` config section against the schema (defaults filled in) plus the
     cross-field checks; raise ScenarioError naming the field."""
-    from simstats.sim.fields import fail
-
     path = "yeh"
     v = apply_schema(value, SCHEMA, path)
     differences = {}
@@ -491,8 +490,6 @@ def summarise_clusters(rows: pd.DataFrame, alpha: float) -> pd.DataFrame:
 
 def size_power_markdown(summary: pd.DataFrame, alpha: float) -> str:
     """Size and power tables (rate ± MCSE per test; size verdicts marked)."""
-    from simstats.io import markdown_table
-
     mark = {"liberal": " ↑", "conservative": " ↓", "holds alpha": "", "undetermined": " ?", "": ""}
     parts = [f"# Correlated systems: size and power of tests (Yeh 2000), two-sided, α = {alpha}\n",
              "Each cell: share of simulated test sets with p < α ± Monte Carlo SE. Size verdicts: ↑ liberal / "
