@@ -1,6 +1,8 @@
-"""The package's layers import downwards only (DESIGN section 8).
+"""The package's layers import downwards only, the report and the configuration reach the studies through
+the registry, and no module imports itself through a cycle.
 
-io <- stats <- sim <- studies <- report <- (config, compare, cli, the package itself).
+io <- stats <- sim <- studies <- report <- (config, compare, cli, the package itself); stats/ imports
+nothing else of simstats.
 """
 from __future__ import annotations
 
@@ -64,6 +66,74 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 def test_every_module_is_in_a_layer():
     layers = {layer(module_name(p)) for p in MODULES}
     assert layers == set(ALLOWED)
+
+
+#: What report/ and simstats.config may import of simstats.studies: the registry and the ledger's vocabulary,
+#: never a study's own modules.
+REGISTRY_MODULES = {"simstats.studies", "simstats.studies.reference"}
+MODULE_NAMES = {module_name(p) for p in MODULES}
+
+
+def study_imports(path: Path) -> list[str]:
+    """The modules of simstats.studies a module imports other than the registry's."""
+    return sorted({t for t in imported_modules(path) if t in MODULE_NAMES and layer(t) == "studies"
+                   and t not in REGISTRY_MODULES})
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if layer(module_name(p)) == "report"
+                                  or module_name(p) == "simstats.config"], ids=lambda p: module_name(p))
+def test_report_and_config_reach_the_studies_only_through_the_registry(path):
+    assert study_imports(path) == []
+
+
+def test_the_registry_check_sees_a_study_import():
+    assert study_imports(PACKAGE / "studies" / "dror2019" / "study.py") != []
+
+
+def import_graph(modules=MODULES) -> dict[str, set[str]]:
+    """module -> the package's modules it imports (module level or inside functions)."""
+    return {module_name(p): {t for t in imported_modules(p) if t in MODULE_NAMES and t != module_name(p)}
+            for p in modules}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                out.append(sorted(part))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycle_in_the_package():
+    assert cycles(import_graph()) == []
+
+
+def test_the_cycle_check_sees_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
