@@ -32,8 +32,7 @@ def config_schema(path: str | Path = WORKFLOW_SCHEMA_PATH) -> dict:
     if not path.is_file():
         raise ScenarioError(f"the workflow's schema {path} was not found: run from a checkout of the repository")
     top = load_schema(path)
-    sections = {study.CONFIG_KEY: load_schema(registry.study_dir(study) / "schema.yaml")
-                for study in registry.studies()}
+    sections = {study.config_key: load_schema(study.directory / "schema.yaml") for study in registry.STUDIES}
     return {**top, "properties": {**top["properties"], **sections}}
 
 
@@ -49,13 +48,9 @@ class Settings:
     studies: dict[str, Any]
 
     def __getattr__(self, name: str):
-        if name != "studies" and name in _config_keys():
+        if name != "studies" and any(study.config_key == name for study in registry.STUDIES):
             return self.studies.get(name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-
-def _config_keys() -> set[str]:
-    return {study.CONFIG_KEY for study in registry.studies()}
 
 
 class Parsed(tuple):
@@ -132,8 +127,9 @@ def validate_config(config: Mapping[str, Any], schema_path: str | Path = WORKFLO
     raw_scenarios = dict(config.get("scenarios") or {})
     config = apply_schema(config, config_schema(schema_path))
     context = registry.ParseContext(scenarios, raw_scenarios, {})
-    for study in registry.studies():
-        if study.CONFIG_KEY in config:
-            context.parsed[study.CONFIG_KEY] = study.parse_settings(config[study.CONFIG_KEY], context)
+    for study in registry.STUDIES:
+        if study.config_key in config:
+            parse = study.part("settings").parse_settings
+            context.parsed[study.config_key] = parse(config[study.config_key], context)
     return Settings(config["root_seed"], config["results_dir"], config["figures_dir"], scenarios,
                     dict(context.parsed))

@@ -65,8 +65,8 @@ def test_the_schema_lives_with_the_workflow_and_each_study_owns_its_section():
 
     assert WORKFLOW_SCHEMA_PATH == ROOT / "workflow" / "schemas" / "config.schema.yaml"
     assert sorted(p.name for p in (ROOT / "workflow" / "schemas").iterdir()) == ["config.schema.yaml"]
-    for study in registry.studies():
-        assert SCHEMA["properties"][study.CONFIG_KEY] == load_schema(registry.study_dir(study) / "schema.yaml")
+    for study in registry.STUDIES:
+        assert SCHEMA["properties"][study.config_key] == load_schema(study.directory / "schema.yaml")
     assert not list((ROOT / "simstats").rglob("config.schema.yaml"))
 
 

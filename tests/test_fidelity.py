@@ -186,8 +186,8 @@ def test_every_explanation_names_a_known_check_and_fills_its_text():
 
     counted = 0
     for study in registry.papers():
-        for entry in explanations(study.PAPER):
-            assert entry["match"]["paper"] == study.PAPER and entry["check"] in study.CHECKS
+        for entry in explanations(study.paper):
+            assert entry["match"]["paper"] == study.paper and entry["check"] in study.part("checks").CHECKS
             fields = {f for _, f, _, _ in string.Formatter().parse(entry["text"]) if f}
             assert "shown" not in fields
             counted += 1

@@ -45,14 +45,15 @@ __all__ = ["LEDGER_COLUMNS", "NOT_COMPARED", "ROLES", "fidelity_ledger", "fideli
 # --------------------------------------------------------------------------- the ledger
 def paper_titles() -> dict[str, str]:
     """{paper key: title} of the registered studies that replicate a paper, in registry order."""
-    return {study.PAPER: study.TITLE for study in registry.papers()}
+    return {study.paper: study.title for study in registry.papers()}
 
 
 def fidelity_ledger(results_dir) -> pd.DataFrame:
     """One row per published number (see the module docstring); raises if no study output exists."""
     results = Path(results_dir)
     papers = registry.papers()
-    parts = [study.ledger_rows(results) for study in papers]
+    ledgers = {study.paper: study.part("ledger") for study in papers}
+    parts = [ledgers[study.paper].ledger_rows(results) for study in papers]
     ledger = pd.concat([p for p in parts if len(p)], ignore_index=True) if any(len(p) for p in parts) else None
     if ledger is None or not (ledger.source.str.contains("/") & (ledger.source != "computed")).any():
         raise ValueError(f"no study results found under {results}")
@@ -62,11 +63,10 @@ def fidelity_ledger(results_dir) -> pd.DataFrame:
                    if not str(item).endswith("(note)")}
     noted_keys = set(zip(ledger.paper, ledger.table, ledger.row, ledger.column)) - judged_keys
     papers_run = set(ledger.paper[ledger.source.str.contains("/")])
-    by_paper = {study.PAPER: study for study in papers}
     extra = []
     for t in paper_targets().itertuples(index=False):
         key = (t.paper, t.table, t.row, t.column)
-        study = by_paper.get(t.paper)
+        study = ledgers.get(t.paper)
         input_notes = getattr(study, "INPUT_NOTES", {})
         value = float(pd.to_numeric(pd.Series([t.value]), errors="coerce").iloc[0])
         if t.table in input_notes and key not in judged_keys:
@@ -81,7 +81,7 @@ def fidelity_ledger(results_dir) -> pd.DataFrame:
             extra.append(ledger_row(paper=t.paper, table=t.table, row=t.row, column=t.column, published=value,
                                     role=role, verdict=NOT_COMPARED, source="paper_targets.csv", note=note))
     ledger = pd.concat([ledger, pd.DataFrame(extra, columns=LEDGER_COLUMNS)], ignore_index=True)
-    order = {study.PAPER: i for i, study in enumerate(papers)}
+    order = {study.paper: i for i, study in enumerate(papers)}
     ledger = ledger.sort_values(["paper", "table"], key=lambda c: c.map(order) if c.name == "paper" else c,
                                 kind="stable").reset_index(drop=True)
     return ledger

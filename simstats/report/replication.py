@@ -29,12 +29,7 @@ from simstats.report.fidelity import fidelity_ledger, paper_titles, systematic_f
 @functools.lru_cache(maxsize=None)
 def explanations(paper: str) -> list[dict]:
     """The explanations of a paper's misses (``explanations.yaml`` of its study package), validated."""
-    for study in registry.papers():
-        if study.PAPER == paper:
-            path = registry.study_dir(study) / "explanations.yaml"
-            break
-    else:
-        return []
+    path = registry.paper_study(paper).directory / "explanations.yaml"
     entries = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else []
     for i, e in enumerate(entries):
         if not isinstance(e, dict) or set(e) != {"match", "check", "text"} or not {"paper", "table"} <= set(e["match"]):
@@ -44,7 +39,8 @@ def explanations(paper: str) -> list[dict]:
 
 def run_check(paper: str, name: str, ledger: pd.DataFrame, rows: pd.DataFrame, results) -> dict | None:
     """A paper's computed check (``CHECKS`` of its study), its float values in three significant digits."""
-    checks = next((getattr(s, "CHECKS", {}) for s in registry.papers() if s.PAPER == paper), {})
+    module = registry.paper_study(paper).part("checks")
+    checks = module.CHECKS if module is not None else {}
     if name not in checks:
         raise ValueError(f"unknown check {name!r} in {paper}'s explanations.yaml (known: {', '.join(sorted(checks))})")
     out = checks[name](ledger, rows, Path(results))
@@ -132,10 +128,11 @@ def _paper_discrepancies(ledger: pd.DataFrame, findings: pd.DataFrame, paper: st
 def scale_summary(settings) -> str:
     """The run's scale in a line, from the validated settings (:func:`simstats.config.validate_config`)."""
     parts = [f"results in `{settings.results_dir}`"]
-    for study in registry.studies():
-        parsed = settings.studies.get(study.CONFIG_KEY)
-        if parsed is not None and hasattr(study, "scale_summary"):
-            parts.append(study.scale_summary(parsed))
+    for study in registry.STUDIES:
+        parsed = settings.studies.get(study.config_key)
+        summary = getattr(study.part("settings"), "scale_summary", None)
+        if parsed is not None and summary is not None:
+            parts.append(summary(parsed))
     return "; ".join(parts)
 
 
@@ -161,16 +158,17 @@ def replication_report(results_dir, figures_dir, *, scale: str, root_seed: int,
     rel = Path(os.path.relpath(figures, results)).as_posix()
     sections, unexplained = [], 0
     for study in registry.papers():
-        lines = study.report_section(results, figures, rel, ledger)
+        lines = study.part("report_section").report_section(results, figures, rel, ledger)
         if not lines:
             continue
-        more, n = _paper_discrepancies(ledger, findings, study.PAPER, results)
+        more, n = _paper_discrepancies(ledger, findings, study.paper, results)
         sections += lines + ["### Discrepancies", ""] + more
         unexplained += n
     validation, checks = list(VALIDATION_INTRO), []
-    for study in registry.studies():
-        if hasattr(study, "validation_section"):
-            lines, overview = study.validation_section(results, figures, rel)
+    for study in registry.STUDIES:
+        validate = getattr(study.part("report_section"), "validation_section", None)
+        if validate is not None:
+            lines, overview = validate(results, figures, rel)
             validation += lines
             checks += overview
     if not sections and not checks:

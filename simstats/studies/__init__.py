@@ -1,40 +1,68 @@
 """The registry of studies: every study of the pipeline is listed here once.
 
-A study is one package ``simstats.studies.<package>`` that owns everything it needs.  Its module
-``study.py`` is the study's face to the rest of the project, with these names (all but the first
-three optional):
+A study is one line of :data:`STUDIES` (its configuration key, package, paper and title) and one package
+``simstats.studies.<package>`` that owns everything it needs, in modules and files of fixed names
+(all optional but ``settings.py``):
 
-* ``CONFIG_KEY``: the configuration section (and results folder) of the study, e.g. ``"dror"``;
-* ``PAPER``: the paper's key in the fidelity ledger (``None`` for studies beyond the papers);
-* ``TITLE``: the paper or study as a reader knows it;
-* ``parse_settings(section, context) -> settings``: the study's configuration section parsed
-  (after the schema fragment ``schema.yaml`` beside it was applied); ``context`` is a
-  :class:`ParseContext`;
-* ``scale_summary(settings) -> str``: the study's scale in a few words, for the report's header;
-* ``ledger_rows(results) -> DataFrame``: the study's rows of the fidelity ledger (the columns of
-  :data:`simstats.studies.reference.LEDGER_COLUMNS`);
-* ``FITTED_CELLS``, ``IDENTITY_CELLS``, ``INPUT_NOTES``: how the ledger classes the paper's
-  published cells the study does not compare;
-* ``report_section(results, figures, rel, ledger) -> list[str]``: the study's section of the
-  replication report (Markdown lines, empty when the study did not run);
-* ``validation_section(results, figures, rel) -> (lines, overview)``: checks against known truth;
-* ``CHECKS``: the computed checks behind the explanations of misses (``explanations.yaml``
-  beside ``study.py``).
+* ``settings.py``: ``parse_settings(section, context) -> settings`` parses the study's configuration
+  section after its schema was applied (``context``: a :class:`ParseContext`), and
+  ``scale_summary(settings) -> str`` names the study's scale for the report's header;
+* ``schema.yaml``: the JSON schema of the study's configuration section (types, ranges, defaults);
+* ``ledger.py``: ``ledger_rows(results) -> DataFrame``, the study's rows of the fidelity ledger
+  (:data:`simstats.studies.reference.LEDGER_COLUMNS`), and how the ledger classes the paper's published
+  cells the study does not compare: ``FITTED_CELLS``, ``IDENTITY_CELLS`` ({(table, column)}) and
+  ``INPUT_NOTES`` ({table: why it is an input});
+* ``report_section.py``: ``report_section(results, figures, rel, ledger) -> list[str]`` (the study's
+  Markdown section of the replication report; empty when the study did not run) and
+  ``validation_section(results, figures, rel) -> (lines, overview)`` (checks against known truth);
+* ``checks.py`` and ``explanations.yaml``: ``CHECKS``, the computed checks behind the explanations of
+  the paper's misses, and the explanations as data;
+* the study's simulation, tables and figures, used by its rules (``workflow/rules/<config_key>.smk``).
 
-The registry imports a study's ``study.py`` only when asked (:func:`load`), so that a workflow job
-importing one simulation module does not import every study.
+Adding a study: one package, one line below, one ``workflow/rules/<config_key>.smk``.  The registry
+imports a study's modules only when asked, so that a workflow job importing one simulation module
+does not import every study.
 """
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Mapping
 
+
+@dataclass(frozen=True)
+class Study:
+    """One registered study: ``config_key`` names its configuration section, results folder and rules file;
+    ``package`` its package under simstats.studies; ``paper`` its key in the fidelity ledger (None for the
+    studies beyond the papers); ``title`` the study as a reader knows it."""
+    config_key: str
+    package: str
+    paper: str | None = None
+    title: str = ""
+
+    @property
+    def directory(self) -> Path:
+        """The package's folder (its data files: ``schema.yaml``, ``explanations.yaml``)."""
+        return Path(__file__).resolve().parent / self.package
+
+    def part(self, name: str) -> ModuleType | None:
+        """The package's module ``name`` (e.g. ``"ledger"``), or None if the study has none."""
+        module = f"{__name__}.{self.package}.{name}"
+        return importlib.import_module(module) if importlib.util.find_spec(module) is not None else None
+
+
 #: Every study, in the order the configuration is parsed and the report is written.
-#: Adding a study: one package with a ``study.py``, one name here, one ``workflow/rules/<study>.smk``.
-STUDIES: tuple[str, ...] = ("noise", "reimers2018", "yeh2000", "approaches", "navamunoz2024", "dror2019")
+STUDIES: tuple[Study, ...] = (
+    Study("noise", "noise", title="The noise model"),
+    Study("reimers", "reimers2018", paper="reimers2018", title="Reimers & Gurevych (2018)"),
+    Study("yeh", "yeh2000", paper="yeh2000", title="Yeh (2000)"),
+    Study("approaches", "approaches", title="Comparing approaches over seeds and test items"),
+    Study("competition", "navamunoz2024", paper="navamunoz2024", title="Nava-Muñoz et al. (2024)"),
+    Study("dror", "dror2019", paper="dror2019", title="Dror et al. (2019)"),
+)
 
 
 @dataclass(frozen=True)
@@ -46,23 +74,14 @@ class ParseContext:
     parsed: Mapping[str, Any] = field(default_factory=dict)
 
 
-def load(name: str) -> ModuleType:
-    """The ``study.py`` module of a registered study."""
-    if name not in STUDIES:
-        raise ValueError(f"unknown study {name!r} (registered: {', '.join(STUDIES)})")
-    return importlib.import_module(f"simstats.studies.{name}.study")
+def papers() -> list[Study]:
+    """The studies that replicate a paper, in registry order."""
+    return [s for s in STUDIES if s.paper]
 
 
-def studies() -> list[ModuleType]:
-    """Every registered study's ``study.py``, in registry order."""
-    return [load(name) for name in STUDIES]
-
-
-def papers() -> list[ModuleType]:
-    """The studies that replicate a paper (``PAPER`` set), in registry order."""
-    return [s for s in studies() if getattr(s, "PAPER", None)]
-
-
-def study_dir(module: ModuleType) -> Path:
-    """The folder of a study's package (its data files: ``schema.yaml``, ``explanations.yaml``)."""
-    return Path(module.__file__).resolve().parent
+def paper_study(paper: str) -> Study:
+    """The study of a paper key, e.g. ``"dror2019"``."""
+    for study in STUDIES:
+        if study.paper == paper:
+            return study
+    raise ValueError(f"no registered study replicates {paper!r}")

@@ -1,18 +1,8 @@
-"""Dror et al. (2019): Almost Stochastic Order (the registry's entry, see :mod:`simstats.studies`)."""
+"""Dror et al. (2019): Almost Stochastic Order (the study's settings)."""
 from __future__ import annotations
 
 from simstats.sim.fields import ScenarioError
-from simstats.studies.dror2019.checks import CHECKS
-from simstats.studies.dror2019.ledger import FITTED_CELLS, INPUT_NOTES, ledger_rows
-from simstats.studies.dror2019.report_section import report_section
 from simstats.studies.dror2019.simulate import DrorSettings, parse_dror
-
-CONFIG_KEY = "dror"
-PAPER = "dror2019"
-TITLE = "Dror et al. (2019)"
-
-__all__ = ["CHECKS", "CONFIG_KEY", "FITTED_CELLS", "INPUT_NOTES", "PAPER", "TITLE", "ledger_rows", "parse_settings",
-           "report_section", "scale_summary"]
 
 
 def parse_settings(section, context) -> DrorSettings:

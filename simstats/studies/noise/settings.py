@@ -1,19 +1,10 @@
-"""The noise study: every scenario simulated and checked against the noise model's closed forms (the
-registry's entry, see :mod:`simstats.studies`)."""
+"""The noise study's settings: models per approach and scenario, chunking, bootstrap size, scenarios."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from simstats.sim.fields import ScenarioError
 from simstats.sim.scenario import chunk_bounds
-from simstats.studies.noise.report_section import validation_section
-
-CONFIG_KEY = "noise"
-PAPER = None
-TITLE = "The noise model"
-
-__all__ = ["CONFIG_KEY", "NoiseStudySettings", "PAPER", "TITLE", "parse_settings", "scale_summary",
-           "validation_section"]
 
 
 @dataclass(frozen=True)
