@@ -24,18 +24,16 @@ def pairwise_fold(column):
     """The documented tree of column_sums, one Python float (an IEEE double) at a time."""
     values = [float(v) for v in column]
     while len(values) > 1:
-        h = len(values) // 2
-        folded = [values[i] + values[i + h] for i in range(h)]
-        if len(values) % 2:
-            folded.append(values[-1])
-        values = folded
+        h = (len(values) + 1) // 2
+        values = [values[i] + values[i + h] if i + h < len(values) else values[i] for i in range(h)]
     return values[0]
 
 
 @pytest.mark.parametrize("rows", [1, 2, 3, 7, 8, 9, 199, 1000])
 def test_column_sums_contract(rows):
     """Each column's sum: the fold of the docstring bit for bit, whatever the other columns, their number or the
-    memory layout; within rows x 2^-52 (relative to the sum of magnitudes) of the correctly rounded sum."""
+    memory layout; within its error bound, ceil(log2 rows) x 2^-53 of the sum of magnitudes, of the correctly
+    rounded sum (math.fsum) - a sequential sum's bound would be rows x 2^-53."""
     rng = np.random.default_rng(rows)
     x = rng.normal(0, 1, (rows, 23)) * 10.0 ** rng.integers(-8, 8, (rows, 23))
     sums = column_sums(x.copy())
@@ -45,7 +43,7 @@ def test_column_sums_contract(rows):
         assert sums[j] == pairwise_fold(x[:, j])
         assert column_sums(x[:, [j]].copy())[0] == sums[j]
         assert column_sums(x[:, [j, 0, j]].copy())[0] == sums[j]
-        bound = rows * 2.0 ** -52 * np.abs(x[:, j]).sum()
+        bound = max(1, math.ceil(math.log2(rows))) * 2.0 ** -53 * np.abs(x[:, j]).sum()
         assert abs(sums[j] - math.fsum(x[:, j])) <= bound
 
 
@@ -182,3 +180,12 @@ def test_grid_layouts_weigh_their_points():
     assert np.array_equal(grid.w_total, grid.w_violation)
     assert np.array_equal(deep.w_total, grid.w_total) and deep.w_violation.sum() == pytest.approx(0.98)
     assert (grid.ia[0], grid.ib[0]) == (0, 0) and left.w_total[0] == pytest.approx(0.02)   # t = 0 and 0.01 merge
+
+
+def test_a_layout_checks_its_weights():
+    layout = quantile_layout(20, 30, "deepsig", 0.01)
+    assert layout.w_violation[0] < layout.w_total[0]          # the first grid point: out of the violation integral
+    with pytest.raises(ValueError, match="w_total > 0"):
+        type(layout)(layout.ia, layout.ib, layout.w_total, layout.w_total * 1.5)
+    with pytest.raises(ValueError, match="one length"):
+        type(layout)(layout.ia[1:], layout.ib, layout.w_total, layout.w_violation)

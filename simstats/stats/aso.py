@@ -38,10 +38,9 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import combinations
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -63,35 +62,50 @@ class SmallSampleWarning(UserWarning):
 
 # --------------------------------------------------------------------------- exact sums per column
 def column_sums(x: np.ndarray) -> np.ndarray:
-    """Sum of each column of a 2-D float array, overwriting ``x``.
+    """Sum over the first axis of a float array (of each column of a 2-D array), overwriting ``x``.
 
-    The rows are added by folding the array in halves (row i += row i + h, h = half the rows,
-    the odd last row carried over) until one row is left: a fixed pairwise tree that depends only
-    on the number of rows.  Each step is an element-wise addition, so a column's sum depends on
-    that column alone: the same bits whatever the other columns, their number or the memory
-    layout, and on any BLAS or CPU (IEEE addition is correctly rounded element by element)."""
+    The rows are added by folding the array in halves until one row is left: with k rows and
+    h = ceil(k / 2), row i += row i + h for i < k - h (an odd k carries its middle row over).  This
+    fixed pairwise tree depends only on the number of rows, and each step is an element-wise
+    addition, so a column's sum depends on that column alone: the same bits whatever the other
+    columns, their number or the memory layout, on any BLAS or CPU (IEEE addition is correctly
+    rounded element by element).  Its rounding error is at most ceil(log2 k) 2^-53 of the sum of
+    the magnitudes."""
     k = x.shape[0]
     while k > 1:
-        h = k // 2
-        np.add(x[:h], x[h:2 * h], out=x[:h])
-        if k % 2:
-            x[h] = x[k - 1]
-            h += 1
+        h = (k + 1) // 2
+        np.add(x[:k - h], x[h:k], out=x[:k - h])
         k = h
     return x[0].copy()
 
 
 # --------------------------------------------------------------------------- layouts
-class QuantileLayout(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class QuantileLayout:
     """Where the integrals of ASO read the two quantile functions, and with which weights: the
     integrand at point j is (G^-1 - F^-1)^2 with F^-1 = a_sorted[ia[j]] and G^-1 = b_sorted[ib[j]];
-    ``w_total[j]`` and ``w_violation[j]`` weight it in the whole integral and in the violation
-    integral (where G^-1 > F^-1)."""
+    ``w_total[j]`` > 0 and ``w_violation[j]`` (between 0 and w_total[j]) weight it in the whole
+    integral and in the violation integral (where G^-1 > F^-1)."""
 
     ia: np.ndarray
     ib: np.ndarray
     w_total: np.ndarray
     w_violation: np.ndarray
+    #: sqrt(w_total) as a column, None when the weights are all equal (they cancel in the ratio)
+    _scale: np.ndarray | None = field(init=False, repr=False)
+    #: points whose violation weight is below the total weight, and sqrt of the weights' ratio there
+    _partial: np.ndarray = field(init=False, repr=False)
+    _partial_scale: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self):
+        w_total, w_violation = np.asarray(self.w_total, float), np.asarray(self.w_violation, float)
+        if not (w_total.ndim == 1 and w_total.shape == w_violation.shape == np.shape(self.ia) == np.shape(self.ib)
+                and w_total.size and np.all(w_total > 0) and np.all((0 <= w_violation) & (w_violation <= w_total))):
+            raise ValueError("a layout needs ia, ib, w_total > 0 and 0 <= w_violation <= w_total of one length")
+        partial = np.flatnonzero(w_violation != w_total)
+        object.__setattr__(self, "_scale", None if np.all(w_total == w_total[0]) else np.sqrt(w_total)[:, None])
+        object.__setattr__(self, "_partial", partial)
+        object.__setattr__(self, "_partial_scale", np.sqrt(w_violation[partial] / w_total[partial])[:, None])
 
 
 def _collapse(ia: np.ndarray, ib: np.ndarray, w_total: np.ndarray, w_violation: np.ndarray) -> QuantileLayout:
@@ -145,7 +159,7 @@ def _cached_layout(n: int, m: int, method: str, dt: float, start: float | None) 
         layout = _exact_layout(n, m)
     else:
         layout = _grid_layout(n, m, dt, skip_first=method == "deepsig", start=start)
-    for x in layout:
+    for x in (layout.ia, layout.ib, layout.w_total, layout.w_violation):
         x.setflags(write=False)
     return layout
 
@@ -158,19 +172,16 @@ _BLOCK_VALUES = 65536
 def _ratios_of_differences(diff: np.ndarray, layout: QuantileLayout, coincide: float) -> np.ndarray:
     """Violation ratio of each column of ``diff`` = G^-1 - F^-1 at the layout's points, shape
     (points, columns); ``diff`` is overwritten.  ``coincide`` where a column is all zeros."""
-    w_total, w_violation = layout.w_total, layout.w_violation
-    if not np.all(w_total == w_total[0]):       # equal weights cancel in the ratio
-        diff *= np.sqrt(w_total)[:, None]
+    if layout._scale is not None:               # squares: w (G^-1 - F^-1)^2 (equal weights cancel in the ratio)
+        diff *= layout._scale
     sq = diff * diff
     total = column_sums(sq)
     np.maximum(diff, 0.0, out=diff)             # G^-1 > F^-1: a violation
-    partial = np.flatnonzero(w_violation != w_total)
-    if partial.size:
-        diff[partial] *= np.sqrt(w_violation[partial] / w_total[partial])[:, None]
+    if layout._partial.size:
+        diff[layout._partial] *= layout._partial_scale
     np.multiply(diff, diff, out=diff)
     violation = column_sums(diff)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, violation / total, coincide)
+    return np.divide(violation, total, out=np.full(total.shape, float(coincide)), where=total > 0)
 
 
 def _sorted_values(x: np.ndarray, idx: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -212,6 +223,10 @@ def violation_ratio(scores_a, scores_b, *, method: str = "exact", dt: float = 0.
     b = np.sort(np.asarray(scores_b, dtype=np.float64))
     if layout is None:
         layout = quantile_layout(a.size, b.size, method, dt)
+    return _ratio_of_sorted(a, b, layout, coincide)
+
+
+def _ratio_of_sorted(a: np.ndarray, b: np.ndarray, layout: QuantileLayout, coincide: float) -> float:
     return float(_ratios_of_differences((b[layout.ib] - a[layout.ia])[:, None], layout, coincide)[0])
 
 
@@ -313,7 +328,7 @@ def aso(scores_a, scores_b, *, confidence_level: float = 0.95, num_comparisons: 
     rng = as_generator(rng)
     n, m = a.size, b.size
     layout = quantile_layout(n, m, method, dt)
-    eps = violation_ratio(a, b, layout=layout)
+    eps = _ratio_of_sorted(a, b, layout, 0.5)
     idx_a = sorted_resample_indices(n, n_resamples, rng)
     idx_b = sorted_resample_indices(m, n_resamples, rng)
     eps_star = resampled_violation_ratios(a, idx_a, b, idx_b, layout)
