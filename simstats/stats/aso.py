@@ -60,7 +60,7 @@ class SmallSampleWarning(UserWarning):
     """ASO on fewer than WARN_SCORES scores per algorithm."""
 
 
-# --------------------------------------------------------------------------- exact sums per column
+# --------------------------------------------------------------------------- sums per column (general purpose)
 def column_sums(x: np.ndarray) -> np.ndarray:
     """Sum over the first axis of a float array (of each column of a 2-D array), overwriting ``x``.
 
@@ -69,7 +69,7 @@ def column_sums(x: np.ndarray) -> np.ndarray:
     fixed pairwise tree depends only on the number of rows, and each step is an element-wise
     addition, so a column's sum depends on that column alone: the same bits whatever the other
     columns, their number or the memory layout, on any BLAS or CPU (IEEE addition is correctly
-    rounded element by element).  Its rounding error is at most ceil(log2 k) 2^-53 of the sum of
+    rounded element by element).  Its rounding error is about ceil(log2 k) 2^-53 of the sum of
     the magnitudes."""
     k = x.shape[0]
     while k > 1:
