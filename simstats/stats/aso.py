@@ -23,8 +23,8 @@ functions coincide), with two differences, both documented in the README:
 * a minimum-sample-size guard: fewer than MIN_SCORES scores per algorithm is an error,
   fewer than WARN_SCORES a warning (the bootstrap sd behind eps_min is unreliable there).
 
-Building blocks, public for conventions built on them (e.g. a paper's own computation, see
-simstats.studies.dror2019.conventions): :func:`quantile_layout` (where the two quantile functions are
+Building blocks, public for other conventions built on them (a paper's own computation, for
+instance): :func:`quantile_layout` (where the two quantile functions are
 read and with which weights), :func:`sorted_resample_indices` (bootstrap resamples of any size, each
 sorted), :func:`resampled_violation_ratios` (one violation ratio per resample) and
 :func:`checked_scores` / :func:`alpha_level` (the input checks and the Bonferroni level of :func:`aso`).
@@ -289,8 +289,8 @@ class ASOResult:
     dominance of A, 0.5 = no order, 1 = B dominates); ``statistic_reverse``: eps_min of the
     reverse claim from the same bootstrap (eps_W2(G, F) = 1 - eps_W2(F, G), same sigma);
     ``violation_ratio``: eps_W2(F_n, G_m) of the samples; ``sigma``: the bootstrap sd of
-    sqrt(nm/(n+m)) (eps* - eps) (a convention built on the building blocks may define it otherwise,
-    e.g. simstats.studies.dror2019.conventions); ``confidence_level``: after the Bonferroni
+    sqrt(nm/(n+m)) (eps* - eps) (a convention built on the building blocks may define it
+    otherwise); ``confidence_level``: after the Bonferroni
     division; ``method``: the computation's name.  ASO gives no p-value: A is declared better
     when ``statistic < threshold`` (:attr:`a_better` uses 0.5; Dror et al. 2019 recommend 0.2
     for a strict claim).
