@@ -18,15 +18,15 @@ import time
 
 import numpy as np
 
-from simstats.stats.aso import _grid_layout, _sorted_resample_indices
+from simstats.stats.aso import quantile_layout, sorted_resample_indices
 
 N, REPLICATES, ROUNDS, REPEATS = 790, 1000, 3, 20
-POINTS = _grid_layout(N, N, 0.005)[0]
+POINTS = quantile_layout(N, N, "grid", 0.005).ia
 ROWS = np.arange(REPLICATES)
 
 
 def sort(rng):
-    return _sorted_resample_indices(N, REPLICATES, rng)[:, POINTS]
+    return sorted_resample_indices(N, REPLICATES, rng)[:, POINTS]
 
 
 def gamma_spacings(rng):

@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from simstats.stats import classical
-from simstats.stats.aso import METHODS as ASO_METHODS, WARN_SCORES, SmallSampleWarning, aso
+from simstats.stats.aso import METHODS as GENERIC_ASO_METHODS, WARN_SCORES, SmallSampleWarning, aso
+from simstats.studies.dror2019.conventions import dror2019_aso
 from simstats.stats.bootstrap import PAIRED_CONVENTIONS, bootstrap_scores, paired_bootstrap
 from simstats.stats.metrics import (STATISTICS_METRICS, Metric, accuracy, classification_f1, get_metric,
                                     label_statistics, mae)
@@ -32,6 +33,8 @@ TESTS = ("bootstrap", "randomization", "exact-randomization")
 #: Score-distribution tests; wilcoxon pairs the i-th score of each system (matched seeds).
 SCORE_TESTS = {"welch": classical.welch_t_test, "mwu": classical.mann_whitney_test,
                "wilcoxon": classical.wilcoxon_test, "aso": None}
+#: ASO computations of ``compare-scores``: simstats.stats.aso.aso's methods and Dror et al.'s (2019) own.
+ASO_METHODS = (*GENERIC_ASO_METHODS, "dror2019")
 CORRECTIONS = {"none": None, "bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh", "fdr_bh": "fdr_bh"}
 #: Columns taken as the item id (never a system) when no id column is named.
 ID_COLUMNS = ("id", "item")
@@ -358,7 +361,8 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     an error when a system's seeds differ from the reference's.  ``aso`` reports eps_min of
     "the reference is almost stochastically larger" (< 0.5: it is), at level aso_alpha, divided
     by the number of comparisons unless correction is "none", computed by
-    :func:`simstats.stats.aso.aso` with ``method=aso_method``.  Every row gives the difference
+    :func:`simstats.stats.aso.aso` with ``method=aso_method`` (``"dror2019"``:
+    :func:`simstats.studies.dror2019.conventions.dror2019_aso`).  Every row gives the difference
     of means (reference minus system) with its Welch confidence interval and Cohen's d
     (difference over the pooled sd); ``attrs`` records the settings.
     """
@@ -411,8 +415,12 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
             if t == "aso":
                 with warnings.catch_warnings():  # warned above, naming the systems
                     warnings.simplefilter("ignore", SmallSampleWarning)
-                    res = aso(r, v, confidence_level=1 - aso_alpha, num_comparisons=aso_comparisons,
-                              method=aso_method, rng=np.random.default_rng(seed))
+                    if aso_method == "dror2019":
+                        res = dror2019_aso(r, v, confidence_level=1 - aso_alpha, num_comparisons=aso_comparisons,
+                                           rng=np.random.default_rng(seed))
+                    else:
+                        res = aso(r, v, confidence_level=1 - aso_alpha, num_comparisons=aso_comparisons,
+                                  method=aso_method, rng=np.random.default_rng(seed))
                 row["eps_min_aso"] = res.statistic
                 continue
             if t == "wilcoxon":

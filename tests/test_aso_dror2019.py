@@ -9,7 +9,8 @@ import pytest
 from scipy import special
 
 import simstats
-from simstats.stats.aso import SmallSampleWarning, dror2019_u_test
+from simstats.stats.aso import SmallSampleWarning, sorted_resample_indices
+from simstats.studies.dror2019.conventions import dror2019_aso, dror2019_u_test, dror2019_violation_ratio
 
 DATA = Path(__file__).parent / "data" / "dror2019_asd"
 INPUTS = pd.read_csv(DATA / "inputs.csv")
@@ -27,7 +28,7 @@ def test_dror2019_method_reproduces_the_released_script(row):
     assert (a.size, b.size) == (row.n, row.m)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)
-        res = simstats.aso(a, b, confidence_level=1 - row.alpha, method="dror2019", n_resamples=1000, rng=7)
+        res = dror2019_aso(a, b, confidence_level=1 - row.alpha, n_resamples=1000, rng=7)
     # the violation ratio on the grid from 0 is deterministic: equal up to summation order
     assert res.violation_ratio == pytest.approx(row.violation_ratio, abs=1e-12)
     # sigma is the sd of 1,000 bootstrap epsilons: the sd of an sd estimate from B = 1,000 is about
@@ -48,24 +49,22 @@ def test_dror2019_method_reproduces_the_released_script(row):
 
 def test_dror2019_margin_is_far_smaller_than_deepsigs():
     a, b = samples("same_50_50")
-    ours = simstats.aso(a, b, confidence_level=0.99, method="dror2019", rng=1)
+    ours = dror2019_aso(a, b, confidence_level=0.99, rng=1)
     deep = simstats.aso(a, b, confidence_level=0.99, method="deepsig", rng=1)
     assert ours.statistic - ours.violation_ratio < 0.2 * (deep.statistic - deep.violation_ratio)
 
 
 def test_dror2019_coinciding_samples_give_zero_as_released():
     x = np.array([0.5, 0.6, 0.7, 0.8])
-    assert simstats.violation_ratio(x, x.copy(), method="dror2019") == 0.0
+    assert dror2019_violation_ratio(x, x.copy()) == 0.0
     assert simstats.violation_ratio(x, x.copy(), method="grid") == 0.5
 
 
 def test_order_statistics_are_the_sorted_draws_at_the_positions():
     """The dror2019 bootstrap sorts each replicate's draws (as the released script does) and reads the
     order statistics at the grid positions."""
-    from simstats.stats.aso import _sorted_resample_indices
-
     pos = np.array([0, 100, 500, 999])
-    ours = _sorted_resample_indices(50, 200, np.random.default_rng(0), 1000)[:, pos]
+    ours = sorted_resample_indices(50, 200, np.random.default_rng(0), 1000)[:, pos]
     draws = np.sort(np.random.default_rng(0).integers(0, 50, (200, 1000), dtype=np.int16), axis=1)
     assert np.array_equal(ours, draws[:, pos])
     assert ours.min() >= 0 and ours.max() <= 49
@@ -76,11 +75,9 @@ def test_order_statistics_follow_the_exact_discrete_distribution():
     the empirical CDF of 20,000 replicates stays within the 99.9 % Kolmogorov band of it."""
     from scipy import stats
 
-    from simstats.stats.aso import _sorted_resample_indices
-
     n, draws, reps = 50, 1000, 20_000
     pos = np.array([0, 100, 500, 999])
-    ours = _sorted_resample_indices(n, reps, np.random.default_rng(3), draws)[:, pos]
+    ours = sorted_resample_indices(n, reps, np.random.default_rng(3), draws)[:, pos]
     band = 1.95 / math.sqrt(reps)
     for j, k in enumerate(pos + 1):
         v = np.arange(n)

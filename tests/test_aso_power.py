@@ -1,5 +1,6 @@
 """Size and power of ASO, Welch and MWU (simstats.aso_power)."""
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -61,3 +62,25 @@ def test_bad_pools_are_rejected():
                    rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="do not vary"):
         size_power(np.full(50, 0.8), "x", n_runs=[5], shifts=[0.0], replicates=10, rng=np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("n", [3, 5, 8, 9, 20])
+def test_batched_claims_equal_one_comparison_at_a_time(n):
+    """Welch and the U test along axis 1 (ties and exact U tests apart) claim what compare_once claims."""
+    from simstats.studies.dror2019.size_power import _claims
+
+    rng = np.random.default_rng(n)
+    pool = np.round(rng.normal(0.8, 0.01, 200), 3)          # rounded: ties within many comparisons
+    a = pool[rng.integers(0, pool.size, (60, n))]
+    b = pool[rng.integers(0, pool.size, (60, n))] + rng.choice([0.0, 0.005, 0.01], (60, 1))
+    single = []
+    for r in range(60):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)      # scipy: nearly identical samples
+            single.append(compare_once(a[r], b[r], np.random.default_rng(r), alpha=0.05, alpha_aso=0.01,
+                                       n_resamples=50))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        batched = _claims(a, b, np.ones(60), np.ones(60), alpha=0.05)     # ASO: claimed per comparison
+    for method in ("welch", "mannwhitney"):
+        assert list(batched[method]) == [s[method] for s in single], method

@@ -8,6 +8,7 @@ from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
 from simstats.stats.aso import aso
+from simstats.studies.dror2019.conventions import dror2019_aso
 from simstats.studies.dror2019.figures import (ALPHA_CASES, ALPHA_NOISE, dror_eps_figure, dror_noise_figure,
                                                paper_alpha, paper_noise_marks, paper_table4)
 from simstats.studies.dror2019.simulate import PAPER_NOISE, noise_analyses, synthetic_population
@@ -74,8 +75,8 @@ def test_stated_alphas_are_the_ones_the_simulation_uses():
     rng = generator(3, "dror", "noise", "false_positive", int(d["index"]))
     first = d["scores"] + rng.normal(0, 0.001, d["scores"].size)
     ours = aso(first, d["scores"], n_resamples=50, rng=rng, method="grid", confidence_level=1 - ALPHA_NOISE)
-    paper = aso(first, d["scores"], n_resamples=50, method="dror2019", confidence_level=1 - ALPHA_NOISE,
-                rng=generator(3, "dror", "noise", "false_positive", int(d["index"]), "dror2019"))
+    paper = dror2019_aso(first, d["scores"], n_resamples=50, confidence_level=1 - ALPHA_NOISE,
+                         rng=generator(3, "dror", "noise", "false_positive", int(d["index"]), "dror2019"))
     assert row.eps_min == pytest.approx(ours.statistic) and row.eps_min_dror2019 == pytest.approx(paper.statistic)
 
 

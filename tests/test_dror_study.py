@@ -126,7 +126,7 @@ def test_shaped_sample_rejects_inconsistent_summaries():
 
 # --------------------------------------------------------------------------- the paper's own convention
 def test_paper_convention_uses_one_sided_u_tests_and_the_small_margin():
-    from simstats.stats.aso import dror2019_u_test
+    from simstats.studies.dror2019.conventions import dror2019_u_test
 
     rng = np.random.default_rng(8)
     a, b = rng.normal(0.905, 0.01, 60), rng.normal(0.90, 0.01, 50)

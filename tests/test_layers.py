@@ -173,12 +173,13 @@ def test_heavy_modules_are_imported_on_first_use():
     import sys
 
     code = ("import sys\n"
-            "import simstats.studies.reimers2018.simulate, simstats.stats.aso, simstats.stats.multitest\n"
+            "import simstats.studies.reimers2018.simulate, simstats.stats.aso, simstats.stats.classical, "
+            "simstats.stats.multitest\n"
             "print(sorted(m for m in ('scipy.stats', 'scipy.optimize', 'statsmodels') if m in sys.modules))\n"
-            "from simstats.stats import aso\n"
-            "assert repr(aso.stats).endswith('(not imported yet)>')\n"
-            "print(aso.stats.mannwhitneyu([1, 2, 3], [4, 5, 6]).pvalue)\n"
-            "print('scipy.stats' in sys.modules, repr(aso.stats).endswith('(imported)>'))\n")
+            "from simstats.stats import classical\n"
+            "assert repr(classical.stats).endswith('(not imported yet)>')\n"
+            "print(classical.stats.mannwhitneyu([1, 2, 3], [4, 5, 6]).pvalue)\n"
+            "print('scipy.stats' in sys.modules, repr(classical.stats).endswith('(imported)>'))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[0] == "[]"
     assert float(out[1]) == pytest.approx(0.1)        # exact two-sided p of 3 vs 3 fully separated: 2 / 20

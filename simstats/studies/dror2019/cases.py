@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from simstats.stats.aso import violation_ratio
+from simstats.studies.dror2019.conventions import dror2019_violation_ratio
 from simstats.studies.dror2019.simulate import compare_distributions
 from simstats.studies.reference import paper_targets
 from simstats.stats.lazy import lazy_module
@@ -194,8 +195,8 @@ def _case_row(spec, samples, better_paper, source, *, rng, n_resamples, alpha_as
                 "so": res["so"], "so_paper": int(spec["paper_u_p"] <= 0.05),
                 "aso_better": better, "better_paper": better_paper, "eps": res["eps"],
                 "eps_paper": spec["paper_eps"],
-                "violation_ratio_first": violation_ratio(samples[0], samples[1],
-                                                         method="dror2019" if convention == "dror2019" else "exact"),
+                "violation_ratio_first": (dror2019_violation_ratio if convention == "dror2019" else violation_ratio)(
+                    samples[0], samples[1]),
                 "our_case": res["case"], "case_paper": spec["case"]})
     return row
 

@@ -1,11 +1,26 @@
-"""Dror et al. (2019) under both ASO conventions, beside the paper's published numbers.
+"""Dror et al. (2019): the paper's conventions, and the paper under both ASO conventions.
 
-"deepsig": eps_min with deepsig's margin at the data's own sizes (Phi^-1(1 - alpha) sd of the
-bootstrap eps times sqrt((n + m) / (n m))) and the two-sided U test; "dror2019": the paper's own
-computation (margin Phi^-1(1 - alpha) sigma / sqrt(500) from 1,000 draws per replicate; one-sided
-U tests, p = 1 below 20 scores).  One row per published number: Tables 1-3 (U p-value, winner,
-eps), Table 4 (share and eps mean / sd per case; UKP runs and the synthetic population) and
-section 6 (eps mean / sd of the false-positive and false-negative analyses).
+The paper's own computations, built on the generic building blocks of :mod:`simstats.stats.aso`:
+
+* :func:`dror2019_aso` computes ASO as the paper did, following the computation of its released
+  script (facts of it, not its code): the grid t = 0, dt, 2 dt, ... < 1 (the first point included
+  in both integrals; eps = 0 when the two quantile functions coincide); each of ``n_resamples``
+  bootstrap replicates draws N = M = ``draws`` (:data:`DROR_DRAWS`, 1,000) scores from each
+  empirical distribution, whatever the sample sizes; sigma is the plain sd of the replicates' eps*,
+  and eps_min = eps + Phi^-1(1 - alpha) sigma / sqrt(N M / (N + M)), a margin of about 0.1 sigma at
+  alpha = 0.01 (against Phi^-1(1 - alpha) sd(eps*) at the data's own n and m in the deepsig
+  convention of :func:`simstats.stats.aso.aso`).  The paper's rule declares A better when
+  eps_min <= 0.5;
+* :func:`dror2019_u_test`: the stochastic-order p-value as the released script computes it;
+* :func:`so_verdict`: stochastic order as the paper's analyses operationalise it (two-sided U test).
+
+Beside the paper's published numbers, :func:`conventions_table` sets "deepsig": eps_min with
+deepsig's margin at the data's own sizes (Phi^-1(1 - alpha) sd of the bootstrap eps times
+sqrt((n + m) / (n m))) and the two-sided U test; against "dror2019": the paper's own computation
+(margin Phi^-1(1 - alpha) sigma / sqrt(500) from 1,000 draws per replicate; one-sided U tests,
+p = 1 below 20 scores).  One row per published number: Tables 1-3 (U p-value, winner, eps),
+Table 4 (share and eps mean / sd per case; UKP runs and the synthetic population) and section 6
+(eps mean / sd of the false-positive and false-negative analyses).
 
 Tolerances (ours, stated per row): eps and eps means +-0.05, eps sds +-0.03, case shares +-10
 points, U p-values +-0.05 (or the same side of 0.05 when the paper's p is below 0.01).
@@ -14,11 +29,96 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
-from simstats.studies.dror2019.simulate import CASES, PAPER_NOISE
+from simstats.stats.aso import (
+    ASOResult,
+    QuantileLayout,
+    alpha_level,
+    checked_scores,
+    quantile_layout,
+    resampled_violation_ratios,
+    sorted_resample_indices,
+    violation_ratio,
+)
+from simstats.stats.engine import as_generator
+from simstats.stats.lazy import lazy_module
 from simstats.studies.reference import judge, rate_interval, rounding
 
+special = lazy_module("scipy.special")
+stats = lazy_module("scipy.stats")
+
+#: The paper's cases: A = COS and SO both decisive, B = COS only, C = neither, D = SO only.
+CASES = ("A", "B", "C", "D")
+#: Scores drawn from each empirical distribution per bootstrap replicate in the paper's computation.
+DROR_DRAWS = 1000
+#: The paper's section 6 values (violation ratio; COS shares), beside which our analyses are shown.
+PAPER_NOISE = {"false_positive": {"mean": 0.502, "sd": 0.0472, "q2.5": 0.396, "q97.5": 0.631,
+                                  "cos_first_better": 0.262, "cos_second_better": 0.238},
+               "half_split": {"mean": 0.5},
+               "false_negative": {"mean": 0.134, "sd": 0.07, "cos_first_better": 0.874}}
+
+
+# --------------------------------------------------------------------------- the paper's computations
+def dror2019_layout(n: int, m: int, dt: float = 0.005) -> QuantileLayout:
+    """The paper's integration: the grid t = 0, dt, 2 dt, ... < 1, every point in both integrals."""
+    return quantile_layout(n, m, "grid", dt, start=0.0)
+
+
+def dror2019_violation_ratio(scores_a, scores_b, *, dt: float = 0.005) -> float:
+    """eps_W2(F_A, G_B) as the paper computed it: on :func:`dror2019_layout`, 0 when the two quantile
+    functions coincide."""
+    a, b = np.asarray(scores_a, dtype=np.float64), np.asarray(scores_b, dtype=np.float64)
+    return violation_ratio(a, b, layout=dror2019_layout(a.size, b.size, dt), coincide=0.0)
+
+
+def dror2019_aso(scores_a, scores_b, *, confidence_level: float = 0.95, num_comparisons: int = 1,
+                 n_resamples: int = 1000, dt: float = 0.005, draws: int = DROR_DRAWS, rng) -> ASOResult:
+    """ASO that A (``scores_a``) is almost stochastically larger than B, computed as Dror et al. (2019)
+    did (module docstring); the arguments as :func:`simstats.stats.aso.aso`'s, and ``draws``: scores
+    drawn per sample and replicate.  ``sigma`` of the result is the plain sd of the replicates' eps*
+    and ``method`` is "dror2019"."""
+    a = checked_scores(scores_a, "scores_a")
+    b = checked_scores(scores_b, "scores_b")
+    level = alpha_level(confidence_level, num_comparisons)
+    if n_resamples < 2:
+        raise ValueError(f"n_resamples must be >= 2, got {n_resamples}")
+    if draws < 2:
+        raise ValueError(f"draws must be >= 2, got {draws}")
+    rng = as_generator(rng)
+    n, m = a.size, b.size
+    eps = violation_ratio(a, b, layout=dror2019_layout(n, m, dt), coincide=0.0)
+    # each replicate's draws sorted, as the released script sorts them, read at the grid's positions
+    idx_a = sorted_resample_indices(n, n_resamples, rng, draws)
+    idx_b = sorted_resample_indices(m, n_resamples, rng, draws)
+    eps_star = resampled_violation_ratios(a, idx_a, b, idx_b, dror2019_layout(draws, draws, dt), coincide=0.0)
+    sigma = float(np.std(eps_star))
+    margin = special.ndtri(1 - level) * sigma / math.sqrt(draws / 2)
+    eps_min = float(np.clip(eps + margin, 0.0, 1.0))
+    reverse = float(np.clip(1 - eps + margin, 0.0, 1.0))
+    return ASOResult(eps_min, reverse, eps, sigma, 1 - level, n, m, "dror2019")
+
+
+def dror2019_u_test(scores_a, scores_b) -> float:
+    """The stochastic-order p-value as Dror et al. (2019) computed it: scipy's Mann-Whitney U
+    with ``alternative="less"`` for (A, B), and p = 1 when either sample has fewer than 20
+    scores (their released script's rule)."""
+    a, b = np.asarray(scores_a, float), np.asarray(scores_b, float)
+    if a.size < 20 or b.size < 20:
+        return 1.0
+    return float(stats.mannwhitneyu(a, b, alternative="less").pvalue)
+
+
+def so_verdict(scores_a, scores_b, *, alpha: float = 0.05) -> tuple[int, float]:
+    """Stochastic order as the paper's analyses read it, by the two-sided Mann-Whitney U test (scipy):
+    (+1 if A is significantly larger (p < alpha), -1 if B is, else 0; the p-value)."""
+    a, b = np.asarray(scores_a, float), np.asarray(scores_b, float)
+    u = stats.mannwhitneyu(a, b, alternative="two-sided")
+    return (int(np.sign(u.statistic - a.size * b.size / 2)) if u.pvalue < alpha else 0), float(u.pvalue)
+
+
+# --------------------------------------------------------------------------- both conventions vs the paper
 TOL = {"eps": 0.05, "eps_sd": 0.03, "share": 10.0, "u_p": 0.05}
 
 

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.studies.dror2019.conventions import printed_rounding
-from simstats.studies.dror2019.simulate import PAPER_NOISE
+from simstats.studies.dror2019.conventions import PAPER_NOISE, printed_rounding
 from simstats.studies.reference import judge, ledger_frame, ledger_row, published_text, rate_interval, read_if_present
 
 #: The published number the synthetic population's spreads were set to.

@@ -14,8 +14,8 @@ D (SO decisive but COS not) is counted too although the paper met none.
 
 Two conventions (``convention=``): "deepsig" (ASO integrated exactly with deepsig's margin at the
 data's own sizes; SO by the two-sided U test) and "dror2019", the paper's own computation (ASO
-``method="dror2019"``: 1,000 draws per replicate and a margin of about 0.1 sigma; SO by its
-one-sided U test in each direction, p = 1 below 20 scores per sample).
+simstats.studies.dror2019.conventions.dror2019_aso: 1,000 draws per replicate and a margin of about
+0.1 sigma; SO by its one-sided U test in each direction, p = 1 below 20 scores per sample).
 """
 from __future__ import annotations
 
@@ -26,14 +26,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simstats.stats.aso import aso, cos_verdict, dror2019_u_test, so_verdict
+from simstats.stats.aso import aso, cos_verdict
 from simstats.stats.engine import as_generator
 from simstats.sim.schema import apply_schema
+from simstats.studies.dror2019.conventions import CASES, PAPER_NOISE, dror2019_aso, dror2019_u_test, so_verdict
 
 #: The schema of this study's configuration section.
 SCHEMA = Path(__file__).with_name("schema.yaml")
 
-CASES = ("A", "B", "C", "D")
 CONVENTIONS = ("deepsig", "dror2019")
 #: UKP hyperparameters compared (normalised values; every pair of values within a task).
 UKP_FACTORS = ("Decoder", "Optimizer", "DropoutType")
@@ -58,7 +58,7 @@ def compare_distributions(scores_a, scores_b, *, alpha_aso: float = PAPER_ALPHA_
         a_less, b_less = dror2019_u_test(a, b), dror2019_u_test(b, a)
         so = 1 if b_less < alpha_so else (-1 if a_less < alpha_so else 0)
         so_pvalue = min(a_less, b_less)
-        res = aso(a, b, confidence_level=1 - alpha_aso, n_resamples=n_resamples, method="dror2019", rng=rng)
+        res = dror2019_aso(a, b, confidence_level=1 - alpha_aso, n_resamples=n_resamples, rng=rng)
         eps_ab, eps_ba = res.statistic, res.statistic_reverse
     else:
         raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
@@ -302,8 +302,7 @@ def noise_analyses(population: list[dict], kind: str, repetitions: int, *, rng=N
             else:
                 raise ValueError(f"unknown analysis {kind!r}")
             res = aso(first, second, n_resamples=n_resamples, rng=rng, method=method, confidence_level=1 - alpha_aso)
-            paper = aso(first, second, n_resamples=n_resamples, rng=rng_paper, method="dror2019",
-                        confidence_level=1 - alpha_aso)
+            paper = dror2019_aso(first, second, n_resamples=n_resamples, rng=rng_paper, confidence_level=1 - alpha_aso)
             rows.append({"analysis": kind, "index": d["index"], "repetition": r, "n": s.size, "alpha_aso": alpha_aso,
                          "violation_ratio": res.violation_ratio, "eps_min": res.statistic,
                          "cos": cos_verdict(first, second), "violation_ratio_dror2019": paper.violation_ratio,
@@ -323,13 +322,6 @@ def noise_summary(rows: pd.DataFrame) -> pd.DataFrame:
                         "share_below_0.4": np.mean(v < 0.4), "share_above_0.6": np.mean(v > 0.6),
                         "cos_first_better": np.mean(g.cos == 1), "cos_second_better": np.mean(g.cos == -1)})
     return pd.DataFrame(out)
-
-
-#: The paper's section 6 values (violation ratio; COS shares), beside which our analyses are shown.
-PAPER_NOISE = {"false_positive": {"mean": 0.502, "sd": 0.0472, "q2.5": 0.396, "q97.5": 0.631,
-                                  "cos_first_better": 0.262, "cos_second_better": 0.238},
-               "half_split": {"mean": 0.5},
-               "false_negative": {"mean": 0.134, "sd": 0.07, "cos_first_better": 0.874}}
 
 
 def noise_markdown(summary: pd.DataFrame) -> str:

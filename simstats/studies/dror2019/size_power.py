@@ -23,9 +23,10 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from simstats.stats.aso import SmallSampleWarning, aso, so_verdict
+from simstats.stats.aso import SmallSampleWarning, aso
 from simstats.stats.montecarlo import proportion_with_se
 from simstats.stats.lazy import lazy_module
+from simstats.studies.dror2019.conventions import so_verdict
 
 stats = lazy_module("scipy.stats")
 
@@ -68,9 +69,10 @@ def _claims(a: np.ndarray, b: np.ndarray, eps_b: np.ndarray, eps_a: np.ndarray, 
 
 
 def _mwu_claims(x: np.ndarray, y: np.ndarray, *, alpha: float) -> np.ndarray:
-    """:func:`simstats.stats.aso.so_verdict` of each row of x against the same row of y.  scipy picks
-    the exact or the asymptotic U test for a whole call (asymptotic if any row has ties, when a sample
-    has at most 8 scores), so rows with and without ties are tested apart, each as on its own."""
+    """:func:`simstats.studies.dror2019.conventions.so_verdict` of each row of x against the same row
+    of y.  scipy picks the exact or the asymptotic U test for a whole call (asymptotic if any row has
+    ties, when a sample has at most 8 scores), so rows with and without ties are tested apart, each
+    as on its own."""
     n1, n2 = x.shape[1], y.shape[1]
     out = np.zeros(x.shape[0], dtype=int)
     if n1 > 8 and n2 > 8:
