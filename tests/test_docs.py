@@ -29,9 +29,9 @@ REFERENCE_MODULES = [
     "simstats.sim.score_level", "simstats.sim.seeding", "simstats.io",
 ]
 
-PIPELINE_COMMAND = ("python3 -m venv .venv && . .venv/bin/activate && pip install -e . && "
+PIPELINE_COMMAND = ("python3 -m venv .venv && . .venv/bin/activate && pip install -c constraints.txt -e . && "
                     "snakemake --cores 8")
-TEST_COMMAND = ('python3 -m venv .venv && . .venv/bin/activate && pip install -e ".[test]" && '
+TEST_COMMAND = ('python3 -m venv .venv && . .venv/bin/activate && pip install -c constraints.txt -e ".[test]" && '
                 "pytest")
 
 
