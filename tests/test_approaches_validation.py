@@ -138,7 +138,7 @@ def test_simulate_variant_rows_are_replicate_tests_bit_for_bit():
     from simstats.sim.scenario import SPLITS
     from simstats.sim.seeding import generator
     from simstats.studies.approaches.validation import STREAM
-    from simstats.studies.reimers2018.simulate import unit_statistics
+    from simstats.sim.noise import unit_statistics
 
     s = settings(replicates=10, seeds=[3, 10], n_resamples=100)
     got = simulate_variant(s, "interaction", root_seed=11)

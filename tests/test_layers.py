@@ -90,6 +90,13 @@ def test_the_registry_check_sees_a_study_import():
     assert study_imports(PACKAGE / "studies" / "dror2019" / "settings.py") != []
 
 
+@pytest.mark.parametrize("path", [p for p in MODULES if len(module_name(p).split(".")) > 3
+                                  and layer(module_name(p)) == "studies"], ids=lambda p: module_name(p))
+def test_a_study_imports_no_other_study(path):
+    own = module_name(path).split(".")[2]
+    assert [t for t in study_imports(path) if t.split(".")[2] != own] == []
+
+
 def import_graph(modules=MODULES) -> dict[str, set[str]]:
     """module -> the package's modules it imports (module level or inside functions)."""
     return {module_name(p): {t for t in imported_modules(p) if t in MODULE_NAMES and t != module_name(p)}

@@ -12,9 +12,8 @@ from scipy import stats
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.studies.reimers2018.calibration import calibration_table, predicted
 from simstats.stats.metrics import get_metric
-from simstats.sim.noise import make_item_set, realised_item_sets
-from simstats.studies.reimers2018.simulate import (best_by_dev, bootstrap_pvalues, parse_reimers, simulate_chunk,
-                                                  unit_statistics)
+from simstats.sim.noise import make_item_set, realised_item_sets, unit_statistics
+from simstats.studies.reimers2018.simulate import best_by_dev, bootstrap_pvalues, parse_reimers, simulate_chunk
 from simstats.studies.reimers2018.realdata import replicate_groups, ukp_replicates
 from simstats.studies.reimers2018.tables import (ZETA_TAIL, prediction_interval_width, power_study, quantile_interval, rate,
                                      required_runs, side_by_side, task_summary, tau)

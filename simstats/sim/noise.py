@@ -657,3 +657,16 @@ def simulate_models(scenario: Scenario, approach: str, start: int, stop: int, ro
             sums = {"recalled": gold, "gold": spec.gold, "spurious": spur}
         psi[split] = np.asarray(metric_from_sums(sc.metric, sums), dtype=float)
     return ModelBatch(sc.name, approach, sc.metric, abil, psi_true, psi, unit_stats, outcomes)
+
+
+def unit_statistics(unit_stats: dict[str, np.ndarray], metric: str, dtype=np.float64) -> np.ndarray:
+    """(models, units, k) array of the metric's statistics in their canonical order (counts, in ``dtype``).
+
+    ``unit_stats`` is one split's entry of :attr:`ModelBatch.unit_stats`: per-model arrays
+    (models, units) and per-unit arrays (units,) shared by every model (gold items, items).
+    """
+    names = STATISTICS[metric]
+    n_models = next(v.shape[0] for v in unit_stats.values() if v.ndim == 2)
+    columns = [np.broadcast_to(np.asarray(unit_stats[k], dtype=dtype), (n_models, unit_stats[k].shape[-1]))
+               for k in names]
+    return np.stack(columns, axis=-1)

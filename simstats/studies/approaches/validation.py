@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simstats.sim.noise import make_item_set, simulate_models
+from simstats.sim.noise import make_item_set, simulate_models, unit_statistics
 from simstats.sim.scenario import SPLITS, Scenario, ScenarioError, parse_scenarios
 from simstats.stats.lazy import lazy_module
 from simstats.sim.schema import apply_schema
@@ -236,8 +236,6 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
     """Every replicate of one variant (or those in ``replicates``): rows (items, seeds, truth, replicate, test,
     value, reject).  Replicate r's data and resamples are keyed by r: any split of the replicates gives the
     same rows."""
-    from simstats.studies.reimers2018.simulate import unit_statistics
-
     big_k = max(settings.seeds)
     rows = []
     seed_scores = {}        # k -> (A's seed scores, B's seed scores, the rows of their studies)

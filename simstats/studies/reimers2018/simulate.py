@@ -30,13 +30,14 @@ import pandas as pd
 
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.engine import orient_by_winner
-from simstats.stats.metrics import STATISTICS, get_metric
+from simstats.stats.metrics import get_metric
 from simstats.sim.noise import make_item_set, simulate_models
 from simstats.sim.scenario import SPLITS, Scenario, ScenarioError, chunk_bounds
 from simstats.sim.seeding import generator
 from simstats.sim.model_tables import PAIR_DTYPES as NOISE_PAIR_DTYPES
 from simstats.sim.model_tables import SCORE_DTYPES as NOISE_SCORE_DTYPES
 from simstats.sim.model_tables import model_tables, pair_item_counts
+from simstats.sim.noise import unit_statistics
 from simstats.sim.schema import apply_schema
 
 #: The schema of this study's configuration section.
@@ -154,19 +155,6 @@ def best_by_dev(dev: np.ndarray, start: int, stop: int, n: int) -> tuple[np.ndar
         return groups, groups
     block = dev[first * n - start:last * n - start].reshape(groups.size, n)
     return groups, groups * n + np.argmax(block, axis=1)
-
-
-def unit_statistics(unit_stats: dict[str, np.ndarray], metric: str, dtype=np.float64) -> np.ndarray:
-    """(models, units, k) array of the metric's statistics in their canonical order (counts, in ``dtype``).
-
-    ``unit_stats`` is one split's entry of :attr:`ModelBatch.unit_stats`: per-model arrays
-    (models, units) and per-unit arrays (units,) shared by every model (gold items, items).
-    """
-    names = STATISTICS[metric]
-    n_models = next(v.shape[0] for v in unit_stats.values() if v.ndim == 2)
-    columns = [np.broadcast_to(np.asarray(unit_stats[k], dtype=dtype), (n_models, unit_stats[k].shape[-1]))
-               for k in names]
-    return np.stack(columns, axis=-1)
 
 
 def bootstrap_pvalues(stats_a: np.ndarray, stats_b: np.ndarray, pairs: np.ndarray, metric: str,
