@@ -292,8 +292,9 @@ def _compare_scores(args) -> int:
 
 def _competition(args) -> int:
     from simstats.compare import read_table, statistics_from_predictions, wide_clusters
-    from simstats.stats.competition import (TIE_METHOD, WINNER_METHOD, analyse_competition, convention_settings,
-                                            pvalue_description, resolution_warning, significance_mark)
+    from simstats.stats.competition import (TIE_METHOD, WINNER_METHOD, analyse_competition, pvalue_description,
+                                            resolution_warning, significance_mark)
+    from simstats.studies.navamunoz2024.conventions import convention_settings
     from simstats.studies.navamunoz2024.tables import case_markdown, case_tables
     from simstats.io import write_csv, write_text
 

@@ -11,7 +11,8 @@ import pytest
 
 from simstats.cli import main
 from simstats.compare import statistics_from_predictions
-from simstats.stats.competition import analyse_competition, convention_settings
+from simstats.stats.competition import analyse_competition
+from simstats.studies.navamunoz2024.conventions import convention_settings
 from simstats.studies.navamunoz2024.tables import case_markdown, case_tables
 
 DATA = Path(__file__).resolve().parents[1] / "resources" / "realdata" / "compstats_competition_data.csv"

@@ -490,7 +490,8 @@ def test_add_one_and_two_sided_pvalues_match_brute_force():
 
 
 def test_library_defaults_stay_the_papers():
-    from simstats.stats.competition import ANALYSIS_CONVENTIONS, CompetitionAnalysis
+    from simstats.stats.competition import CompetitionAnalysis
+    from simstats.studies.navamunoz2024.conventions import ANALYSIS_CONVENTIONS
 
     metric, stats = _toy()
     res = analyse_competition(list("ABCD"), stats, metric, n_resamples=50, rng=1)
@@ -501,7 +502,7 @@ def test_library_defaults_stay_the_papers():
 
 
 def test_convention_settings_and_overrides():
-    from simstats.stats.competition import convention_settings
+    from simstats.studies.navamunoz2024.conventions import convention_settings
 
     assert convention_settings() == {"scope": "all", "pvalue_rule": "add-one", "alternative": "two-sided",
                                      "marks": "holm"}

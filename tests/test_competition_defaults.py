@@ -30,7 +30,8 @@ import pytest
 import yaml
 
 from simstats.cli import build_parser, main
-from simstats.stats.competition import analyse_competition, convention_settings, required_resamples
+from simstats.stats.competition import analyse_competition, required_resamples
+from simstats.studies.navamunoz2024.conventions import convention_settings
 from simstats.studies.navamunoz2024.population import parse_competition
 
 CONFIG = Path(__file__).resolve().parents[1] / "config" / "config.yaml"

@@ -28,11 +28,9 @@ the improvement of i over j is score_j - score_i.  Identical systems have delta*
 in every replicate and get p = 1, never 0.
 
 The library's defaults are the paper's (scope "group", one-sided, fraction), which the
-replication study relies on.  :data:`ANALYSIS_CONVENTIONS` names two bundles of settings:
-``"paper"`` (those defaults, reproducing Nava-Muñoz et al. / CompStats) and
-``"recommended"`` (the ``simstats competition`` default): two-sided add-one p-values,
-corrections over all pairs, Table 4 marks from Holm-adjusted p-values.  Under the global null
-the paper's bundle does not control the family-wise error over the table (the data pick which
+replication study relies on (the named bundles of settings, the paper's and the
+``simstats competition`` default, are :data:`simstats.studies.navamunoz2024.conventions.ANALYSIS_CONVENTIONS`).
+Under the global null the paper's settings do not control the family-wise error over the table (the data pick which
 system of a pair is "better", so a one-sided p rejects a tied pair about 2 alpha of the time,
 and within-group corrections leave m - 1 families uncorrected against each other); the
 recommended one does, provided B is large enough for the correction
@@ -57,12 +55,6 @@ SCOPES = ("group", "all")
 PVALUE_RULES = ("fraction", "add-one")
 #: "greater": one-sided, "the system ranked above is better" (the paper); "two-sided".
 ALTERNATIVES = ("greater", "two-sided")
-#: Bundles of analysis settings, by name (the CLI's ``--convention``): Table 5/6 correction
-#: scope, p-value rule, sidedness, and the correction behind the significance marks.
-ANALYSIS_CONVENTIONS = {
-    "recommended": {"scope": "all", "pvalue_rule": "add-one", "alternative": "two-sided", "marks": "holm"},
-    "paper": {"scope": "group", "pvalue_rule": "fraction", "alternative": "greater", "marks": "none"},
-}
 #: How the rank table decides ties and possible winners (named in the CLI's output).
 TIE_METHOD = "Holm over all pairs"
 WINNER_METHOD = "Holm vs best"
@@ -75,23 +67,6 @@ def significance_mark(p: float) -> str:
         if p < bound:
             return mark
     return ""
-
-
-def convention_settings(convention: str = "recommended", **overrides) -> dict:
-    """The settings of a named convention (:data:`ANALYSIS_CONVENTIONS`); ``overrides`` that
-    are not None replace single settings (e.g. ``scope="group"``)."""
-    if convention not in ANALYSIS_CONVENTIONS:
-        raise ValueError(f"convention must be one of {tuple(ANALYSIS_CONVENTIONS)}, got {convention!r}")
-    out = dict(ANALYSIS_CONVENTIONS[convention])
-    unknown = set(overrides) - set(out)
-    if unknown:
-        raise ValueError(f"unknown settings {sorted(unknown)}; known: {sorted(out)}")
-    out.update({k: v for k, v in overrides.items() if v is not None})
-    checks = {"scope": SCOPES, "pvalue_rule": PVALUE_RULES, "alternative": ALTERNATIVES, "marks": tuple(CORRECTIONS)}
-    for key, allowed in checks.items():
-        if out[key] not in allowed:
-            raise ValueError(f"{key} must be one of {allowed}, got {out[key]!r}")
-    return out
 
 
 def pvalue_description(alternative: str = "greater", pvalue_rule: str = "fraction") -> str:
@@ -442,8 +417,8 @@ def analyse_competition(names, stats, metric: Metric, *, n_resamples: int = 10_0
     """Bootstrap analysis of systems ``names`` with per-item statistics ``stats`` (m, n, k).
 
     ``pvalue_rule`` and ``alternative`` set how every pair's p-value is computed (module
-    docstring); the defaults are the paper's, ``convention_settings("recommended")`` gives the
-    CLI's.  ``compress_items`` as in :func:`simstats.paired_bootstrap`."""
+    docstring); the defaults are the paper's; :func:`simstats.studies.navamunoz2024.conventions.convention_settings`
+    gives the CLI's.  ``compress_items`` as in :func:`simstats.paired_bootstrap`."""
     names = list(names)
     stats = np.asarray(stats)
     if stats.ndim != 3 or stats.shape[0] != len(names):
