@@ -1,7 +1,5 @@
 # simstats: simulation studies of significance testing for ML/NLP system comparisons.
-from snakemake.utils import min_version, validate
-
-from simstats.config import SCHEMA_PATH
+from snakemake.utils import min_version
 
 min_version("9.0")
 
@@ -9,14 +7,11 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
-# common.smk checks the configuration first: simstats.config.validate_config applies the JSON
-# schema (simstats/data/config.schema.yaml, the single source of types, ranges and defaults)
-# plus the cross-field checks, with one-line errors naming the field.  Snakemake's validate
-# then fills the schema's defaults into `config` as well; the rules use the parsed settings.
+# common.smk checks the configuration first, once: simstats.config.validate_config applies the
+# JSON schema (types, ranges and defaults) plus the cross-field checks, with one-line errors
+# naming the field, and the rules read the parsed settings it returns.  It also holds the
+# helper functions the rules call.
 include: "workflow/rules/common.smk"
-
-
-validate(config, str(SCHEMA_PATH))
 
 
 include: "workflow/rules/noise.smk"

@@ -41,7 +41,7 @@ rule replication_report:
             category="Replication report",
         ),
     params:
-        figures_dir=lambda wildcards: FIGURES,
+        figures_dir=figures_dir,
         scale=scale_summary(SETTINGS),
         root_seed=ROOT_SEED,
     log:
