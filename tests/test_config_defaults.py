@@ -63,7 +63,8 @@ def get(config, path, default=MISSING):
 def test_one_schema_file_shipped_with_the_package():
     assert SCHEMA_PATH == ROOT / "simstats" / "data" / "config.schema.yaml" and SCHEMA_PATH.is_file()
     assert not (ROOT / "workflow" / "schemas").exists()
-    assert "SCHEMA_PATH" in (ROOT / "Snakefile").read_text()
+    # applied once, by validate_config in workflow/rules/common.smk (the check-config command uses it too)
+    assert "validate_config(config)" in (ROOT / "workflow" / "rules" / "common.smk").read_text()
 
 
 def test_every_section_is_covered():
