@@ -7,28 +7,17 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
-# common.smk checks the configuration once (simstats.config.validate_config: the schema
-# workflow/schemas/config.schema.yaml with each study's section schema, plus the cross-field checks,
-# with one-line errors naming the field); the rules use the parsed settings.
+# common.smk checks the configuration first, once: simstats.config.validate_config applies the
+# JSON schema (types, ranges and defaults) plus the cross-field checks, with one-line errors
+# naming the field, and the rules read the parsed settings it returns.  It also holds the
+# helper functions the rules call.
 include: "workflow/rules/common.smk"
 
 
-include: "workflow/rules/noise.smk"
+# one rules file per registered study (simstats.studies.STUDIES): workflow/rules/<config_key>.smk
+for study in STUDIES:
 
-
-include: "workflow/rules/competition.smk"
-
-
-include: "workflow/rules/yeh.smk"
-
-
-include: "workflow/rules/dror.smk"
-
-
-include: "workflow/rules/reimers.smk"
-
-
-include: "workflow/rules/approaches.smk"
+    include: f"workflow/rules/{study.config_key}.smk"
 
 
 include: "workflow/rules/report.smk"
@@ -36,12 +25,7 @@ include: "workflow/rules/report.smk"
 
 rule all:
     input:
-        noise_outputs(),
-        competition_outputs(),
-        yeh_outputs(),
-        dror_outputs(),
-        reimers_outputs(),
-        approaches_outputs(),
+        study_outputs(),
         f"{RESULTS}/fidelity.csv",
         f"{RESULTS}/fidelity.md",
         f"{RESULTS}/REPORT.md",

@@ -68,6 +68,8 @@ def test_the_schema_lives_with_the_workflow_and_each_study_owns_its_section():
     for study in registry.STUDIES:
         assert SCHEMA["properties"][study.config_key] == load_schema(study.directory / "schema.yaml")
     assert not list((ROOT / "simstats").rglob("config.schema.yaml"))
+    # applied once, by validate_config in workflow/rules/common.smk (the check-config command uses it too)
+    assert "validate_config(config)" in (ROOT / "workflow" / "rules" / "common.smk").read_text()
 
 
 def test_every_section_is_covered():

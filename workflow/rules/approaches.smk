@@ -3,24 +3,6 @@ APPROACHES = SETTINGS.approaches
 APPROACHES_CATEGORY = "Comparing approaches over seeds and items"
 
 
-# Study helpers (lambdas: `snakemake --lint` wants functions in common.smk, helpers of one
-# study stay with its rules).
-# Only this variant's cells (editing another variant does not rerun this one).
-approaches_variant_settings = lambda wildcards: parsed(APPROACHES.for_variant(wildcards.variant))
-# replicates of one job of a variant (replicate r is keyed by r: chunk-invariant)
-approaches_chunk_replicates = lambda wildcards: APPROACHES.chunks()[int(wildcards.chunk)]
-approaches_outputs = lambda: (
-    []
-    if APPROACHES is None
-    else [
-        f"{RESULTS}/approaches/validation.md",
-        f"{RESULTS}/approaches/which_test.csv",
-        f"{FIGURES}/approaches/validation.png",
-        f"{FIGURES}/approaches/validation.pdf",
-    ]
-)
-
-
 rule approaches:
     """Target: the approach-level validation study."""
     input:

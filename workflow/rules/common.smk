@@ -1,54 +1,38 @@
-# Shared by the rules: the validated settings and helpers for repeated rule boilerplate.
-# Each study's own helpers (*_outputs(), params slices) live in its .smk file.
-import os
+# Shared by the rules: the validated settings and the helper functions the rules call (input
+# functions, params functions, each study's list of outputs).  Snakemake's linter wants the
+# functions of a workflow in one rule-free file, so every study's helpers live here, under its
+# heading; the study's .smk file holds its rules only.
+import dataclasses
 import sys
 
 from simstats.config import Parsed, check_configfile_overrides, validate_config
 from simstats.sim.scenario import ScenarioError
+from simstats.studies import STUDIES
 from simstats.studies.reimers2018.calibration import has_targets
 
 try:
     # a --configfile scenario named like a built-in one must say `replace: true` (issue 17)
     check_configfile_overrides(workflow.overwrite_configfiles, "config/config.yaml")
+    # The one application of the configuration schema (types, ranges, defaults) plus the
+    # cross-field checks, with one-line errors naming the field.  The rules read the parsed
+    # settings only, never `config` itself.
     SETTINGS = validate_config(config)
 except ScenarioError as err:
     sys.exit(f"simstats: invalid configuration: {err}")
 
-# Jobs allocate and free arrays of tens to hundreds of MB in loops; by default glibc hands each back to
-# the system and faults its pages in again on the next allocation (a Reimers chunk: 131,000 page faults,
-# 40 % of its CPU time in the kernel).  Keeping freed memory in the job's heap removes that; the jobs
-# inherit these variables (a user's own settings win).
-for _name, _value in (("MALLOC_MMAP_THRESHOLD_", "2147483647"), ("MALLOC_TRIM_THRESHOLD_", "2147483647"),
-                      ("MALLOC_TOP_PAD_", "268435456")):
-    os.environ.setdefault(_name, _value)
-
-# Every job is single-threaded and CPU-bound, so running more jobs at once than the CPUs this process may use
-# only makes them compete for caches and memory: on 2 CPUs the default run took 254 s with --cores 8 and 213 s
-# with --cores 2 (docs/pipeline.md).  Local runs are therefore capped at those CPUs; results do not depend on it.
-# SIMSTATS_NO_CPU_CAP=1 keeps the requested number.  (Cluster runs set their own job limit.)
-_cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-_requested = workflow.global_resources["_cores"].value
-_cluster = workflow.global_resources["_nodes"].value is not None      # --jobs of an executor plugin
-if (isinstance(_requested, int) and _requested > _cpus and not _cluster
-        and not os.environ.get("SIMSTATS_NO_CPU_CAP")):
-    workflow.global_resources["_cores"] = _cpus
-    if workflow.is_main_process:
-        print(f"simstats: --cores {_requested} is more than the {_cpus} CPUs available: running at most {_cpus} "
-              f"jobs at once (set SIMSTATS_NO_CPU_CAP=1 to keep {_requested})", file=sys.stderr)
-
-# Job order on few CPUs: the greedy scheduler starts the ready job of highest `priority:` first.  Left to
-# input sizes it started the default run's Dror noise analyses last, and the last one (24 s) ran alone at
-# the end on one of the two CPUs.  Long jobs and the jobs that unlock them therefore go first, and the
-# many short jobs fill in behind them (the Yeh figure's small-input jobs, picked last by input size, had
-# left `plot_yeh` alone at the end).  Order only: no result depends on it.
-PRIORITY_CHAIN_START = 40      # dror_population: the Dror noise analyses need it
-PRIORITY_LONGEST = 30          # dror_noise: the default run's longest jobs (at paper scale among them)
-PRIORITY_LONG = 20             # reimers_identifiability: one long job
-PRIORITY_SIMULATION = 10       # the other simulations, and the Reimers and Yeh chains up to their figures
-
 RESULTS = SETTINGS.results_dir
 FIGURES = SETTINGS.figures_dir
 ROOT_SEED = SETTINGS.root_seed
+
+# Job order (`priority:`, taken by the greedy scheduler of the profiles): whenever more jobs are
+# ready than can run, the long jobs and the jobs that unlock long jobs start first and the many
+# short jobs fill in behind them, so that no long job is left to run alone at the end (the usual
+# longest-first heuristic of list scheduling; it holds on any number of CPUs).  Order only: no result
+# depends on it.
+PRIORITY_CHAIN_START = 40      # dror_population: the Dror noise analyses need it
+PRIORITY_LONGEST = 30          # dror_noise: the longest jobs of the default run and at paper scale
+PRIORITY_LONG = 20             # reimers_identifiability: one long job
+PRIORITY_SIMULATION = 10       # the other simulations, and the Reimers and Yeh chains up to their figures
 
 
 wildcard_constraints:
@@ -60,6 +44,20 @@ wildcard_constraints:
     size="[0-9]+",
     analysis="false_positive|half_split|false_negative",
     variant="[A-Za-z0-9_]+",
+
+
+# ---------------------------------------------------------------------------------------------
+# Rule boilerplate
+def study_outputs(papers_only=False):
+    """The final outputs of every registered study (of those that replicate a paper), each from the
+    ``<config_key>_outputs()`` function under the study's heading below."""
+    out = []
+    for study in STUDIES:
+        if study.paper or not papers_only:
+            out += globals()[f"{study.config_key}_outputs"]()
+    return out
+
+
 
 
 def log_path(name):
@@ -82,14 +80,284 @@ def figure(stem, caption, category, subcategory=None, key=None):
     return {"png": png, "pdf": pdf} if key is None else {key: png, f"{key}_pdf": pdf}
 
 
-def figures(stems, caption, category, subcategory=None):
-    """Several figures ``<prefix><key>`` at once: {key: stem}; caption(key) names each caption."""
+def figures(stems, caption_prefix, category, subcategory=None):
+    """Several figures at once: {key: stem}; figure <key> is captioned by
+    workflow/report/<caption_prefix><key>.rst."""
     out = {}
     for key, stem in stems.items():
-        out.update(figure(stem, caption(key), category, subcategory, key=key))
+        out.update(figure(stem, f"{caption_prefix}{key}", category, subcategory, key=key))
     return out
 
 
 def parsed(value):
     """A parsed settings object as a rule parameter (changes to it rerun the job)."""
     return Parsed(value)
+
+
+def figures_dir(wildcards):
+    """The figures directory as a parameter (a function: a plain string that prefixes the rule's
+    input files is what `snakemake --lint` reports as a hard-coded path prefix)."""
+    return FIGURES
+
+
+# ---------------------------------------------------------------------------------------------
+# Noise study (noise.smk)
+
+
+def noise_scenario(wildcards):
+    """Only this scenario's parsed settings (editing another scenario does not rerun its jobs)."""
+    return parsed(SETTINGS.scenarios[wildcards.scenario])
+
+
+def noise_from_reimers(scenario):
+    """Whether the scenario's noise-study models are read from the Reimers study's chunks.
+
+    The study describes models 0 .. n_models-1 of each scenario.  The Reimers study simulates the
+    same models of its tasks (same stream and item sets), and its chunk jobs write this study's
+    tables of them; a scenario the Reimers study covers with at least as many models (in blocks of
+    even size) is read from there, the others get their own chunk jobs."""
+    reimers = SETTINGS.reimers
+    return (reimers is not None and scenario in reimers.tasks and scenario in SETTINGS.noise.scenarios
+            and reimers.holds_noise_models(SETTINGS.noise.n_models))
+
+
+def _noise_chunks(scenario, suffix):
+    """The chunk files holding a scenario's models (suffix "" for scores, ".pairs" for r12)."""
+    noise = SETTINGS.noise
+    if noise_from_reimers(scenario):
+        reimers = SETTINGS.reimers
+        chunks = [c for c in range(reimers.n_chunks) if reimers.chunk_range(c)[0] < noise.n_models]
+        return expand(f"{RESULTS}/reimers/{scenario}/chunks/{{chunk}}.noise{suffix}.parquet", chunk=chunks)
+    return expand(f"{RESULTS}/noise/{scenario}/chunks/{{chunk}}{suffix}.parquet", chunk=range(noise.n_chunks))
+
+
+def noise_score_chunks(wildcards):
+    """Input function: the chunk files of a scenario's scores."""
+    return _noise_chunks(wildcards.scenario, "")
+
+
+def noise_pair_chunks(wildcards):
+    """Input function: the chunk files of a scenario's item-level correlations of two runs."""
+    return _noise_chunks(wildcards.scenario, ".pairs")
+
+
+def noise_outputs():
+    scenarios = SETTINGS.noise.scenarios
+    return [
+        f"{RESULTS}/noise/summary.csv",
+        f"{RESULTS}/noise/summary.md",
+        *expand(f"{RESULTS}/noise/{{scenario}}/scores.parquet", scenario=scenarios),
+        *expand(f"{FIGURES}/noise/{{scenario}}_dev_vs_test.{{ext}}", scenario=scenarios, ext=["png", "pdf"]),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Competition study (competition.smk).  Each job gets only its own parsed settings: editing
+# another design (or example) does not rerun it.
+
+
+def competition_example(wildcards):
+    examples = SETTINGS.competition.examples
+    return parsed(examples[wildcards.case]) if wildcards.case in examples else None
+
+
+def competition_example_population(wildcards):
+    competition = SETTINGS.competition
+    if wildcards.case not in competition.examples:
+        return None
+    return parsed(competition.populations[competition.examples[wildcards.case].population])
+
+
+def competition_case_metric(wildcards):
+    """The metric named on the case's figures (the CompStats data: weighted F1)."""
+    competition = SETTINGS.competition
+    if wildcards.case not in competition.examples:
+        return "weighted_f1"
+    return competition.populations[competition.examples[wildcards.case].population].metric_object().name
+
+
+def competition_case_input(wildcards):
+    return "resources/realdata/compstats_competition_data.csv" if wildcards.case == "compstats" else []
+
+
+def competition_design(wildcards):
+    return parsed(SETTINGS.competition.designs[wildcards.design])
+
+
+def competition_design_population(wildcards):
+    competition = SETTINGS.competition
+    return parsed(competition.populations[competition.designs[wildcards.design].population])
+
+
+def competition_chunk_replicates(wildcards):
+    """The replicates of one job (every cell of the design): replicate r is keyed by r, so the
+    results do not depend on the chunking."""
+    return SETTINGS.competition.study_chunks()[int(wildcards.chunk)]
+
+
+def competition_study_designs():
+    """The designs in name order (reordering the YAML is no change)."""
+    return dict(sorted(SETTINGS.competition.designs.items()))
+
+
+def competition_study_populations():
+    """The populations the designs use, in name order."""
+    competition = SETTINGS.competition
+    used = {design.population for design in competition.designs.values()}
+    return {name: population for name, population in sorted(competition.populations.items()) if name in used}
+
+
+def competition_outputs():
+    if SETTINGS.competition is None:
+        return []
+    return [
+        f"{RESULTS}/competition/table5_check.csv",
+        f"{RESULTS}/competition/study/summary.csv",
+        *expand(f"{RESULTS}/competition/{{case}}/{{case}}_report.md", case=COMPETITION_CASES),
+        *expand(
+            f"{FIGURES}/competition/{{case}}_{{fig}}.{{ext}}",
+            case=COMPETITION_CASES,
+            fig=COMPETITION_CASE_FIGURES,
+            ext=["png", "pdf"],
+        ),
+        *expand(f"{FIGURES}/competition/study_{{fig}}.{{ext}}", fig=COMPETITION_STUDY_FIGURES, ext=["png", "pdf"]),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Yeh study (yeh.smk)
+
+
+def yeh_differences(wildcards):
+    """Only this metric's true differences (editing another metric's does not rerun these cells)."""
+    return SETTINGS.yeh.differences[wildcards.metric]
+
+
+def yeh_outputs():
+    if SETTINGS.yeh is None:
+        return []
+    return [
+        f"{RESULTS}/yeh/size_power.md",
+        f"{RESULTS}/yeh/sd_ratio.md",
+        f"{RESULTS}/yeh/clusters.md",
+        f"{RESULTS}/yeh/squad_summary.md",
+        f"{RESULTS}/yeh/example.md",
+        *expand(f"{FIGURES}/yeh/{{fig}}.{{ext}}", fig=YEH_FIGURES, ext=["png", "pdf"]),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Dror study (dror.smk)
+
+
+def dror_outputs():
+    if SETTINGS.dror is None:
+        return []
+    return [
+        f"{RESULTS}/dror/real_data_cases.md",
+        f"{RESULTS}/dror/synthetic_cases.md",
+        f"{RESULTS}/dror/noise_analyses.md",
+        f"{RESULTS}/dror/size_power.md",
+        f"{RESULTS}/dror/paper_cases.md",
+        f"{RESULTS}/dror/conventions.md",
+        f"{RESULTS}/dror/so_readings.md",
+        *expand(
+            f"{FIGURES}/dror/{{fig}}.{{ext}}",
+            fig=["real_data_eps", "synthetic_eps", "noise_eps", "size_power"],
+            ext=["png", "pdf"],
+        ),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Reimers study (reimers.smk).  A task's jobs get its scenario and the settings restricted to
+# it: editing another task's scenario or the task list does not rerun them.
+
+
+def reimers_task(wildcards):
+    return parsed(SETTINGS.scenarios[wildcards.scenario])
+
+
+def reimers_task_settings(wildcards):
+    return parsed(dataclasses.replace(SETTINGS.reimers, tasks=(wildcards.scenario,)))
+
+
+def reimers_noise_models(wildcards):
+    """How many of the noise study's models (0 .. n_models-1) this task's chunks write for it
+    (see noise_from_reimers)."""
+    return SETTINGS.noise.n_models if noise_from_reimers(wildcards.scenario) else 0
+
+
+def reimers_task_scenarios():
+    """The paper's tasks (the scenarios with published targets), in name order (reordering the
+    task list is no change); a user's scenario is evaluated with its stated parameters, not
+    calibrated."""
+    if SETTINGS.reimers is None:
+        return None
+    scenarios = SETTINGS.scenarios
+    return {name: scenarios[name] for name in sorted(SETTINGS.reimers.tasks) if has_targets(scenarios[name])}
+
+
+def _reimers_chunks(scenario, suffix):
+    return expand(f"{RESULTS}/reimers/{scenario}/chunks/{{chunk}}{suffix}.parquet",
+                  chunk=range(SETTINGS.reimers.n_chunks))
+
+
+def reimers_score_chunks(wildcards):
+    """Input function: the chunk files of a task's scores."""
+    return _reimers_chunks(wildcards.scenario, "")
+
+
+def reimers_comparison_chunks(wildcards):
+    """Input function: the chunk files of a task's comparisons."""
+    return _reimers_chunks(wildcards.scenario, ".comparisons")
+
+
+def reimers_task_files(name):
+    """``<results>/reimers/<task>/<name>.parquet`` of every task."""
+    tasks = SETTINGS.reimers.tasks if SETTINGS.reimers else []
+    return expand(f"{RESULTS}/reimers/{{scenario}}/{name}.parquet", scenario=tasks)
+
+
+def reimers_metrics():
+    """Each task's metric, for the figures' axis labels."""
+    if SETTINGS.reimers is None:
+        return None
+    return {name: SETTINGS.scenarios[name].metric for name in SETTINGS.reimers.tasks}
+
+
+def reimers_outputs():
+    if SETTINGS.reimers is None:
+        return []
+    return [
+        f"{RESULTS}/reimers/tables.md",
+        f"{RESULTS}/reimers/calibration.md",
+        f"{RESULTS}/reimers/realdata.md",
+        f"{RESULTS}/reimers/identifiability.md",
+        *expand(f"{FIGURES}/reimers/{{fig}}.{{ext}}", fig=REIMERS_FIGURES, ext=["png", "pdf"]),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Approach-level study (approaches.smk)
+
+
+def approaches_variant_settings(wildcards):
+    """Only this variant's cells (editing another variant does not rerun this one)."""
+    return parsed(SETTINGS.approaches.for_variant(wildcards.variant))
+
+
+def approaches_chunk_replicates(wildcards):
+    """The replicates of one job of a variant (replicate r is keyed by r: chunk-invariant)."""
+    return SETTINGS.approaches.chunks()[int(wildcards.chunk)]
+
+
+def approaches_outputs():
+    if SETTINGS.approaches is None:
+        return []
+    return [
+        f"{RESULTS}/approaches/validation.md",
+        f"{RESULTS}/approaches/which_test.csv",
+        f"{FIGURES}/approaches/validation.png",
+        f"{FIGURES}/approaches/validation.pdf",
+    ]

@@ -5,52 +5,8 @@ COMPETITION = SETTINGS.competition
 COMPETITION_CASES = [*COMPETITION.examples, "compstats"] if COMPETITION is not None else []
 COMPETITION_TABLES = ["scores", "differences", "pairs", "matrix", "summary"]
 COMPETITION_CATEGORY = "Competitions (Nava-Muñoz 2024)"
+COMPETITION_CASE_FIGURES = ["intervals", "differences", "bootstrap"]
 COMPETITION_STUDY_FIGURES = ["fwer", "fdr", "power", "truth"]
-
-
-# Study helpers (lambdas: `snakemake --lint` wants functions in common.smk, helpers of one
-# study stay with its rules).  Each job gets only its own parsed settings: editing another
-# design (or the example) does not rerun it.
-competition_example = lambda wildcards: (
-    parsed(COMPETITION.examples[wildcards.case]) if wildcards.case in COMPETITION.examples else None
-)
-competition_example_population = lambda wildcards: (
-    parsed(COMPETITION.populations[COMPETITION.examples[wildcards.case].population])
-    if wildcards.case in COMPETITION.examples
-    else None
-)
-competition_design = lambda wildcards: parsed(COMPETITION.designs[wildcards.design])
-# replicates of one job (every cell of the design): chunk-invariant, replicate r is keyed by r
-competition_chunk_replicates = lambda wildcards: COMPETITION.study_chunks()[int(wildcards.chunk)]
-competition_design_population = lambda wildcards: parsed(
-    COMPETITION.populations[COMPETITION.designs[wildcards.design].population]
-)
-# The designs and the populations they use, in name order (reordering the YAML is no change).
-competition_study_designs = lambda: dict(sorted(COMPETITION.designs.items()))
-competition_study_populations = lambda: {
-    k: v
-    for k, v in sorted(COMPETITION.populations.items())
-    if k in {d.population for d in COMPETITION.designs.values()}
-}
-competition_case_input = lambda wildcards: (
-    "resources/realdata/compstats_competition_data.csv" if wildcards.case == "compstats" else []
-)
-competition_outputs = lambda: (
-    []
-    if COMPETITION is None
-    else [
-        f"{RESULTS}/competition/table5_check.csv",
-        f"{RESULTS}/competition/study/summary.csv",
-        *expand(f"{RESULTS}/competition/{{case}}/{{case}}_report.md", case=COMPETITION_CASES),
-        *expand(
-            f"{FIGURES}/competition/{{case}}_{{fig}}.{{ext}}",
-            case=COMPETITION_CASES,
-            fig=["intervals", "differences", "bootstrap"],
-            ext=["png", "pdf"],
-        ),
-        *expand(f"{FIGURES}/competition/study_{{fig}}.{{ext}}", fig=COMPETITION_STUDY_FIGURES, ext=["png", "pdf"]),
-    ]
-)
 
 
 rule competition_case:
@@ -90,18 +46,14 @@ rule plot_competition_case:
         tables=rules.competition_case.output.tables,
     output:
         **figures(
-            {fig: f"competition/{{case}}_{fig}" for fig in ["intervals", "differences", "bootstrap"]},
-            lambda fig: f"competition_{fig}",
+            {fig: f"competition/{{case}}_{fig}" for fig in COMPETITION_CASE_FIGURES},
+            "competition_",
             COMPETITION_CATEGORY,
             "{case}",
         ),
     params:
         example=competition_example,
-        metric=lambda wildcards: (
-            COMPETITION.populations[COMPETITION.examples[wildcards.case].population].metric_object().name
-            if wildcards.case in COMPETITION.examples
-            else "weighted_f1"
-        ),
+        metric=competition_case_metric,
     log:
         log_path("competition/{case}_plot"),
     conda:
@@ -187,7 +139,7 @@ rule plot_competition_study:
     output:
         **figures(
             {fig: f"competition/study_{fig}" for fig in COMPETITION_STUDY_FIGURES},
-            lambda fig: f"competition_study_{fig}",
+            "competition_study_",
             COMPETITION_CATEGORY,
             "known truth",
         ),

@@ -5,27 +5,6 @@ DROR_SIZE_POWER = DROR.size_power.scenarios if DROR else []
 DROR_CATEGORY = "Almost stochastic order (Dror 2019)"
 
 
-# Study helper (a lambda: `snakemake --lint` wants functions in common.smk).
-dror_outputs = lambda: (
-    []
-    if DROR is None
-    else [
-        f"{RESULTS}/dror/real_data_cases.md",
-        f"{RESULTS}/dror/synthetic_cases.md",
-        f"{RESULTS}/dror/noise_analyses.md",
-        f"{RESULTS}/dror/size_power.md",
-        f"{RESULTS}/dror/paper_cases.md",
-        f"{RESULTS}/dror/conventions.md",
-        f"{RESULTS}/dror/so_readings.md",
-        *expand(
-            f"{FIGURES}/dror/{{fig}}.{{ext}}",
-            fig=["real_data_eps", "synthetic_eps", "noise_eps", "size_power"],
-            ext=["png", "pdf"],
-        ),
-    ]
-)
-
-
 rule dror_real_data:
     input:
         ukp="resources/realdata/ukp_bilstm_runs_2017.tsv.gz",

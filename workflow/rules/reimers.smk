@@ -1,42 +1,7 @@
 # Reimers & Gurevych (2018): Evaluations 1-4, Tables 1-5, Figure 4, calibration, power, UKP data.
-import dataclasses
-
 REIMERS = SETTINGS.reimers
 REIMERS_CATEGORY = "Single scores vs distributions (Reimers 2018)"
 REIMERS_FIGURES = ["figure4", "figure4_tasks", "dev_vs_test", "power", "calibration"]
-
-
-# Study helpers (lambdas: `snakemake --lint` wants functions in common.smk, helpers of one
-# study stay with its rules).
-# This task's scenario and the settings restricted to it: editing another task's scenario or
-# the task list does not rerun its jobs.
-reimers_task = lambda wildcards: parsed(SETTINGS.scenarios[wildcards.scenario])
-reimers_task_settings = lambda wildcards: parsed(dataclasses.replace(REIMERS, tasks=(wildcards.scenario,)))
-# the paper's tasks (the scenarios with published targets), in name order (reordering the task list is
-# no change); a user's scenario is evaluated with its stated parameters, not calibrated
-reimers_task_scenarios = lambda: (
-    {name: SETTINGS.scenarios[name] for name in sorted(REIMERS.tasks) if has_targets(SETTINGS.scenarios[name])}
-    if REIMERS
-    else None
-)
-reimers_chunk_files = lambda suffix: lambda wildcards: expand(
-    f"{RESULTS}/reimers/{wildcards.scenario}/chunks/{{chunk}}{suffix}.parquet",
-    chunk=range(REIMERS.n_chunks),
-)
-reimers_task_files = lambda name: expand(
-    f"{RESULTS}/reimers/{{scenario}}/{name}.parquet", scenario=REIMERS.tasks if REIMERS else []
-)
-reimers_outputs = lambda: (
-    []
-    if REIMERS is None
-    else [
-        f"{RESULTS}/reimers/tables.md",
-        f"{RESULTS}/reimers/calibration.md",
-        f"{RESULTS}/reimers/realdata.md",
-        f"{RESULTS}/reimers/identifiability.md",
-        *expand(f"{FIGURES}/reimers/{{fig}}.{{ext}}", fig=REIMERS_FIGURES, ext=["png", "pdf"]),
-    ]
-)
 
 
 rule reimers:
@@ -94,15 +59,15 @@ rule simulate_reimers_chunk:
     output:
         scores=f"{RESULTS}/reimers/{{scenario}}/chunks/{{chunk}}.parquet",
         comparisons=f"{RESULTS}/reimers/{{scenario}}/chunks/{{chunk}}.comparisons.parquet",
-        # the noise study's tables of these models (workflow/rules/noise.smk reads them)
+        # the noise study's tables of these models (summarise_noise reads them)
         noise_scores=f"{RESULTS}/reimers/{{scenario}}/chunks/{{chunk}}.noise.parquet",
         noise_pairs=f"{RESULTS}/reimers/{{scenario}}/chunks/{{chunk}}.noise.pairs.parquet",
     params:
         scenario=reimers_task,
         settings=reimers_task_settings,
         root_seed=ROOT_SEED,
-        # the noise study's models (0 .. n_models-1) of this task, read from here (noise_from_reimers, noise.smk)
-        noise_models=lambda wildcards: NOISE.n_models if noise_from_reimers(wildcards.scenario) else 0,
+        # the noise study's models (0 .. n_models-1) of this task, read from here (noise_from_reimers)
+        noise_models=reimers_noise_models,
     log:
         log_path("reimers/{scenario}/simulate_{chunk}"),
     benchmark:
@@ -119,8 +84,8 @@ rule simulate_reimers_chunk:
 
 rule summarise_reimers:
     input:
-        scores=reimers_chunk_files(""),
-        comparisons=reimers_chunk_files(".comparisons"),
+        scores=reimers_score_chunks,
+        comparisons=reimers_comparison_chunks,
     output:
         scores=f"{RESULTS}/reimers/{{scenario}}/scores.parquet",
         comparisons=f"{RESULTS}/reimers/{{scenario}}/comparisons.parquet",
@@ -204,12 +169,12 @@ rule plot_reimers:
     output:
         **figures(
             {key: f"reimers/{key}" for key in REIMERS_FIGURES},
-            lambda key: f"reimers_{key}",
+            "reimers_",
             REIMERS_CATEGORY,
         ),
     params:
         power_target=REIMERS.power_target if REIMERS else None,
-        metrics={name: SETTINGS.scenarios[name].metric for name in REIMERS.tasks} if REIMERS else None,
+        metrics=reimers_metrics(),
     log:
         log_path("reimers/plot"),
     conda:

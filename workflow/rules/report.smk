@@ -5,10 +5,7 @@ from simstats.report.replication import scale_summary
 rule fidelity_ledger:
     """results/fidelity.{csv,md}: every published number beside ours, with role and symmetric verdict."""
     input:
-        competition_outputs(),
-        yeh_outputs(),
-        dror_outputs(),
-        reimers_outputs(),
+        study_outputs(papers_only=True),
     output:
         csv=f"{RESULTS}/fidelity.csv",
         md=report(
@@ -27,12 +24,7 @@ rule fidelity_ledger:
 rule replication_report:
     """results/REPORT.md: per paper, side-by-side tables with computed verdicts, figures, discrepancies."""
     input:
-        noise_outputs(),
-        competition_outputs(),
-        yeh_outputs(),
-        dror_outputs(),
-        reimers_outputs(),
-        approaches_outputs(),
+        study_outputs(),
         ledger=f"{RESULTS}/fidelity.csv",
     output:
         report(
@@ -41,7 +33,7 @@ rule replication_report:
             category="Replication report",
         ),
     params:
-        figures_dir=lambda wildcards: FIGURES,
+        figures_dir=figures_dir,
         scale=scale_summary(SETTINGS),
         root_seed=ROOT_SEED,
     log:

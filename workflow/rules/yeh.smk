@@ -5,24 +5,6 @@ YEH_CATEGORY = "Correlated systems (Yeh 2000)"
 YEH_FIGURES = ["size", "power", "clusters", "squad", "sd_ratio"]
 
 
-# Study helpers (lambdas: `snakemake --lint` wants functions in common.smk, helpers of one
-# study stay with its rules).
-# Only this metric's true differences (editing another metric's does not rerun these cells).
-yeh_differences = lambda wildcards: YEH.differences[wildcards.metric]
-yeh_outputs = lambda: (
-    []
-    if YEH is None
-    else [
-        f"{RESULTS}/yeh/size_power.md",
-        f"{RESULTS}/yeh/sd_ratio.md",
-        f"{RESULTS}/yeh/clusters.md",
-        f"{RESULTS}/yeh/squad_summary.md",
-        f"{RESULTS}/yeh/example.md",
-        *expand(f"{FIGURES}/yeh/{{fig}}.{{ext}}", fig=YEH_FIGURES, ext=["png", "pdf"]),
-    ]
-)
-
-
 rule simulate_yeh_cells:
     output:
         f"{RESULTS}/yeh/cells/{{metric}}_{{size}}.parquet",
@@ -183,7 +165,7 @@ rule plot_yeh:
         clusters=rules.yeh_clusters.output.parquet,
         squad=rules.yeh_squad.output.pairs,
     output:
-        **figures({fig: f"yeh/{fig}" for fig in YEH_FIGURES}, lambda fig: f"yeh_fig_{fig}", YEH_CATEGORY),
+        **figures({fig: f"yeh/{fig}" for fig in YEH_FIGURES}, "yeh_fig_", YEH_CATEGORY),
     params:
         alpha=YEH.alpha if YEH else None,
     log:
