@@ -25,7 +25,7 @@ REFERENCE_MODULES = [
     "simstats.stats.bootstrap", "simstats.stats.randomization", "simstats.stats.classical",
     "simstats.stats.aso", "simstats.stats.metrics", "simstats.stats.multitest",
     "simstats.stats.competition", "simstats.stats.results", "simstats.stats.resample",
-    "simstats.stats.engine", "simstats.sim.scenario", "simstats.sim.noise",
+    "simstats.stats.engine", "simstats.sim.scenario", "simstats.sim.noise", "simstats.sim.closed_forms",
     "simstats.sim.score_level", "simstats.sim.seeding", "simstats.io",
 ]
 
