@@ -90,12 +90,14 @@ def planned_jobs(dry_run_output: str) -> list[str]:
 def test_the_workflow_reads_the_defaults_from_its_one_schema_application(tmp_path):
     """common.smk applies the schema once (validate_config) and the rules read only its parsed settings: a
     config/config.yaml without the fields that merely state their default plans the very same jobs."""
+    from simstats.config import config_schema
     from simstats.sim.schema import load_schema
 
+    schema = {**config_schema(), "$defs": load_schema()["$defs"]}
     full = copy_workflow(tmp_path / "full")
     lean = copy_workflow(tmp_path / "lean")
     config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
-    removed = without_defaults(config, load_schema(), load_schema())
+    removed = without_defaults(config, schema, schema)
     assert {"dror.alpha_aso", "noise.n_boot", "yeh.recall", "reimers.power.target", "results_dir"} <= set(removed)
     (lean / "config/config.yaml").write_text(yaml.safe_dump(config))
     plans = []
