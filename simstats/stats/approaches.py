@@ -184,7 +184,7 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     observed = metric(system_totals(stats[order]))                         # (runs,) in A-then-B order
     mean_a, mean_b = observed[:ka].mean(), observed[ka:].mean()
     delta = float(improvement(metric, mean_a, mean_b))
-    pack, items = item_bootstrap(stats, order, rng, n_resamples, compress_items)
+    pack, items = item_bootstrap(stats, order, rng, n_resamples, compress_items, clusters)
     # items are drawn from rng exactly as paired_bootstrap draws them (so one run per approach
     # with resample=("items",) is the paired bootstrap); seeds from a child stream of rng
     seeds = SeedCounts(rng.spawn(1)[0], n_resamples, ka, kb, paired=pairing is not None)

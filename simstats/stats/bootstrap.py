@@ -28,7 +28,7 @@ import numpy as np
 from simstats.stats.engine import (BOOTSTRAP_COMPRESS_FACTOR, TIE_TOL, ColumnPack, as_generator, check_stats,
                                    improvement, item_groups, replicates, system_totals)
 from simstats.stats.metrics import Metric
-from simstats.stats.resample import ItemCounts, RowCounts, aggregate_clusters, check_weights
+from simstats.stats.resample import ClusterCounts, ItemCounts, RowCounts, aggregate_clusters, check_weights
 from simstats.stats.results import (BootstrapResult, ConfidenceInterval, check_alternative,
                                     check_confidence_level)
 
@@ -197,8 +197,12 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
         def statistic(sums):
             values = metric(sums)
             return improvement(metric, values[:, local[:, 0]], values[:, local[:, 1]])
-    resampler = ItemCounts(rng, n_resamples, stats.shape[1], pack.rows) if sizes is None \
-        else RowCounts(rng, n_resamples, sizes)
+    if sizes is not None:
+        resampler = RowCounts(rng, n_resamples, sizes)
+    elif clusters is not None:
+        resampler = ClusterCounts(rng, n_resamples, clusters, pack.rows)
+    else:
+        resampler = ItemCounts(rng, n_resamples, stats.shape[1], pack.rows)
     # sacrebleu's p-value centres at the mean over all replicates: keep them all
     keep, counts = replicates(resampler, pack, statistic, elementwise=elementwise,
                               keep=confidence_level is not None or convention == "sacrebleu",
@@ -220,16 +224,20 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
 
 
 def item_bootstrap(stats: np.ndarray, systems, rng: np.random.Generator, n_resamples: int,
-                   compress_items: bool = True):
-    """The systems' statistic columns and the item bootstrap's resampler for them: (ColumnPack, resampler).
+                   compress_items: bool = True, clusters=None):
+    """The systems' statistic columns and the bootstrap's resampler for them: (ColumnPack, resampler).
 
-    With few distinct joint rows over ``systems`` (:func:`simstats.stats.engine.item_groups`) the
-    pack holds one row per group and the resampler draws Multinomial(n; sizes / n) counts over the
-    groups (:class:`RowCounts`); otherwise one row per item and item counts (:class:`ItemCounts`)."""
+    ``stats`` are the items' statistics, or with ``clusters`` (each item's cluster id) the clusters'
+    (:func:`simstats.stats.resample.aggregate_clusters`).  With few distinct joint rows over
+    ``systems`` (:func:`simstats.stats.engine.item_groups`) the pack holds one row per group and the
+    resampler draws Multinomial(n; sizes / n) counts over the groups (:class:`RowCounts`); otherwise
+    one row per item (cluster) and item (cluster) counts (:class:`ItemCounts`, :class:`ClusterCounts`)."""
     n = stats.shape[1]
     groups = item_groups(stats, systems, BOOTSTRAP_COMPRESS_FACTOR) if compress_items else None
     if groups is None:
         pack = ColumnPack(stats, systems)
+        if clusters is not None:
+            return pack, ClusterCounts(rng, n_resamples, clusters, pack.rows)
         return pack, ItemCounts(rng, n_resamples, n, pack.rows)
     first, sizes = groups
     return ColumnPack(stats[:, first], systems, n), RowCounts(rng, n_resamples, sizes)
@@ -256,7 +264,7 @@ def bootstrap_score_matrix(stats, metric: Metric, *, n_resamples: int = 10_000, 
     rng = as_generator(rng)
     if clusters is not None:
         stats = aggregate_clusters(stats, clusters)
-    pack, resampler = item_bootstrap(stats, np.arange(stats.shape[0]), rng, n_resamples, compress_items)
+    pack, resampler = item_bootstrap(stats, np.arange(stats.shape[0]), rng, n_resamples, compress_items, clusters)
     values, _ = replicates(resampler, pack, metric, elementwise=metric.elementwise)
     return metric(system_totals(stats)), values
 
