@@ -86,8 +86,8 @@ class Resampler:
 class ItemCounts(Resampler):
     """Bootstrap counts over ``n`` items: row r counts how often each item is among n uniform draws.
 
-    The draws are those of one ``rng.integers(0, n, size=(B, n))`` call (int32 when B * n < 2**31,
-    else int64), the resamples of sacrebleu's ``rng.choice(n, size=(B, n))`` for the same seed; they
+    The draws are those of one ``rng.integers(0, n, size=(B, n))`` call, the resamples of
+    sacrebleu's ``rng.choice(n, size=(B, n))`` for the same seed; they
     are counted ``COUNT_BLOCK`` values at a time, which stays in the cache.  ``columns`` (item
     indices): only those items' counts, from the same draws (the rows a ColumnPack keeps)."""
 
@@ -95,7 +95,8 @@ class ItemCounts(Resampler):
         self.n = int(n)
         self.columns = None if columns is None else np.asarray(columns, dtype=np.int64)
         super().__init__(rng, n_resamples, self.n if columns is None else len(self.columns))
-        self.dtype = np.int32 if self.n_resamples * self.n < 2**31 else np.int64     # fixes the stream
+        # the generator gives the same numbers below 2**32 in either dtype; int32 halves the memory traffic
+        self.dtype = np.int32 if max(self.n, COUNT_BLOCK) < 2**30 else np.int64
         self.chunk = max(1, COUNT_BLOCK // max(self.n, 1))
         self._offsets = (np.arange(self.chunk, dtype=self.dtype) * self.n)[:, None]
 
