@@ -25,7 +25,7 @@ import simstats.stats.engine as sim_engine
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.metrics import get_metric
 from simstats.stats.randomization import approximate_randomization
-from simstats.stats.resample import item_counts, row_counts, row_swaps, swap_indicators
+from simstats.stats.resample import ItemCounts, RowCounts, RowSwaps, Swaps
 
 from .common import (TOLERANCE_RULE, PValueCheck, Report, Settings, best_of, fmt_s, fmt_x, repeat_rule, timed)
 from .inputs import PAIR_FLIP_RATES, label_stats, label_systems
@@ -147,19 +147,19 @@ def resampler_costs(report: Report) -> None:
     def per_unit(fn, units):
         return min(timed(fn)[0] for _ in range(3)) / units
 
-    item = per_unit(lambda: item_counts(rng, b, n), b * n)
-    row = per_unit(lambda: row_counts(rng, b, sizes), b * rows)
-    swap = per_unit(lambda: swap_indicators(rng, b, n), b * n)
-    row_swap = per_unit(lambda: row_swaps(rng, b, sizes), b * rows)
+    item = per_unit(lambda: ItemCounts(rng, b, n).draw(b), b * n)
+    row = per_unit(lambda: RowCounts(rng, b, sizes).draw(b), b * rows)
+    swap = per_unit(lambda: Swaps(rng, b, n).draw(b), b * n)
+    row_swap = per_unit(lambda: RowSwaps(rng, b, sizes).draw(b), b * rows)
     report.line(f"Resampler costs ({b:,} replicates; {n:,} items or {rows} distinct rows of {n // rows} items): "
                 "compressing items into distinct rows pays when rows × (cost per row) < items × (cost per item).")
     report.line()
     report.table(["resampler", "per unit", "row / item cost", "engine's compression factor"], [
-        ("bootstrap, per item (item_counts)", f"{item * 1e9:.2f} ns", "", ""),
-        ("bootstrap, per row (row_counts, multinomial)", f"{row * 1e9:.2f} ns", f"{row / item:.1f}",
+        ("bootstrap, per item (ItemCounts)", f"{item * 1e9:.2f} ns", "", ""),
+        ("bootstrap, per row (RowCounts, multinomial)", f"{row * 1e9:.2f} ns", f"{row / item:.1f}",
          f"BOOTSTRAP_COMPRESS_FACTOR = {sim_engine.BOOTSTRAP_COMPRESS_FACTOR}"),
-        ("randomization, per item (swap_indicators)", f"{swap * 1e9:.2f} ns", "", ""),
-        ("randomization, per row (row_swaps, binomial)", f"{row_swap * 1e9:.2f} ns", f"{row_swap / swap:.1f}",
+        ("randomization, per item (Swaps)", f"{swap * 1e9:.2f} ns", "", ""),
+        ("randomization, per row (RowSwaps, binomial)", f"{row_swap * 1e9:.2f} ns", f"{row_swap / swap:.1f}",
          f"RANDOMIZATION_COMPRESS_FACTOR = {sim_engine.RANDOMIZATION_COMPRESS_FACTOR}"),
     ])
 

@@ -34,9 +34,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simstats.stats.bootstrap import check_bootstrap_options, extreme_counts, item_resampler, pvalues_from_counts
-from simstats.stats.engine import aggregate_clusters, as_generator, improvement, replicate_block, system_totals
+from simstats.stats.bootstrap import check_bootstrap_options, extreme_counts, item_bootstrap, pvalues_from_counts
+from simstats.stats.engine import as_generator, improvement, replicates, system_totals
 from simstats.stats.metrics import Metric
+from simstats.stats.resample import Joint, SeedCounts, aggregate_clusters
 from simstats.stats.results import ConfidenceInterval, TestResult
 
 TARGETS = {("items", "seeds"): "new seeds and new test items",
@@ -183,29 +184,22 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     observed = metric(system_totals(stats[order]))                         # (runs,) in A-then-B order
     mean_a, mean_b = observed[:ka].mean(), observed[ka:].mean()
     delta = float(improvement(metric, mean_a, mean_b))
-    pack, draw_items = item_resampler(stats, order, rng, compress_items)
-    block = replicate_block(pack.matrix.shape[0], pack.matrix.shape[1])
-    keep = {key: np.empty(n_resamples) for key in ("both", "seeds", "items")}
+    pack, items = item_bootstrap(stats, order, rng, n_resamples, compress_items, clusters)
     # items are drawn from rng exactly as paired_bootstrap draws them (so one run per approach
     # with resample=("items",) is the paired bootstrap); seeds from a child stream of rng
-    seed_rng = rng.spawn(1)[0]
-    done = 0
-    while done < n_resamples:
-        b = min(block, n_resamples - done)
-        values = metric(pack.sums(draw_items(b), metric.elementwise))          # (b, runs): new test sets
-        if pairing is not None:
-            ca = seed_rng.multinomial(ka, np.full(ka, 1 / ka), size=b).astype(np.float64)
-            cb = ca
-        else:
-            ca = seed_rng.multinomial(ka, np.full(ka, 1 / ka), size=b).astype(np.float64)
-            cb = seed_rng.multinomial(kb, np.full(kb, 1 / kb), size=b).astype(np.float64)
+    seeds = SeedCounts(rng.spawn(1)[0], n_resamples, ka, kb, paired=pairing is not None)
 
-        def diff(v_a, v_b, w_a, w_b):
-            return improvement(metric, (v_a * w_a).sum(axis=-1) / ka, (v_b * w_b).sum(axis=-1) / kb)
-        keep["both"][done:done + b] = diff(values[:, :ka], values[:, ka:], ca, cb)
-        keep["items"][done:done + b] = diff(values[:, :ka], values[:, ka:], 1.0, 1.0)
-        keep["seeds"][done:done + b] = diff(observed[:ka], observed[ka:], ca, cb)
-        done += b
+    def diff(v_a, v_b, w_a, w_b):
+        return improvement(metric, (v_a * w_a).sum(axis=-1) / ka, (v_b * w_b).sum(axis=-1) / kb)
+
+    def statistic(sums, counts):
+        values = metric(sums)                                   # (b, runs): new test sets
+        ca, cb = counts[:, :ka], counts[:, ka:]
+        return np.stack([diff(values[:, :ka], values[:, ka:], ca, cb),
+                         diff(observed[:ka], observed[ka:], ca, cb),
+                         diff(values[:, :ka], values[:, ka:], 1.0, 1.0)], axis=1)
+    stars, _ = replicates(Joint(items, seeds), pack, statistic, elementwise=metric.elementwise)
+    keep = {k: np.ascontiguousarray(stars[:, j]) for j, k in enumerate(("both", "seeds", "items"))}
     key = "both" if resample == ("items", "seeds") else resample[0]
     pvalues = {}
     for k, star in keep.items():

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simstats.stats.engine import (BOOTSTRAP_COMPRESS_FACTOR, TIE_TOL, ColumnPack, aggregate_clusters, as_generator,
-                                   check_stats, improvement, item_groups, replicate_block, system_totals)
+from simstats.stats.engine import (BOOTSTRAP_COMPRESS_FACTOR, TIE_TOL, ColumnPack, as_generator, check_stats,
+                                   improvement, item_groups, replicates, system_totals)
 from simstats.stats.metrics import Metric
-from simstats.stats.resample import check_weights, item_counts, row_counts
+from simstats.stats.resample import ClusterCounts, ItemCounts, RowCounts, aggregate_clusters, check_weights
 from simstats.stats.results import (BootstrapResult, ConfidenceInterval, check_alternative,
                                     check_confidence_level)
 
@@ -129,7 +129,7 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
         Cluster id per item: whole clusters are resampled.
     weights : array (items,), optional
         Item multiplicities: each row of ``stats`` stands for ``weights[i]`` identical items,
-        resampled with :func:`simstats.stats.resample.row_counts` (same distribution as the
+        resampled with :class:`simstats.stats.resample.RowCounts` (same distribution as the
         item bootstrap of the expanded items).
     compress_items : bool
         When the items (or clusters) take few distinct joint statistic rows over all systems
@@ -153,35 +153,20 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
         raise ValueError("give either clusters or weights, not both")
     if clusters is not None:
         stats = aggregate_clusters(stats, clusters)
-    if weights is not None:
-        weights = check_weights(weights, stats.shape[1])
-
-        def draw(b):
-            return row_counts(rng, b, weights)
-        totals = np.einsum("i,sik->sk", weights, stats.astype(np.float64))
-    else:
-        n = stats.shape[1]
-
-        def draw(b):
-            return item_counts(rng, b, n, pack.rows)      # the items the pack (defined below) keeps
-        totals = None
     systems, local = np.unique(pairs, return_inverse=True)
     local = local.reshape(pairs.shape)
-    groups = None
-    if weights is None and compress_items and convention != "sacrebleu":
+    if weights is not None:
+        weights = check_weights(weights, stats.shape[1])
+        totals = np.einsum("i,sik->sk", weights, stats.astype(np.float64))[systems]
+        rows, sizes = None, weights
+    else:
+        totals = system_totals(stats[systems])
         # keyed on every system given, so a pair's resamples do not depend on the other pairs of the call
-        groups = item_groups(stats, np.arange(stats.shape[0]), BOOTSTRAP_COMPRESS_FACTOR)
-    if groups is not None:
-        group_sizes = groups[1]
-
-        def draw(b):
-            return row_counts(rng, b, group_sizes)
+        groups = item_groups(stats, np.arange(stats.shape[0]), BOOTSTRAP_COMPRESS_FACTOR) \
+            if compress_items and convention != "sacrebleu" else None
+        rows, sizes = (None, None) if groups is None else groups
     # a replicate's weights sum to the items (or weighted rows) drawn, whatever rows they fall on
     total_weight = float(weights.sum()) if weights is not None else float(stats.shape[1])
-    if totals is None:
-        totals = system_totals(stats[systems])
-    else:
-        totals = totals[systems]
     observed = metric(totals)
     ratio = _shared_ratio(stats, metric, systems)
     if ratio is not None:
@@ -195,37 +180,34 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
             total_den, total_diff = float(columns[0, :, 0].sum()), diffs.sum(axis=1)
         else:
             total_den, total_diff = float(columns[0, :, 0] @ weights), diffs @ weights
-        if groups is not None:
-            columns = columns[:, groups[0]]
-        pack = ColumnPack(columns, np.arange(columns.shape[0]), total_weight)
+        pack = ColumnPack(columns if rows is None else columns[:, rows], np.arange(columns.shape[0]), total_weight)
         delta = total_diff / total_den if total_den else np.zeros(pairs.shape[0])
+        elementwise = False
 
-        def replicate(counts):
-            sums = pack.sums(counts)[:, :, 0]
+        def statistic(sums):
+            sums = sums[:, :, 0]
             with np.errstate(divide="ignore", invalid="ignore"):
                 d = sums[:, 1:] / sums[:, :1]
             return np.where(sums[:, :1] != 0, d, 0.0)
     else:
         delta = improvement(metric, observed[local[:, 0]], observed[local[:, 1]])
-        pack = ColumnPack(stats if groups is None else stats[:, groups[0]], systems, total_weight)
+        pack = ColumnPack(stats if rows is None else stats[:, rows], systems, total_weight)
+        elementwise = metric.elementwise
 
-        def replicate(counts):
-            values = metric(pack.sums(counts, metric.elementwise))
+        def statistic(sums):
+            values = metric(sums)
             return improvement(metric, values[:, local[:, 0]], values[:, local[:, 1]])
-    block = replicate_block(pack.matrix.shape[0], pack.matrix.shape[1])
-    counts = np.zeros((2, pairs.shape[0]) if convention == "percentile" else pairs.shape[0], dtype=np.int64)
+    if sizes is not None:
+        resampler = RowCounts(rng, n_resamples, sizes)
+    elif clusters is not None:
+        resampler = ClusterCounts(rng, n_resamples, clusters, pack.rows)
+    else:
+        resampler = ItemCounts(rng, n_resamples, stats.shape[1], pack.rows)
     # sacrebleu's p-value centres at the mean over all replicates: keep them all
-    keep_all = confidence_level is not None or convention == "sacrebleu"
-    keep = np.empty((n_resamples, pairs.shape[0]), np.float64) if keep_all else None
-    done = 0
-    while done < n_resamples:
-        b = min(block, n_resamples - done)
-        delta_star = replicate(draw(b))
-        if convention != "sacrebleu":
-            counts += extreme_counts(delta_star, delta, alternative, convention)
-        if keep is not None:
-            keep[done:done + b] = delta_star
-        done += b
+    keep, counts = replicates(resampler, pack, statistic, elementwise=elementwise,
+                              keep=confidence_level is not None or convention == "sacrebleu",
+                              count=None if convention == "sacrebleu"
+                              else (lambda d: extreme_counts(d, delta, alternative, convention)))
     if convention == "sacrebleu":
         pvalue = sacrebleu_pvalues(keep, delta)
     else:
@@ -241,19 +223,24 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
                            convention=convention)
 
 
-def item_resampler(stats: np.ndarray, systems, rng: np.random.Generator, compress_items: bool = True):
-    """The systems' statistic columns and a bootstrap draw for them: (ColumnPack, draw(b) -> counts).
+def item_bootstrap(stats: np.ndarray, systems, rng: np.random.Generator, n_resamples: int,
+                   compress_items: bool = True, clusters=None):
+    """The systems' statistic columns and the bootstrap's resampler for them: (ColumnPack, resampler).
 
-    With few distinct joint rows over ``systems`` (:func:`simstats.stats.engine.item_groups`) the
-    pack holds one row per group and draw(b) gives Multinomial(n; sizes / n) counts over the groups;
-    otherwise one row per item and Multinomial(n; 1/n, ..., 1/n) item counts."""
+    ``stats`` are the items' statistics, or with ``clusters`` (each item's cluster id) the clusters'
+    (:func:`simstats.stats.resample.aggregate_clusters`).  With few distinct joint rows over
+    ``systems`` (:func:`simstats.stats.engine.item_groups`) the pack holds one row per group and the
+    resampler draws Multinomial(n; sizes / n) counts over the groups (:class:`RowCounts`); otherwise
+    one row per item (cluster) and item (cluster) counts (:class:`ItemCounts`, :class:`ClusterCounts`)."""
     n = stats.shape[1]
     groups = item_groups(stats, systems, BOOTSTRAP_COMPRESS_FACTOR) if compress_items else None
     if groups is None:
         pack = ColumnPack(stats, systems)
-        return pack, lambda b: item_counts(rng, b, n, pack.rows)
+        if clusters is not None:
+            return pack, ClusterCounts(rng, n_resamples, clusters, pack.rows)
+        return pack, ItemCounts(rng, n_resamples, n, pack.rows)
     first, sizes = groups
-    return ColumnPack(stats[:, first], systems, n), lambda b: row_counts(rng, b, sizes)
+    return ColumnPack(stats[:, first], systems, n), RowCounts(rng, n_resamples, sizes)
 
 
 def bootstrap_score_matrix(stats, metric: Metric, *, n_resamples: int = 10_000, clusters=None,
@@ -277,14 +264,8 @@ def bootstrap_score_matrix(stats, metric: Metric, *, n_resamples: int = 10_000, 
     rng = as_generator(rng)
     if clusters is not None:
         stats = aggregate_clusters(stats, clusters)
-    pack, draw = item_resampler(stats, np.arange(stats.shape[0]), rng, compress_items)
-    block = replicate_block(pack.matrix.shape[0], pack.matrix.shape[1])
-    values = np.empty((n_resamples, stats.shape[0]))
-    done = 0
-    while done < n_resamples:
-        b = min(block, n_resamples - done)
-        values[done:done + b] = metric(pack.sums(draw(b), metric.elementwise))
-        done += b
+    pack, resampler = item_bootstrap(stats, np.arange(stats.shape[0]), rng, n_resamples, compress_items, clusters)
+    values, _ = replicates(resampler, pack, metric, elementwise=metric.elementwise)
     return metric(system_totals(stats)), values
 
 

@@ -1,11 +1,20 @@
-"""Shared machinery of the resampling tests: inputs, column packing, resampled metrics.
+"""Shared machinery of the resampling tests: inputs, column packing, the replicate loop.
 
 Systems' per-item statistics come as an array (systems, items, k).  A resampling test
-draws a weight matrix W (replicates x items) - bootstrap counts or swap indicators - and
-gets every system's resampled sums as one matrix product W @ S, with S holding each
-system's statistic columns side by side (columns equal for all systems, such as the
-number of gold items per sentence, are stored once).  That product is the whole cost of
-a test, so many pairs are tested at once at matrix-multiply speed.
+takes a resampler (:mod:`simstats.stats.resample`), which gives weight matrices W
+(replicates x items) - bootstrap counts or swap indicators - and gets every system's
+resampled sums as one matrix product W @ S, with S holding each system's statistic columns
+side by side (columns equal for all systems, such as the number of gold items per sentence,
+are stored once: :class:`ColumnPack`).  That product is the whole cost of a test, so many
+pairs are tested at once at matrix-multiply speed.  :func:`replicates` is the one loop that
+runs a test's replicates in blocks.
+
+Results do not depend on the block size: the resamplers draw in an order of their own, and
+the sums of integer statistics are exact (float32 below 2**24, float64 below 2**53, whichever
+rows a BLAS groups together), so a replicate's sums are the same numbers in any block
+(tests/test_resample.py tests this contract).  Statistics that are not integers are summed
+in float64 by the BLAS product; their last bits may depend on the BLAS build, and the block
+size is a fixed function of the data's shape (:func:`replicate_block`).
 """
 from __future__ import annotations
 
@@ -69,17 +78,6 @@ def check_stats(stats, metric: Metric, pairs=None) -> tuple[np.ndarray, np.ndarr
     if pairs.size == 0 or pairs.min() < 0 or pairs.max() >= m:
         raise ValueError(f"pairs must index systems 0..{m - 1}")
     return stats, pairs
-
-
-def aggregate_clusters(stats: np.ndarray, clusters) -> np.ndarray:
-    """Sum items' statistics within clusters: (systems, items, k) -> (systems, clusters, k)."""
-    clusters = np.asarray(clusters)
-    if clusters.shape != (stats.shape[1],):
-        raise ValueError(f"clusters must give one id per item ({stats.shape[1]}), got shape {clusters.shape}")
-    _, inverse = np.unique(clusters, return_inverse=True)
-    order = np.argsort(inverse, kind="stable")
-    starts = np.flatnonzero(np.r_[True, np.diff(inverse[order]) != 0])
-    return np.add.reduceat(stats[:, order, :].astype(np.float64), starts, axis=1)
 
 
 def item_groups(stats: np.ndarray, systems, factor: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -232,3 +230,38 @@ class ColumnPack:
 def replicate_block(n_items: int, n_columns: int, budget: int = 2**25) -> int:
     """Replicates per block so that the weight and product matrices stay within ~budget floats."""
     return int(max(16, min(4096, budget // max(1, n_items + n_columns))))
+
+
+def replicates(resampler, pack: ColumnPack, statistic, *, elementwise: bool = False, keep: bool = True, count=None,
+               block: int | None = None):
+    """Run a resampling test's replicates: the one loop of every resampling test.
+
+    For each block of b replicates: ``draws = resampler.draw(b)`` (a weight matrix, or a tuple of
+    the weight matrix and further draws, see :class:`simstats.stats.resample.Joint`), the resampled
+    sums ``S* = pack.sums(W, elementwise)`` (b, systems, k), and the replicate statistics
+    ``statistic(S*, *further draws)`` (b, p).  ``keep``: return every replicate's statistics,
+    (B, p); ``count``: a function of a block's statistics giving counts (e.g. of replicates at least as
+    extreme as observed), summed over the blocks in int64.  ``block``: replicates per block (default
+    :func:`replicate_block` of the pack's matrix).  Returns (kept statistics or None, counts or None).
+    """
+    n_resamples = resampler.n_resamples
+    if block is None:
+        block = replicate_block(pack.matrix.shape[0], pack.matrix.shape[1])
+    kept = counts = None
+    done = 0
+    while done < n_resamples:
+        b = min(block, n_resamples - done)
+        draws = resampler.draw(b)
+        extra = ()
+        if isinstance(draws, tuple):
+            draws, extra = draws[0], draws[1:]
+        values = statistic(pack.sums(draws, elementwise), *extra)
+        if keep:
+            if kept is None:
+                kept = np.empty((n_resamples,) + values.shape[1:], dtype=values.dtype)
+            kept[done:done + b] = values
+        if count is not None:
+            c = np.asarray(count(values), dtype=np.int64)
+            counts = c if counts is None else counts + c
+        done += b
+    return kept, counts

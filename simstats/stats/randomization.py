@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simstats.stats.engine import (RANDOMIZATION_COMPRESS_FACTOR, TIE_TOL, ColumnPack, aggregate_clusters,
-                                   as_generator, check_stats, improvement, item_groups, replicate_block)
+from simstats.stats.engine import (RANDOMIZATION_COMPRESS_FACTOR, TIE_TOL, ColumnPack, as_generator, check_stats,
+                                   improvement, item_groups, replicate_block, replicates)
 from simstats.stats.metrics import Metric
-from simstats.stats.resample import check_weights, row_swaps, swap_indicators
+from simstats.stats.resample import RowSwaps, Swaps, aggregate_clusters, check_weights
 from simstats.stats.results import RandomizationResult, check_alternative
 from simstats.stats.lazy import lazy_module
 
@@ -56,7 +56,7 @@ def approximate_randomization(stats, metric: Metric, pairs=None, *, alternative:
     ``n_resamples`` random shuffles, shared by every pair; p = (nc + 1) / (n_resamples + 1).
     ``clusters``: whole clusters are swapped; ``weights``: each row of ``stats`` stands for
     that many identical items, and Binomial(weight, 1/2) of them are swapped
-    (:func:`simstats.stats.resample.row_swaps`).  ``compress_items``: when the items take few
+    (:class:`simstats.stats.resample.RowSwaps`).  ``compress_items``: when the items take few
     distinct joint statistic rows over all systems in ``stats`` (at most 1/16 of them), draw
     Binomial(size, 1/2) swaps per row (:func:`simstats.stats.engine.item_groups`) - the same
     distribution as per-item swaps, other random numbers; False keeps the per-item draw.
@@ -79,40 +79,29 @@ def approximate_randomization(stats, metric: Metric, pairs=None, *, alternative:
         sum_a, sum_b = a.sum(axis=1), b.sum(axis=1)
         moving = np.any(a[:, groups[0]] != b[:, groups[0]], axis=(0, 2))
         rows, sizes = groups[0][moving], groups[1][moving]
-        diff = (b - a)[:, rows]
         total_weight = float(sizes.sum())           # a replicate swaps at most every item of its rows
-
-        def draw(r):
-            return row_swaps(rng, r, sizes)
     elif weights is not None:
         weights = check_weights(weights, stats.shape[1])
         # only rows on which some pair's systems differ can move anything
         rows = np.flatnonzero(np.any(a != b, axis=(0, 2)))
         sum_a, sum_b = np.einsum("i,pik->pk", weights, a), np.einsum("i,pik->pk", weights, b)
-        diff = (b - a)[:, rows]
-        total_weight = float(weights[rows].sum())
-
-        def draw(r):
-            return row_swaps(rng, r, weights[rows])
+        sizes = weights[rows]
+        total_weight = float(sizes.sum())
     else:
         sum_a, sum_b = a.sum(axis=1), b.sum(axis=1)
-        diff = b - a
-        total_weight = None                         # 0/1 swaps: at most the number of rows
-
-        def draw(r):
-            return swap_indicators(rng, r, stats.shape[1], pack.rows)     # the items the pack (below) keeps
+        rows = sizes = total_weight = None          # 0/1 swaps: at most the number of rows
+    diff = b - a if rows is None else (b - a)[:, rows]
     delta = improvement(metric, metric(sum_a), metric(sum_b))
     # A's shuffled sums: sum_a + G @ (b - a); B's: sum_b - G @ (b - a).  Pairs become "systems".
     pack = ColumnPack(diff, np.arange(diff.shape[0]), total_weight)
-    block = replicate_block(diff.shape[1], pack.matrix.shape[1])
-    nc = np.zeros(pairs.shape[0], np.int64)
-    done = 0
-    while done < n_resamples:
-        r = min(block, n_resamples - done)
-        moved = pack.sums(draw(r), metric.elementwise)
-        delta_star = improvement(metric, metric(sum_a[None] + moved), metric(sum_b[None] - moved))
-        nc += at_least_as_extreme(delta_star, delta, alternative).sum(axis=0)
-        done += r
+    resampler = Swaps(rng, n_resamples, stats.shape[1], pack.rows) if sizes is None \
+        else RowSwaps(rng, n_resamples, sizes)
+
+    def statistic(moved):
+        return improvement(metric, metric(sum_a[None] + moved), metric(sum_b[None] - moved))
+    _, nc = replicates(resampler, pack, statistic, elementwise=metric.elementwise, keep=False,
+                       count=lambda d: at_least_as_extreme(d, delta, alternative).sum(axis=0),
+                       block=replicate_block(diff.shape[1], pack.matrix.shape[1]))
     pvalue = (nc + 1) / (n_resamples + 1)
     unit = "clusters" if clusters is not None else "items"
     return RandomizationResult(delta, pvalue, alternative, f"approximate randomization (swapping {unit})",

@@ -1,70 +1,227 @@
-"""Resamplers: the random weight matrices the engine multiplies with the statistics.
+"""Resamplers: seeded sources of the weight matrices the resampling tests multiply with statistics.
 
-Each function draws, from the generator passed in, a (replicates, units) matrix W; the
-engine (:mod:`simstats.stats.engine`) turns it into every system's resampled sums W @ S.
+A resampler stands for the B replicates of one test.  ``draw(b)`` gives the weights of the next
+b replicates, a (b, units) float32 matrix W; the engine (:func:`simstats.stats.engine.replicates`)
+turns each block into every system's resampled sums W @ S.  Every resampler draws its random
+numbers in a fixed order of its own, so the B replicates are the same whatever blocks they are
+asked for in (and, for a given seed, the same in every run).
 
-* :func:`item_counts` - the bootstrap over n items: Multinomial(n; 1/n, ..., 1/n) counts.
-* :func:`row_counts` - the same bootstrap when the statistics are given as distinct rows
-  with multiplicities (``weights``): Multinomial(n; w_1/n, ..., w_r/n) over the rows, which
-  has exactly the distribution of the item bootstrap's counts summed within rows, at a cost
-  of O(rows) instead of O(n) per replicate.
-* :func:`swap_indicators` - randomization: each item's outputs swapped with probability 1/2.
-* :func:`row_swaps` - the same over distinct rows: Binomial(w_r, 1/2) swapped items per row.
-
-Clusters are handled by summing items within clusters first
-(:func:`simstats.stats.engine.aggregate_clusters`); the resamplers then act on clusters.
+* :class:`ItemCounts` - the bootstrap over n items: Multinomial(n; 1/n, ..., 1/n) counts per
+  replicate, from n uniform item indices per replicate (sacrebleu's ``rng.choice(n, (B, n))``).
+* :class:`ClusterCounts` - the bootstrap over clusters of items: ItemCounts over the clusters,
+  applied to the items' statistics summed within clusters (:meth:`ClusterCounts.aggregate`).
+* :class:`RowCounts` - the item bootstrap when the statistics come as distinct rows standing for
+  ``sizes`` identical items each (weighted rows, or the rows the engine compresses equal items
+  into): Multinomial(n; sizes / n) over the rows, the distribution of the item counts summed
+  within rows, at a cost of O(rows) instead of O(n) per replicate.
+* :class:`Swaps` - randomization: each item's two outputs exchanged with probability 1/2
+  (indicators 0/1).
+* :class:`RowSwaps` - the same over distinct rows: Binomial(size, 1/2) swapped items per row.
+* :class:`SeedCounts` - the bootstrap over the runs (seeds) of two approaches, paired or not.
+* :class:`Joint` - several resamplers drawn side by side (items and seeds of an approach test).
 """
 from __future__ import annotations
 
 import numpy as np
 
-
-#: Items x replicates counted at once by :func:`item_counts`: their int64 counts (128,000 bytes) stay in
-#: the L2 cache and under glibc's default mmap threshold (128 KiB), so each block's arrays are reused heap
+#: Items x replicates counted at once by :class:`ItemCounts`: their int64 counts (128,000 bytes) stay in
+#: the L2 cache and under glibc's default mmap threshold (128 KiB), so each chunk's arrays are reused heap
 #: memory instead of fresh pages from the kernel (2**15 values took 6-9 instead of 3.3 ns per value at
 #: n = 60-700 items, from page faults).
 COUNT_BLOCK = 16_000
+#: Swap indicators drawn at once by :class:`Swaps` (rounded to whole replicates, 4 at a time).
+SWAP_BLOCK = 2**16
+#: Replicates drawn at once by :class:`SeedCounts` (A's counts for these replicates, then B's).
+SEED_BLOCK = 4096
 
 
-def item_counts(rng: np.random.Generator, n_resamples: int, n: int, columns: np.ndarray | None = None) -> np.ndarray:
-    """Multinomial(n; 1/n, ..., 1/n) resample counts, (n_resamples, n) float32; with ``columns``
-    (item indices), only those items' counts, (n_resamples, len(columns)), from the same draws.
+class Resampler:
+    """B replicates of weights over ``units`` columns, served in blocks of any size.
 
-    Drawn and counted in blocks of rows (one bincount per block of about COUNT_BLOCK values, which
-    stays in the cache): the generator gives the same draws in blocks as in one call of the whole
-    shape, so the counts are those of one draw and one bincount of the whole matrix, bit for bit
-    (tests/test_resample.py), at about half the cost."""
-    dtype = np.int32 if n_resamples * n < 2**31 else np.int64     # fixes the stream: keep the rule
-    rows = max(1, COUNT_BLOCK // max(n, 1))
-    offsets = (np.arange(min(rows, n_resamples), dtype=dtype) * n)[:, None]
-    out = np.empty((n_resamples, n if columns is None else len(columns)), np.float32)
-    for start in range(0, n_resamples, rows):
-        stop = min(start + rows, n_resamples)
-        draws = rng.integers(0, n, size=(stop - start, n), dtype=dtype)
-        draws += offsets[:stop - start]
-        counts = np.bincount(draws.ravel(), minlength=(stop - start) * n).reshape(stop - start, n)
-        out[start:stop] = counts if columns is None else counts[:, columns]
-    return out
+    A subclass draws ``chunk`` replicates at a time with :meth:`_draw` (its own fixed chunking);
+    :meth:`draw` serves the requested rows from those chunks, so the replicates do not depend on
+    the block sizes asked for.  At most ``n_resamples`` replicates are drawn in all."""
+
+    #: replicates per call of :meth:`_draw`
+    chunk = SEED_BLOCK
+
+    def __init__(self, rng: np.random.Generator, n_resamples: int, units: int):
+        if n_resamples < 1:
+            raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
+        self.rng = rng
+        self.n_resamples = int(n_resamples)
+        self.units = int(units)
+        self._undrawn = self.n_resamples
+        self._spare = None
+
+    def _draw(self, rows: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def draw(self, b: int) -> np.ndarray:
+        """The weights of the next ``b`` replicates, (b, units) float32."""
+        spare = self._spare
+        if spare is not None and spare.shape[0] >= b:
+            self._spare = spare[b:] if spare.shape[0] > b else None
+            return spare[:b].astype(np.float32)
+        if b > (0 if spare is None else spare.shape[0]) + self._undrawn:
+            raise ValueError(f"only {self.n_resamples} replicates: cannot draw {b} more")
+        out = np.empty((b, self.units), np.float32)
+        pos = 0
+        if spare is not None:
+            out[:spare.shape[0]] = spare
+            pos = spare.shape[0]
+            self._spare = None
+        while pos < b:
+            rows = min(self.chunk, self._undrawn)
+            part = self._draw(rows)
+            self._undrawn -= rows
+            take = min(rows, b - pos)
+            out[pos:pos + take] = part[:take]
+            if take < rows:
+                self._spare = part[take:]
+            pos += take
+        return out
 
 
-def row_counts(rng: np.random.Generator, n_resamples: int, weights: np.ndarray) -> np.ndarray:
-    """Bootstrap counts over distinct rows with multiplicities ``weights``: (n_resamples, rows)."""
-    weights = np.asarray(weights, dtype=np.float64)
-    n = int(round(weights.sum()))
-    return rng.multinomial(n, weights / n, size=n_resamples).astype(np.float32)
+class ItemCounts(Resampler):
+    """Bootstrap counts over ``n`` items: row r counts how often each item is among n uniform draws.
+
+    The draws are those of one ``rng.integers(0, n, size=(B, n))`` call, the resamples of
+    sacrebleu's ``rng.choice(n, size=(B, n))`` for the same seed; they
+    are counted ``COUNT_BLOCK`` values at a time, which stays in the cache.  ``columns`` (item
+    indices): only those items' counts, from the same draws (the rows a ColumnPack keeps)."""
+
+    def __init__(self, rng, n_resamples: int, n: int, columns=None):
+        self.n = int(n)
+        self.columns = None if columns is None else np.asarray(columns, dtype=np.int64)
+        super().__init__(rng, n_resamples, self.n if columns is None else len(self.columns))
+        # the generator gives the same numbers below 2**32 in either dtype; int32 halves the memory traffic
+        self.dtype = np.int32 if max(self.n, COUNT_BLOCK) < 2**30 else np.int64
+        self.chunk = max(1, COUNT_BLOCK // max(self.n, 1))
+        self._offsets = (np.arange(self.chunk, dtype=self.dtype) * self.n)[:, None]
+
+    def _draw(self, rows):
+        n = self.n
+        draws = self.rng.integers(0, n, size=(rows, n), dtype=self.dtype)
+        draws += self._offsets[:rows]
+        counts = np.bincount(draws.ravel(), minlength=rows * n).reshape(rows, n)
+        return counts if self.columns is None else counts[:, self.columns]
 
 
-def swap_indicators(rng: np.random.Generator, n_resamples: int, n: int, columns: np.ndarray | None = None) -> np.ndarray:
-    """Randomization swaps: 1 where an item's two outputs are exchanged, (n_resamples, n) float32; with
-    ``columns`` (item indices), only those items' indicators from the same draws."""
-    swaps = rng.integers(0, 2, size=(n_resamples, n), dtype=np.uint8)
-    return (swaps if columns is None else swaps[:, columns]).astype(np.float32)
+class ClusterCounts(ItemCounts):
+    """Bootstrap counts over whole clusters: :class:`ItemCounts` over the clusters (in the order of
+    their sorted ids).  The tests resample :meth:`aggregate` d statistics; :meth:`item_weights` gives
+    the equivalent weights of the items (each item weighted by its cluster's count)."""
+
+    def __init__(self, rng, n_resamples: int, clusters, columns=None):
+        self.clusters, self.inverse = cluster_index(clusters)
+        super().__init__(rng, n_resamples, len(self.clusters), columns)
+
+    def aggregate(self, stats: np.ndarray) -> np.ndarray:
+        """Items' statistics (systems, items, k) summed within clusters: (systems, clusters, k)."""
+        return aggregate_clusters(stats, self.inverse)
+
+    def item_weights(self, counts: np.ndarray) -> np.ndarray:
+        """(b, clusters) counts as (b, items) weights: every item counts as often as its cluster."""
+        return counts[:, self.inverse]
 
 
-def row_swaps(rng: np.random.Generator, n_resamples: int, weights: np.ndarray) -> np.ndarray:
-    """Randomization over distinct rows: Binomial(w_r, 1/2) swapped items per row (n_resamples, rows)."""
-    weights = np.asarray(weights).astype(np.int64)
-    return rng.binomial(weights, 0.5, size=(n_resamples, weights.size)).astype(np.float32)
+class RowCounts(Resampler):
+    """Bootstrap counts over distinct rows standing for ``sizes`` items each: Multinomial(n; sizes / n)
+    per replicate, n = sum(sizes)."""
+
+    def __init__(self, rng, n_resamples: int, sizes):
+        self.sizes = np.asarray(sizes, dtype=np.float64)
+        self.n = int(round(self.sizes.sum()))
+        super().__init__(rng, n_resamples, self.sizes.size)
+
+    def _draw(self, rows):
+        return self.rng.multinomial(self.n, self.sizes / self.n, size=rows)
+
+
+class Swaps(Resampler):
+    """Randomization over ``n`` items: 1 where an item's two outputs are exchanged (probability 1/2).
+
+    The indicators are those of one ``rng.integers(0, 2, size=(B, n), dtype=np.uint8)`` call: they
+    are drawn a multiple of 4 replicates at a time (numpy packs four uint8 draws into one 32-bit
+    number and drops the unused ones at the end of a call).  ``columns``: only those items."""
+
+    def __init__(self, rng, n_resamples: int, n: int, columns=None):
+        self.n = int(n)
+        self.columns = None if columns is None else np.asarray(columns, dtype=np.int64)
+        super().__init__(rng, n_resamples, self.n if columns is None else len(self.columns))
+        self.chunk = 4 * max(1, SWAP_BLOCK // (4 * max(self.n, 1)))
+
+    def _draw(self, rows):
+        swaps = self.rng.integers(0, 2, size=(rows, self.n), dtype=np.uint8)
+        return swaps if self.columns is None else swaps[:, self.columns]
+
+
+class RowSwaps(Resampler):
+    """Randomization over distinct rows standing for ``sizes`` items each: Binomial(size, 1/2)
+    swapped items per row and replicate."""
+
+    def __init__(self, rng, n_resamples: int, sizes):
+        self.sizes = np.asarray(sizes).astype(np.int64)
+        super().__init__(rng, n_resamples, self.sizes.size)
+
+    def _draw(self, rows):
+        return self.rng.binomial(self.sizes, 0.5, size=(rows, self.sizes.size))
+
+
+class SeedCounts(Resampler):
+    """Bootstrap counts over the runs of two approaches, ``ka`` and ``kb`` runs: (b, ka + kb), A's
+    Multinomial(ka; 1/ka) counts then B's.  ``paired``: the runs are paired by seed (ka = kb) and one
+    count vector serves both.  Unpaired, ``SEED_BLOCK`` replicates of A's counts are drawn, then as
+    many of B's."""
+
+    def __init__(self, rng, n_resamples: int, ka: int, kb: int, paired: bool = False):
+        if paired and ka != kb:
+            raise ValueError(f"paired seeds need as many runs in both approaches, got {ka} and {kb}")
+        self.ka, self.kb, self.paired = int(ka), int(kb), bool(paired)
+        super().__init__(rng, n_resamples, ka + kb)
+
+    def _draw(self, rows):
+        ka, kb = self.ka, self.kb
+        ca = self.rng.multinomial(ka, np.full(ka, 1 / ka), size=rows)
+        cb = ca if self.paired else self.rng.multinomial(kb, np.full(kb, 1 / kb), size=rows)
+        return np.concatenate([ca, cb], axis=1)
+
+
+class Joint:
+    """Resamplers drawn side by side, each from its own generator: ``draw(b)`` is the tuple of their
+    blocks (the first gives the weights of the statistics, the others go to the statistic)."""
+
+    def __init__(self, *parts: Resampler):
+        if len({p.n_resamples for p in parts}) != 1:
+            raise ValueError("joint resamplers need the same number of replicates")
+        self.parts = parts
+        self.n_resamples = parts[0].n_resamples
+        self.units = parts[0].units
+
+    def draw(self, b: int) -> tuple:
+        return tuple(p.draw(b) for p in self.parts)
+
+
+def cluster_index(clusters) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted distinct cluster ids, each item's cluster position)."""
+    clusters = np.asarray(clusters)
+    if clusters.ndim != 1:
+        raise ValueError(f"clusters must give one id per item, got shape {clusters.shape}")
+    ids, inverse = np.unique(clusters, return_inverse=True)
+    return ids, inverse.ravel()
+
+
+def aggregate_clusters(stats: np.ndarray, clusters) -> np.ndarray:
+    """Sum items' statistics within clusters: (systems, items, k) -> (systems, clusters, k), float64,
+    clusters in the order of their sorted ids; each cluster's items are summed in item order."""
+    clusters = np.asarray(clusters)
+    if clusters.shape != (stats.shape[1],):
+        raise ValueError(f"clusters must give one id per item ({stats.shape[1]}), got shape {clusters.shape}")
+    _, inverse = cluster_index(clusters)
+    order = np.argsort(inverse, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(inverse[order]) != 0])
+    return np.add.reduceat(stats[:, order, :].astype(np.float64), starts, axis=1)
 
 
 def check_weights(weights, n_rows: int) -> np.ndarray:
