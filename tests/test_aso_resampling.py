@@ -12,11 +12,11 @@ import simstats.stats.aso as aso_module
 from simstats.stats.aso import (
     METHODS,
     aso,
-    column_sums,
     quantile_layout,
     resampled_violation_ratios,
     sorted_resample_indices,
 )
+from simstats.stats.engine import column_sums
 from simstats.studies.dror2019.conventions import dror2019_aso, dror2019_layout
 
 

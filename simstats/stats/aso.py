@@ -29,7 +29,7 @@ read and with which weights), :func:`sorted_resample_indices` (bootstrap resampl
 sorted), :func:`resampled_violation_ratios` (one violation ratio per resample) and
 :func:`checked_scores` / :func:`alpha_level` (the input checks and the Bonferroni level of :func:`aso`).
 
-Every sum over a layout's points is a fixed pairwise tree per replicate (:func:`column_sums`), so a
+Every sum over a layout's points is a fixed pairwise tree per replicate (:func:`simstats.stats.engine.column_sums`), so a
 replicate's violation ratio does not depend on how many replicates are computed together, on the BLAS
 library or on the CPU.
 """
@@ -45,7 +45,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from simstats.stats.engine import as_generator
+from simstats.stats.engine import as_generator, column_sums
 from simstats.stats.results import check_confidence_level
 from simstats.stats.lazy import lazy_module
 
@@ -58,25 +58,6 @@ METHODS = ("exact", "grid", "deepsig")
 
 class SmallSampleWarning(UserWarning):
     """ASO on fewer than WARN_SCORES scores per algorithm."""
-
-
-# --------------------------------------------------------------------------- sums per column (general purpose)
-def column_sums(x: np.ndarray) -> np.ndarray:
-    """Sum over the first axis of a float array (of each column of a 2-D array), overwriting ``x``.
-
-    The rows are added by folding the array in halves until one row is left: with k rows and
-    h = ceil(k / 2), row i += row i + h for i < k - h (an odd k carries its middle row over).  This
-    fixed pairwise tree depends only on the number of rows, and each step is an element-wise
-    addition, so a column's sum depends on that column alone: the same bits whatever the other
-    columns, their number or the memory layout, on any BLAS or CPU (IEEE addition is correctly
-    rounded element by element).  Its rounding error is about ceil(log2 k) 2^-53 of the sum of
-    the magnitudes."""
-    k = x.shape[0]
-    while k > 1:
-        h = (k + 1) // 2
-        np.add(x[:k - h], x[h:k], out=x[:k - h])
-        k = h
-    return x[0].copy()
 
 
 # --------------------------------------------------------------------------- layouts
@@ -199,7 +180,7 @@ def resampled_violation_ratios(a_sorted: np.ndarray, idx_a: np.ndarray, b_sorted
     (a layout of the resamples' sizes); ``coincide`` where the two quantile functions coincide.
 
     Computed in blocks of about ``block_values`` values that stay in the cache; each replicate's
-    value is the same whatever the block size (:func:`column_sums`)."""
+    value is the same whatever the block size (:func:`simstats.stats.engine.column_sums`)."""
     n_rep = idx_a.shape[0]
     if idx_b.shape[0] != n_rep:
         raise ValueError(f"idx_a and idx_b need the same number of resamples, got {n_rep} and {idx_b.shape[0]}")
