@@ -7,7 +7,7 @@ import yaml
 from simstats.config import validate_config
 from simstats.sim.scenario import ScenarioError, parse_scenario
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def default_config():

@@ -12,7 +12,7 @@ import simstats
 from simstats.stats.aso import SmallSampleWarning, sorted_resample_indices
 from simstats.studies.dror2019.conventions import dror2019_aso, dror2019_u_test, dror2019_violation_ratio
 
-DATA = Path(__file__).parent / "data" / "dror2019_asd"
+DATA = Path(__file__).resolve().parents[2] / "data" / "dror2019_asd"
 INPUTS = pd.read_csv(DATA / "inputs.csv")
 OUTPUTS = pd.read_csv(DATA / "outputs.csv")
 

@@ -18,7 +18,7 @@ from simstats.stats.aso import aso
 from simstats.studies.dror2019.conventions import dror2019_aso
 from simstats.stats.metrics import accuracy
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BUILTIN = ROOT / "config" / "config.yaml"
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "simstats"
+PACKAGE = Path(__file__).resolve().parents[2] / "simstats"
 
 #: layer of a module -> the layers it may import from
 ALLOWED = {

@@ -34,7 +34,7 @@ from simstats.stats.competition import analyse_competition, required_resamples
 from simstats.studies.navamunoz2024.conventions import convention_settings
 from simstats.studies.navamunoz2024.population import parse_competition
 
-CONFIG = Path(__file__).resolve().parents[1] / "config" / "config.yaml"
+CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
 ALPHA = 0.05
 REPLICATES = 200
 SEED = 17

@@ -11,7 +11,7 @@ import pytest
 
 from simstats.cli import build_parser, main
 
-DATA = Path(__file__).resolve().parents[1] / "resources" / "realdata" / "compstats_competition_data.csv"
+DATA = Path(__file__).resolve().parents[2] / "resources" / "realdata" / "compstats_competition_data.csv"
 
 
 def run(capsys, *args):

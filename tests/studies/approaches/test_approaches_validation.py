@@ -12,7 +12,7 @@ from simstats.sim.scenario import ScenarioError
 from simstats.studies.approaches.validation import (TESTS, parse_approach_study, replicate_tests, seed_score_tests,
                                                     simulate_variant, summarise, which_test_table)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 RAW = yaml.safe_load((ROOT / "config/config.yaml").read_text())["scenarios"]
 
 

@@ -10,7 +10,7 @@ import pytest
 from simstats.studies.dror2019.cases import (paper_cases, real_case_comparisons, real_run_samples,
                                              summaries_swapped)
 
-UKP = Path(__file__).resolve().parents[1] / "resources/realdata/ukp_bilstm_runs_2017.tsv.gz"
+UKP = Path(__file__).resolve().parents[3] / "resources/realdata/ukp_bilstm_runs_2017.tsv.gz"
 
 
 @pytest.fixture(scope="module")

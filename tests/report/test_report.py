@@ -8,7 +8,7 @@ import pytest
 from simstats.report.replication import replication_report, scale_summary
 from simstats.studies.reimers2018.tables import side_by_side
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TASKS = ("CoNLL 2003 - NER-En", "CoNLL 2003 - NER-De", "GermEval 2014 - NER-De")
 
 

@@ -86,7 +86,7 @@ def deepsig_reference():
     """The 20 pairs of tests/data/deepsig_aso_pairs.py and deepsig's eps_min on them (stored)."""
     import importlib.util
 
-    path = Path(__file__).parent / "data" / "deepsig_aso_pairs.py"
+    path = Path(__file__).resolve().parents[1] / "data" / "deepsig_aso_pairs.py"
     spec = importlib.util.spec_from_file_location("deepsig_aso_pairs", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -123,7 +123,7 @@ def test_the_resample_draw_alternatives_give_the_order_statistics():
     value)."""
     import importlib.util
 
-    path = Path(__file__).resolve().parents[1] / "bench" / "aso_draws.py"     # bench/ is not installed
+    path = Path(__file__).resolve().parents[2] / "bench" / "aso_draws.py"     # bench/ is not installed
     spec = importlib.util.spec_from_file_location("aso_draws", path)
     aso_draws = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(aso_draws)

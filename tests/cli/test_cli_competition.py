@@ -15,7 +15,7 @@ from simstats.stats.competition import analyse_competition
 from simstats.studies.navamunoz2024.conventions import convention_settings
 from simstats.studies.navamunoz2024.tables import case_markdown, case_tables
 
-DATA = Path(__file__).resolve().parents[1] / "resources" / "realdata" / "compstats_competition_data.csv"
+DATA = Path(__file__).resolve().parents[2] / "resources" / "realdata" / "compstats_competition_data.csv"
 ARGS = [str(DATA), "--gold", "y", "--metric", "weighted_f1", "--resamples", "500", "--seed", "3"]
 PAPER = [*ARGS, "--convention", "paper"]
 ORIGINAL = ["scores", "differences", "pairs", "matrix", "summary"]

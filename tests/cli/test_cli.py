@@ -9,7 +9,7 @@ import pytest
 
 from simstats.cli import main
 
-DATA = Path(__file__).resolve().parents[1] / "resources" / "realdata" / "compstats_competition_data.csv"
+DATA = Path(__file__).resolve().parents[2] / "resources" / "realdata" / "compstats_competition_data.csv"
 
 
 def run(capsys, *args):

@@ -19,7 +19,7 @@ from simstats.studies.reimers2018.tables import (ZETA_TAIL, prediction_interval_
                                      required_runs, side_by_side, task_summary, tau)
 from simstats.sim.scenario import ScenarioError, parse_scenarios
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 CONFIG = yaml.safe_load((ROOT / "config/config.yaml").read_text())
 SCENARIOS = parse_scenarios(CONFIG["scenarios"])
 TASKS = [name for name, sc in SCENARIOS.items() if sc.reference]

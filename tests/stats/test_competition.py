@@ -10,7 +10,7 @@ from simstats.stats.competition import adjust_pair_table, analyse_competition, s
 from simstats.stats.metrics import accuracy, label_statistics, mae
 from simstats.studies.reference import reference_table
 
-DATA = Path(__file__).resolve().parents[1] / "resources" / "realdata" / "compstats_competition_data.csv"
+DATA = Path(__file__).resolve().parents[2] / "resources" / "realdata" / "compstats_competition_data.csv"
 
 
 def test_table5_corrections_reproduce_the_paper_to_4_decimals():
@@ -285,7 +285,7 @@ def _vaxxstance_examples():
 
     from simstats.config import validate_config
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     return validate_config(yaml.safe_load((root / "config/config.yaml").read_text())).competition
 
 

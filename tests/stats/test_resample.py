@@ -250,7 +250,7 @@ def test_orient_by_winner_orders_pairs_by_the_observed_metric():
 
 def test_the_benchmarks_kernel_timer_keeps_the_engines_results(monkeypatch):
     # bench/ wraps ColumnPack.sums to time the W @ S kernel (python -m bench); it must keep the engine's results
-    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1]))
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2]))
     from bench.engine import KernelRecorder
 
     rng = np.random.default_rng(6)

@@ -9,7 +9,7 @@ from scipy import stats
 from simstats.studies.dror2019.simulate import (case_summary, compare_distributions, ibm_distributions, read_ibm,
                                  real_data_comparisons, ukp_distributions)
 
-REAL = Path(__file__).resolve().parents[1] / "resources" / "realdata"
+REAL = Path(__file__).resolve().parents[3] / "resources" / "realdata"
 
 
 def test_clear_dominance_is_case_a_with_eps_zero():

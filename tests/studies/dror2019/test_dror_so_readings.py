@@ -13,7 +13,7 @@ from simstats.report.replication import run_check
 from simstats.studies.dror2019.so_readings import (PAPER_SO_PERCENT, READINGS, example_readings, one_sided_pvalues,
                                                    reading_pvalues, so_readings, so_readings_markdown)
 
-UKP = Path(__file__).resolve().parents[1] / "resources/realdata/ukp_bilstm_runs_2017.tsv.gz"
+UKP = Path(__file__).resolve().parents[3] / "resources/realdata/ukp_bilstm_runs_2017.tsv.gz"
 
 
 def test_pvalues_follow_scipy_and_the_released_scripts_20_score_rule():

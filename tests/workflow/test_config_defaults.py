@@ -9,7 +9,7 @@ from simstats.cli import main
 from simstats.config import WORKFLOW_SCHEMA_PATH, config_schema, validate_config
 from simstats.sim.schema import load_schema
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MISSING = object()
 SCHEMA = {**config_schema(), "$defs": load_schema()["$defs"]}
 # Optional in the schema but needed by a cross-field check in the default configuration:
