@@ -26,7 +26,7 @@ def _given_items(pop: Population, items, theta: np.ndarray, n_grid: int | None =
 
     41 spline knots put the interpolation error of tau, Delta95, rho and Evaluation 2's % significant
     below 1e-7 on the realised sets of all seven Reimers tasks (9e-8 for ACE Events, 1e-9 or less for
-    the others; against 2,561 knots, ``tests/test_reimers.py``), where 161 linearly interpolated points
+    the others; against 2,561 knots, ``tests/studies/reimers2018/test_reimers.py``), where 161 linearly interpolated points
     left 2e-7 to 2e-5, at a quarter of the item-level work (one normal cdf per item and knot).
     Without model noise (sigma_e = 0) both are step functions: 161 points, linear interpolation.
     """

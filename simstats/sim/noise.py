@@ -224,7 +224,7 @@ class Population:
         centring term (the runs' gradients differ with their sums R, S).  The extra variance is
         sum_u (m_u(A) - m_u(B))^2 with m_u the expected a_u, about c (Delta psi)^2 with
         c = sum_u (dm_u / dtheta)^2 / (dpsi / dtheta)^2.  Both are checked against simulated bootstraps
-        (``tests/test_bootstrap_shape.py``).  The realised variance V = sum_u d_u^2 has
+        (``tests/sim/test_bootstrap_shape.py``).  The realised variance V = sum_u d_u^2 has
         Var(V) = sum_i w_i^4 v_i (1 - v_i) + 2 sum_u sum_{i != j in u} x_i x_j (= 2 a se^4), and its mean
         given Delta moves by a (Delta^2 - se^2) (second-order regression on Delta) plus
         Delta^2 (2 sum_u h_u V_u / se^2 + sum_u h_u^2) from the centring term.  Without model noise

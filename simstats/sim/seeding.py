@@ -67,7 +67,7 @@ def generator(root_seed: int, *key: KeyPart) -> np.random.Generator:
     array it hashes the same words, with no spawn key to add (its children then extend that array with
     their index, as the keyed sequence's children extend its key): the same pool, state and streams,
     twice as fast to make (about 8 instead of 17 us), which matters where every simulated model has its own
-    streams (tests/test_seeding.py)."""
+    streams (tests/sim/test_seeding.py)."""
     words = _root_words(_checked_root(root_seed))
     words += [0] * (POOL_SIZE - len(words))
     words += key_words(key)

@@ -12,7 +12,7 @@ runs a test's replicates in blocks.
 Results do not depend on the block size: the resamplers draw in an order of their own, and
 the sums of integer statistics are exact (float32 below 2**24, float64 below 2**53, whichever
 rows a BLAS groups together), so a replicate's sums are the same numbers in any block
-(tests/test_resample.py tests this contract).  Statistics that are not integers are summed
+(tests/stats/test_resample.py tests this contract).  Statistics that are not integers are summed
 in float64 by the BLAS product; their last bits may depend on the BLAS build, and the block
 size is a fixed function of the data's shape (:func:`replicate_block`).
 """

@@ -4,7 +4,7 @@ per-call argument handling.
 The closed forms call these thousands of times on small arrays, where scipy.stats.norm's checks and
 broadcasting cost more than the arithmetic, and a job that needs nothing else from scipy.stats is spared
 importing it (about 0.45 s).  For float64 arrays the values are scipy's bit for bit
-(``tests/test_normal.py``): the same expressions (scipy's ``_norm_pdf`` and ``-ndtri``) in the same order.
+(``tests/stats/test_normal.py``): the same expressions (scipy's ``_norm_pdf`` and ``-ndtri``) in the same order.
 """
 from __future__ import annotations
 

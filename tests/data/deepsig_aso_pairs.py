@@ -1,4 +1,4 @@
-"""The 20 score-sample pairs of tests/test_aso.py's deepsig cross-check, and deepsig's ASO on them.
+"""The 20 score-sample pairs of tests/stats/test_aso.py's deepsig cross-check, and deepsig's ASO on them.
 
     python tests/data/deepsig_aso_pairs.py   # rewrites tests/data/deepsig_aso_pairs.csv (about 4 min)
 

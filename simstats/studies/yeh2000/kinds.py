@@ -7,7 +7,7 @@ Everything here works on that matrix:
 * classical tests in closed form from the counts, their p-values from scipy's distributions and
   tests (``ttest_ind_from_stats``, ``binom``, ``norm``, ``t``, ``chi2``), equal to those of the
   per-test-set wrappers in :mod:`simstats.stats.classical` (cross-checked in
-  tests/test_yeh_vectorised.py); test sets the closed forms do not cover (Wilcoxon on at most
+  tests/studies/yeh2000/test_yeh_vectorised.py); test sets the closed forms do not cover (Wilcoxon on at most
   50 gold items, where scipy may pick an exact or permutation method; fewer than 2 gold items,
   where the wrappers raise) go through the wrappers one by one;
 * exact stratified randomization: the discordant units form two strata (gold 10/01 and
