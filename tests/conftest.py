@@ -1,3 +1,7 @@
+import itertools
+import math
+
+import numpy as np
 import pytest
 
 from simstats.sim.scenario import parse_scenario
@@ -28,3 +32,26 @@ def write_table(tmp_path, frame, name="table.csv"):
     path = tmp_path / name
     frame.to_csv(path, index=False)
     return path
+
+
+def acc_stats(*systems):
+    """Per-item accuracy statistics (correct, 1) of each system, stacked: (systems, items, 2)."""
+    return np.stack([np.stack([np.asarray(s, float), np.ones(len(s))], axis=1) for s in systems])
+
+
+def exact_bootstrap_pvalue(stats, metric, convention, alternative):
+    """Enumerate every multinomial resample of n items with its probability."""
+    n = stats.shape[1]
+    delta = metric(stats[0].sum(0)) - metric(stats[1].sum(0))
+    total = 0.0
+    for combo in itertools.combinations_with_replacement(range(n), n):
+        counts = np.bincount(combo, minlength=n).astype(float)
+        prob = math.factorial(n) / np.prod([math.factorial(int(c)) for c in counts]) / n**n
+        d = metric(counts @ stats[0]) - metric(counts @ stats[1])
+        if convention == "shift":
+            hit = {"greater": d >= 2 * delta - 1e-12, "less": d <= 2 * delta + 1e-12,
+                   "two-sided": abs(d - delta) >= abs(delta) - 1e-12}[alternative]
+        else:
+            hit = d <= 1e-12 if alternative == "greater" else d >= -1e-12
+        total += prob * hit
+    return total

@@ -13,7 +13,7 @@ import simstats
 from simstats import io
 from simstats.stats import metrics, montecarlo
 from simstats.stats.engine import orient_by_winner
-from test_resampling_tests import acc_stats, exact_bootstrap_pvalue
+from conftest import acc_stats, exact_bootstrap_pvalue
 
 
 def test_public_api_lists_tests_metrics_corrections_aso_and_competition():

@@ -5,33 +5,12 @@ import zlib
 
 import numpy as np
 import pytest
+from conftest import acc_stats, exact_bootstrap_pvalue
 from scipy import stats as sps
 
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.metrics import accuracy, classification_f1, get_metric, label_statistics, mae
 from simstats.stats.randomization import approximate_randomization, exact_randomization, exact_stratified_randomization
-
-
-def acc_stats(*systems):
-    return np.stack([np.stack([np.asarray(s, float), np.ones(len(s))], axis=1) for s in systems])
-
-
-def exact_bootstrap_pvalue(stats, metric, convention, alternative):
-    """Enumerate every multinomial resample of n items with its probability."""
-    n = stats.shape[1]
-    delta = metric(stats[0].sum(0)) - metric(stats[1].sum(0))
-    total = 0.0
-    for combo in itertools.combinations_with_replacement(range(n), n):
-        counts = np.bincount(combo, minlength=n).astype(float)
-        prob = math.factorial(n) / np.prod([math.factorial(int(c)) for c in counts]) / n**n
-        d = metric(counts @ stats[0]) - metric(counts @ stats[1])
-        if convention == "shift":
-            hit = {"greater": d >= 2 * delta - 1e-12, "less": d <= 2 * delta + 1e-12,
-                   "two-sided": abs(d - delta) >= abs(delta) - 1e-12}[alternative]
-        else:
-            hit = d <= 1e-12 if alternative == "greater" else d >= -1e-12
-        total += prob * hit
-    return total
 
 
 @pytest.mark.parametrize("convention, alternative", [("shift", "greater"), ("shift", "two-sided"),
