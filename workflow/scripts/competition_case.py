@@ -1,4 +1,5 @@
 """One competition analysed as in the paper: the simulated example or the CompStats data."""
+from job_memory import keep_freed_memory
 import pandas as pd
 
 from simstats.compare import read_table, statistics_from_predictions
@@ -9,6 +10,8 @@ from simstats.studies.navamunoz2024.tables import (case_markdown, case_tables, c
 from simstats.io import script_logger
 from simstats.sim.seeding import generator
 from simstats.io import write_csv, write_parquet, write_text
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     case = snakemake.wildcards.case

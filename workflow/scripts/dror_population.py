@@ -1,4 +1,5 @@
 """Dror study: synthetic population of 255 score distributions, ~510 within-task comparisons."""
+from job_memory import keep_freed_memory
 from simstats.studies.dror2019.simulate import (case_summary, cases_markdown, population_pairs, population_summary,
                                                 real_data_comparisons, synthetic_population)
 from simstats.studies.dror2019.figures import dror_eps_figure
@@ -6,6 +7,8 @@ from simstats.io import save_figure
 from simstats.io import script_logger
 from simstats.sim.seeding import generator
 from simstats.io import write_csv, write_parquet, write_text
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     p = snakemake.params

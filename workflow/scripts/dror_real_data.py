@@ -1,4 +1,5 @@
 """Dror study, real data: COS / SO / ASO on UKP BiLSTM runs and IBM 20-seed results."""
+from job_memory import keep_freed_memory
 from pathlib import Path
 
 import pandas as pd
@@ -8,6 +9,8 @@ from simstats.studies.dror2019.simulate import (case_summary, cases_markdown, ib
 from simstats.io import script_logger
 from simstats.sim.seeding import generator
 from simstats.io import write_csv, write_parquet, write_text
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     p = snakemake.params

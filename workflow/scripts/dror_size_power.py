@@ -1,10 +1,13 @@
 """Size and power of ASO, Welch and MWU on each scenario's simulated test scores (one output per scenario)."""
+from job_memory import keep_freed_memory
 import pandas as pd
 
 from simstats.studies.dror2019.size_power import size_power
 from simstats.io import script_logger
 from simstats.sim.seeding import generator
 from simstats.io import write_parquet
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     p = snakemake.params

@@ -1,9 +1,12 @@
 """Reimers study: refit each task's noise parameters and compare with the stored ones; the closed-form
 Figure 4 / Table 2 curves of the stored parameters."""
+from job_memory import keep_freed_memory
 from simstats.studies.reimers2018.calibration import calibration_table
 from simstats.studies.reimers2018.selection import closed_form_curves
 from simstats.io import script_logger
 from simstats.io import write_csv
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     scenarios = list(snakemake.params.scenarios.values())

@@ -1,8 +1,11 @@
 """Reimers study: refit the Figure 4 task under each assumed mixture shape (the identifiability band)."""
+from job_memory import keep_freed_memory
 from simstats.sim.noise import realised_item_sets
 from simstats.studies.reimers2018.calibration import (identifiability, identifiability_band, identifiability_markdown,
                                                       identifiability_task)
 from simstats.io import script_logger, write_csv, write_text
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     p = snakemake.params

@@ -1,5 +1,6 @@
 """Reimers study, real data: seed replicates of one configuration in the UKP BiLSTM runs, beside the
 calibrated tasks' simulated runs grouped alike."""
+from job_memory import keep_freed_memory
 from pathlib import Path
 
 import pandas as pd
@@ -8,6 +9,8 @@ from simstats.studies.reimers2018.realdata import read_ukp, ukp_replicates
 from simstats.io import script_logger
 from simstats.sim.seeding import generator
 from simstats.io import write_csv
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     table = read_ukp(snakemake.input.ukp)

@@ -1,9 +1,12 @@
 """Simulated competitions of one study design (every cell m x n, one chunk of the replicates)."""
+from job_memory import keep_freed_memory
 import pandas as pd
 
 from simstats.studies.navamunoz2024.simulate import simulate_cell
 from simstats.io import script_logger
 from simstats.io import write_parquet
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     p = snakemake.params

@@ -1,7 +1,10 @@
 """Simulate one chunk of models of one scenario (noise study)."""
+from job_memory import keep_freed_memory
 from simstats.studies.noise.simulate import simulate_chunk
 from simstats.io import script_logger
 from simstats.io import write_parquet
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     scenario = snakemake.params.scenario.value

@@ -1,8 +1,11 @@
 """Reimers study: simulate one chunk of models of one task, test every comparison in it, and write the
 noise study's tables of those of its models that the noise study describes."""
+from job_memory import keep_freed_memory
 from simstats.studies.reimers2018.simulate import simulate_chunk
 from simstats.io import script_logger
 from simstats.io import write_parquet
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     scenario, settings = snakemake.params.scenario.value, snakemake.params.settings.value

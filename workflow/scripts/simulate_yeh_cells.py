@@ -1,9 +1,12 @@
 """Yeh study: every r12 x true difference cell of one metric and test size."""
+from job_memory import keep_freed_memory
 import pandas as pd
 
 from simstats.io import script_logger
 from simstats.io import write_parquet
 from simstats.studies.yeh2000.simulate import make_population, simulate_cell
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     p = snakemake.params

@@ -1,4 +1,5 @@
 """Merge a scenario's chunks, summarise its noise model and draw its dev vs test figure."""
+from job_memory import keep_freed_memory
 import pandas as pd
 
 from simstats.studies.noise.figures import dev_vs_test_figure
@@ -6,6 +7,8 @@ from simstats.studies.noise.simulate import merge_chunks, summarise
 from simstats.studies.reference import paper_value
 from simstats.io import save_figure, script_logger
 from simstats.io import write_csv, write_parquet
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     scenario = snakemake.params.scenario.value

@@ -1,8 +1,11 @@
 """Reimers study: one task's Tables 1-5 and Figure 4 cells, and its power study."""
+from job_memory import keep_freed_memory
 from simstats.studies.reimers2018.simulate import read_chunks
 from simstats.studies.reimers2018.tables import power_study, task_summary
 from simstats.io import script_logger
 from simstats.io import write_parquet
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     scenario, settings = snakemake.params.scenario.value, snakemake.params.settings.value

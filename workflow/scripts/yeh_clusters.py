@@ -1,9 +1,12 @@
 """Yeh study: test items in documents; item- vs cluster-level tests as the design effect grows."""
+from job_memory import keep_freed_memory
 import pandas as pd
 
 from simstats.io import script_logger
 from simstats.io import markdown_table, write_csv, write_parquet, write_text
 from simstats.studies.yeh2000.simulate import clustered_pair, simulate_cluster_cell, summarise_clusters
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     c, alpha = snakemake.params.settings.value, snakemake.params.alpha

@@ -1,10 +1,13 @@
 """Yeh study: sd_ind / sd of the difference, analytic vs simulated, beside Yeh's column."""
+from job_memory import keep_freed_memory
 import pandas as pd
 
 from simstats.studies.reference import paper_value
 from simstats.io import script_logger
 from simstats.io import markdown_table, write_csv, write_text
 from simstats.studies.yeh2000.simulate import sd_ratio
+
+keep_freed_memory()
 
 with script_logger(snakemake.log[0]) as log:
     s = snakemake.params.settings.value
