@@ -22,6 +22,8 @@ asked for in (and, for a given seed, the same in every run).
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import numpy as np
 
 #: Items x replicates counted at once by :class:`ItemCounts`: their int64 counts (128,000 bytes) stay in
@@ -35,7 +37,7 @@ SWAP_BLOCK = 2**16
 SEED_BLOCK = 4096
 
 
-class Resampler:
+class Resampler(ABC):
     """B replicates of weights over ``units`` columns, served in blocks of any size.
 
     A subclass draws ``chunk`` replicates at a time with :meth:`_draw` (its own fixed chunking);
@@ -54,8 +56,9 @@ class Resampler:
         self._undrawn = self.n_resamples
         self._spare = None
 
+    @abstractmethod
     def _draw(self, rows: int) -> np.ndarray:
-        raise NotImplementedError
+        """The next ``rows`` replicates, (rows, units)."""
 
     def draw(self, b: int) -> np.ndarray:
         """The weights of the next ``b`` replicates, (b, units) float32."""
