@@ -293,8 +293,9 @@ def _compare_scores(args) -> int:
 def _competition(args) -> int:
     from simstats.compare import read_table, statistics_from_predictions, wide_clusters
     from simstats.stats.competition import (TIE_METHOD, WINNER_METHOD, analyse_competition, pvalue_description,
-                                            resolution_warning, significance_mark)
-    from simstats.studies.navamunoz2024.conventions import convention_settings
+                                            resolution_warning)
+    from simstats.studies.navamunoz2024.conventions import (convention_settings, difference_matrix,
+                                                            marked_significance, significance_mark)
     from simstats.studies.navamunoz2024.tables import case_markdown, case_tables
     from simstats.io import write_csv, write_text
 
@@ -329,7 +330,7 @@ def _competition(args) -> int:
         f"{conv['marks'].capitalize() if conv['marks'] != 'bh' else 'BH'} over "
         + ("each reference system's group" if args.scope == "group" else "all pairs"))
     if conv["marks"] != "none":
-        tables["matrix"] = analysis.difference_matrix(conv["marks"], scope=args.scope)
+        tables["matrix"] = difference_matrix(analysis, conv["marks"], scope=args.scope)
         tables["pairs"]["mark"] = [significance_mark(p) for p in tables["pairs"][f"pvalue_{conv['marks']}"]]
     title = (f"{args.table}: {analysis.m} systems, n = {analysis.n_items}, {metric.name}; "
              f"{args.resamples} bootstrap samples, seed {args.seed}, corrections over "
@@ -350,8 +351,8 @@ def _competition(args) -> int:
     # Files and JSON: Table 4 as numbers (matrix) with its significance in long form beside it; the
     # Markdown report keeps the marked cells.
     files = {**tables, "matrix": analysis.difference_values(),
-             "matrix_significance": analysis.difference_significance(alpha=args.alpha, scope=args.scope,
-                                                                     marks=conv["marks"])}
+             "matrix_significance": marked_significance(analysis, alpha=args.alpha, scope=args.scope,
+                                                         marks=conv["marks"])}
     if args.out:
         from simstats.studies.navamunoz2024.figures import bootstrap_difference_figure, difference_intervals_figure, ordered_intervals_figure
         from simstats.io import save_figure

@@ -32,7 +32,6 @@ from simstats.stats.metrics import STATISTICS, metric_from_sums
 from simstats.sim.scenario import SPLITS, Scenario
 from simstats.sim.seeding import generator
 from simstats.stats.lazy import lazy_module
-from simstats.stats.normal import norm_pdf
 
 optimize = lazy_module("scipy.optimize")
 special = lazy_module("scipy.special")
@@ -235,7 +234,7 @@ class Population:
             return BootstrapShape()
         latent = (items.sign * float(theta) - items.threshold.astype(float)) / sc.sigma_e
         rate = special.ndtr(latent)
-        slope = items.sign * norm_pdf(latent) / sc.sigma_e          # d rate / d theta
+        slope = items.sign * stats.norm.pdf(latent) / sc.sigma_e          # d rate / d theta
         gold = items.is_gold
         G = float(gold.sum())
         R, S = float(rate[gold].sum()), float(rate[~gold].sum())
@@ -374,14 +373,14 @@ def seed_quadrature(scenario: Scenario, approach: str, *, n_nodes: int = 2001):
             continuous(lambda x: stats.skewnorm.pdf(x, sd.shape, loc=mu - mean * scale, scale=scale),
                        mu, sc.sigma_seed, main_mass)
         else:
-            continuous(lambda x, c=centre: norm_pdf((x - c) / sc.sigma_seed) / sc.sigma_seed, centre, sc.sigma_seed,
+            continuous(lambda x, c=centre: stats.norm.pdf(x, loc=c, scale=sc.sigma_seed), centre, sc.sigma_seed,
                        main_mass, -drop_shift)
     if sd.family == "failure_mixture":
         centre = mu + sd.failure_shift
         if sd.failure_sd == 0:
             parts.append((np.array([centre]), np.array([sd.failure_prob]), 0.0, component))
         else:
-            continuous(lambda x: norm_pdf((x - centre) / sd.failure_sd) / sd.failure_sd, centre, sd.failure_sd,
+            continuous(lambda x: stats.norm.pdf(x, loc=centre, scale=sd.failure_sd), centre, sd.failure_sd,
                        sd.failure_prob)
     nodes = np.concatenate([p[0] for p in parts])
     weights = np.concatenate([p[1] for p in parts])

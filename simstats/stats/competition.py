@@ -8,7 +8,7 @@ replicate of that pair's difference.  From it:
 * CIs of the winner's improvement over every other system (Table 3);
 * for every pair (i above j in the ranking), the one-sided p-value of "i is better" with the
   shift convention P*(delta* >= 2 delta) (Berg-Kirkpatrick et al. 2012; CompStats) — the
-  matrix of differences with significance marks (Table 4) — or, with
+  matrix of differences (Table 4) — or, with
   ``alternative="two-sided"``, the two-sided P*(|delta* - delta| >= |delta|);  p is the
   fraction count/B of the B replicates at least as extreme (``pvalue_rule="fraction"``, the
   paper's and CompStats') or (count + 1)/(B + 1) (``"add-one"``, never 0: Davison & Hinkley
@@ -48,8 +48,6 @@ from simstats.stats.engine import improvement
 from simstats.stats.metrics import Metric
 from simstats.stats.multitest import CORRECTIONS, adjust_pvalues, quick_gc
 
-#: Significance marks of the paper's Table 4 (dagger p < .1, * < .05, ** < .01, *** < .001).
-MARKS = ((0.001, "***"), (0.01, "**"), (0.05, "*"), (0.1, "†"))
 SCOPES = ("group", "all")
 #: How a p-value is estimated from the count of replicates at least as extreme as observed.
 PVALUE_RULES = ("fraction", "add-one")
@@ -60,13 +58,6 @@ TIE_METHOD = "Holm over all pairs"
 WINNER_METHOD = "Holm vs best"
 #: Scores equal to this many decimals are tied when ranking (guards against rounding noise).
 RANK_DECIMALS = 12
-
-
-def significance_mark(p: float) -> str:
-    for bound, mark in MARKS:
-        if p < bound:
-            return mark
-    return ""
 
 
 def pvalue_description(alternative: str = "greater", pvalue_rule: str = "fraction") -> str:
@@ -338,34 +329,21 @@ class CompetitionAnalysis:
         return {"reference_rank": i + 1, "system_rank": j + 1, "difference": delta, "ci_low": low, "ci_high": high,
                 "pvalue": pvalues_from_count(counts, self.replicates.shape[0], self.pvalue_rule)}
 
-    def difference_matrix(self, correction: str = "none", *, scope: str = "group") -> pd.DataFrame:
-        """Table 4: lower-triangular matrix, cell (row j, column i) = improvement of i over j + mark
-        (of the p-value adjusted by ``correction`` over ``scope``)."""
-        pairs = self.pairs(scope=scope, intervals=False)
-        cells = pd.DataFrame("", index=self.names[1:], columns=self.names[:-1])
-        for row in pairs.itertuples(index=False):
-            p = getattr(row, f"pvalue_{correction}")
-            cells.loc[row.system, row.reference] = f"{row.difference:.3f} {significance_mark(p)}".rstrip()
-        cells.index.name = "system"
-        return cells.reset_index()
-
     def difference_values(self) -> pd.DataFrame:
-        """Table 4 as numbers: cell (row j, column i) = improvement of i over j; NaN elsewhere."""
+        """The differences as a lower-triangular matrix: cell (row j, column i) = improvement of i over j; NaN elsewhere."""
         cells = pd.DataFrame(np.nan, index=self.names[1:], columns=self.names[:-1])
         for row in self.pairs(intervals=False).itertuples(index=False):
             cells.loc[row.system, row.reference] = row.difference
         cells.index.name = "system"
         return cells.reset_index()
 
-    def difference_significance(self, *, alpha: float = 0.05, scope: str = "group",
-                                marks: str = "none") -> pd.DataFrame:
-        """The cells of Table 4 in long form: reference (column), system (row), difference,
-        raw and adjusted p-values, the mark of the p-value adjusted by ``marks`` (default the raw
-        p, as in Table 4) and, per correction, ``significant_<correction>`` = adjusted p < ``alpha``."""
+    def difference_significance(self, *, alpha: float = 0.05, scope: str = "group") -> pd.DataFrame:
+        """Every pair in long form: reference (ranked above), system, difference, raw and adjusted
+        p-values (each correction over ``scope``) and, per correction, ``significant_<correction>`` =
+        adjusted p < ``alpha``."""
         pairs = self.pairs(scope=scope, intervals=False)
         out = pairs[["reference", "system", "reference_rank", "system_rank", "difference", "pvalue"]
                     + [f"pvalue_{c}" for c in CORRECTIONS if c != "none"]].copy()
-        out["mark"] = [significance_mark(p) for p in pairs[f"pvalue_{marks}"]]
         for label in CORRECTIONS:
             out[f"significant_{label}"] = pairs[f"pvalue_{label}"].to_numpy() < alpha
         return out

@@ -18,10 +18,11 @@ import numpy as np
 import pandas as pd
 
 from simstats.stats.competition import (TIE_METHOD, WINNER_METHOD, CompetitionAnalysis, adjust_pair_table,
-                                        bootstrap_ranks, significance_mark)
+                                        bootstrap_ranks)
 from simstats.stats.multitest import CORRECTIONS
 from simstats.studies.reference import judge, reference_table
 from simstats.io import markdown_table
+from simstats.studies.navamunoz2024.conventions import difference_matrix, significance_mark
 from simstats.studies.reference import paper_value
 
 TABLE5_TOL = 0.5e-4
@@ -53,7 +54,7 @@ def case_tables(analysis: CompetitionAnalysis, truth: dict | None = None, *, alp
         true_ranks = bootstrap_ranks([truth[s] for s in ranks.system], analysis.metric.higher_is_better)
         ranks.insert(3, "true_rank", true_ranks.astype(int) if np.all(true_ranks % 1 == 0) else true_ranks)
     ranks.attrs = {"alpha": alpha}
-    return {"scores": scores, "differences": differences, "pairs": pairs, "matrix": analysis.difference_matrix(),
+    return {"scores": scores, "differences": differences, "pairs": pairs, "matrix": difference_matrix(analysis),
             "summary": summary, "ranks": ranks}
 
 

@@ -36,10 +36,10 @@ import pandas as pd
 from simstats.sim.noise import BootstrapShape, realised_item_sets
 from simstats.sim.closed_forms import components_and_shape
 from simstats.stats.lazy import lazy_module
-from simstats.stats.normal import norm_isf, norm_pdf
 
 optimize = lazy_module("scipy.optimize")
 special = lazy_module("scipy.special")
+stats = lazy_module("scipy.stats")
 
 #: Band of one-sided p-values whose pairs define tau (Table 1).
 TAU_BAND = (0.04, 0.05)
@@ -48,11 +48,11 @@ TAU_BAND = (0.04, 0.05)
 def _edgeworth_z(level: float, x: np.ndarray, skew_slope: float) -> np.ndarray:
     """z with 1 - Phi(z) + phi(z) gamma (z^2 - 1) / 6 = level for gamma = k z^3 / x^2 (the skewness of a
     pair with |Delta| = x and bootstrap variance x^2 / z^2); fixed-point iteration from z_(1-level)."""
-    z = np.full(x.shape, float(norm_isf(level)))
+    z = np.full(x.shape, float(stats.norm.isf(level)))
     with np.errstate(divide="ignore", invalid="ignore"):
         for _ in range(8):
-            term = norm_pdf(z) * skew_slope * z**3 * (z * z - 1.0) / (6.0 * x * x)
-            z = norm_isf(level - np.clip(np.nan_to_num(term), -0.5 * level, 0.5 * level))
+            term = stats.norm.pdf(z) * skew_slope * z**3 * (z * z - 1.0) / (6.0 * x * x)
+            z = stats.norm.isf(level - np.clip(np.nan_to_num(term), -0.5 * level, 0.5 * level))
     return z
 
 
@@ -115,28 +115,28 @@ def mixture_difference_values(components: list[dict], *, alpha: float = 0.05,
         for sign in (1.0, -1.0):        # Delta in [lo, hi] and -Delta in [lo, hi]
             mu = sign * means
             a, b = (lo - mu) / sds, (hi - mu) / sds
-            out += np.sum(weights * (mu * (special.ndtr(b) - special.ndtr(a)) + sds * (norm_pdf(a)
-                                                                                      - norm_pdf(b))))
+            out += np.sum(weights * (mu * (special.ndtr(b) - special.ndtr(a)) + sds * (stats.norm.pdf(a)
+                                                                                      - stats.norm.pdf(b))))
         return float(out)
 
     total_sd = math.sqrt(float(np.sum(weights * (sds**2 + means**2))))
     delta95 = optimize.brentq(lambda x: abs_cdf(x) - 0.95, 0.0, 20 * total_sd, xtol=1e-15, rtol=1e-13)
     if shape is None:
-        lo, hi = (norm_isf(p) * se for p in reversed(TAU_BAND))
+        lo, hi = (stats.norm.isf(p) * se for p in reversed(TAU_BAND))
         tau = abs_partial_mean(lo, hi) / (abs_cdf(hi) - abs_cdf(lo))
-        pct = 100.0 * (1.0 - abs_cdf(norm_isf(alpha) * se))
+        pct = 100.0 * (1.0 - abs_cdf(stats.norm.isf(alpha) * se))
     else:
         def log_derivatives(x):         # (l', l'') of the mixture density at each x
             u = (x[:, None] - means) / sds
-            f = weights * norm_pdf(u) / sds
+            f = weights * stats.norm.pdf(u) / sds
             total = f.sum(axis=1)
             d1 = np.sum(f * -u / sds, axis=1) / total
             d2 = np.sum(f * (u * u - 1.0) / sds**2, axis=1) / total
             return d1, d2 - d1 * d1
 
         x = np.linspace(0.0, 8.0 * se, 4001)
-        f_abs = np.sum(weights * (norm_pdf((x[:, None] - means) / sds)
-                                  + norm_pdf((-x[:, None] - means) / sds)) / sds, axis=1)
+        f_abs = np.sum(weights * (stats.norm.pdf((x[:, None] - means) / sds)
+                                  + stats.norm.pdf((-x[:, None] - means) / sds)) / sds, axis=1)
         d1, d2 = log_derivatives(x)
         true_square = _tweedie_true_square(se**2, lambda v: np.interp(v, x, d1), lambda v: np.interp(v, x, d2))
         pct, tau = _shaped_values(x, f_abs, 1.0 - abs_cdf(x[-1]), se, shape, true_square, alpha)
@@ -222,8 +222,8 @@ def evaluation_values(components: list[dict], n: int, *, alpha: float = 0.05,
         f_abs = np.interp(x, grid, dens) + np.interp(-x, grid, dens)
         pct, tau = _shaped_values(x, f_abs, 0.0, se, shape, true_square, alpha)
         return {"pct_significant": pct, "delta95_test": 100 * delta95, "tau": 100 * tau, "se_pair": 100 * se}
-    pct = 100.0 * (1.0 - float(np.interp(norm_isf(alpha) * se, x, cdf)))
-    lo, hi = (norm_isf(p) * se for p in reversed(TAU_BAND))
+    pct = 100.0 * (1.0 - float(np.interp(stats.norm.isf(alpha) * se, x, cdf)))
+    lo, hi = (stats.norm.isf(p) * se for p in reversed(TAU_BAND))
     x_band = np.linspace(lo, hi, 401)                  # the narrow band, on the interpolated density
     f_band = np.interp(x_band, grid, dens) + np.interp(-x_band, grid, dens)
     tau = float(np.trapezoid(x_band * f_band, x_band) / np.trapezoid(f_band, x_band))

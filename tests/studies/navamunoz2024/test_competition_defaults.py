@@ -34,7 +34,7 @@ from simstats.stats.competition import analyse_competition, required_resamples
 from simstats.studies.navamunoz2024.conventions import convention_settings
 from simstats.studies.navamunoz2024.population import parse_competition
 
-CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
+CONFIG = Path(__file__).resolve().parents[3] / "config" / "config.yaml"
 ALPHA = 0.05
 REPLICATES = 200
 SEED = 17
@@ -79,7 +79,7 @@ def fwer(null_design, m: int, n_resamples: int, conventions: dict) -> dict:
                                    rng=np.random.default_rng(r))
         for name, s in conventions.items():
             a = replace(base, pvalue_rule=s["pvalue_rule"], alternative=s["alternative"])
-            table = a.difference_significance(alpha=ALPHA, scope=s["scope"], marks=s["marks"])
+            table = a.difference_significance(alpha=ALPHA, scope=s["scope"])
             hits[name].append(bool(table[f"significant_{s['correction']}"].any()))
     out = {}
     for name, h in hits.items():

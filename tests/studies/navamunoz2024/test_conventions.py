@@ -1,0 +1,78 @@
+"""Nava-Muñoz et al. (2024)'s conventions: Table 4's marks and matrix, the named analysis settings."""
+import numpy as np
+import pytest
+
+from simstats.stats.competition import CompetitionAnalysis, analyse_competition
+from simstats.stats.metrics import accuracy, label_statistics
+from simstats.studies.navamunoz2024.conventions import (ANALYSIS_CONVENTIONS, convention_settings, difference_matrix,
+                                                        marked_significance, significance_mark)
+
+
+def _toy(seed=3, n=60, m=4):
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, 2, n)
+    preds = [np.where(rng.random(n) < acc, gold, 1 - gold) for acc in np.linspace(0.85, 0.6, m)]
+    return accuracy, np.stack([label_statistics(accuracy, gold, p) for p in preds])
+
+
+def test_significance_marks():
+    assert [significance_mark(p) for p in (0.0, 0.0009, 0.005, 0.03, 0.07, 0.1, 0.5)] == \
+        ["***", "***", "**", "*", "†", "", ""]
+
+
+def _mark(p: float) -> str:          # the paper's Table 4 legend, written out
+    return "***" if p < 0.001 else "**" if p < 0.01 else "*" if p < 0.05 else "†" if p < 0.1 else ""
+
+
+@pytest.mark.parametrize("correction, scope", [("none", "group"), ("holm", "group"), ("bonferroni", "all")])
+def test_difference_matrix_cells_are_the_pairs_difference_and_mark(correction, scope):
+    metric, stats = _toy(n=200, m=5)
+    analysis = analyse_competition(list("ABCDE"), stats, metric, n_resamples=400, rng=7)
+    matrix = difference_matrix(analysis, correction, scope=scope).set_index("system")
+    assert matrix.index.tolist() == list("BCDE") and matrix.columns.tolist() == list("ABCD")
+    pairs = analysis.pairs(scope=scope, intervals=False)
+    marks = set()
+    for row in pairs.itertuples(index=False):
+        mark = _mark(getattr(row, f"pvalue_{correction}"))
+        marks.add(mark)
+        assert matrix.loc[row.system, row.reference] == f"{row.difference:.3f} {mark}".strip()
+    assert len(marks) > 1                            # the case has marked and unmarked cells
+    filled = sum(cell != "" for cell in matrix.to_numpy().ravel())
+    assert filled == len(pairs) == 10                # lower triangle only
+
+
+@pytest.mark.parametrize("marks", ["none", "holm", "bh"])
+def test_marked_significance_adds_the_mark_of_the_chosen_correction(marks):
+    metric, stats = _toy(n=200, m=5)
+    analysis = analyse_competition(list("ABCDE"), stats, metric, n_resamples=400, rng=7)
+    plain = analysis.difference_significance(alpha=0.05, scope="all")
+    marked = marked_significance(analysis, alpha=0.05, scope="all", marks=marks)
+    assert "mark" not in plain.columns
+    columns = marked.columns.tolist()
+    assert columns == plain.columns.tolist()[:9] + ["mark"] + plain.columns.tolist()[9:]
+    assert plain.columns[9] == "significant_none"
+    pvalues = marked["pvalue" if marks == "none" else f"pvalue_{marks}"]
+    assert marked["mark"].tolist() == [_mark(p) for p in pvalues]
+    assert marked.drop(columns="mark").equals(plain)
+
+
+
+def test_library_defaults_stay_the_papers():
+    metric, stats = _toy()
+    res = analyse_competition(list("ABCD"), stats, metric, n_resamples=50, rng=1)
+    assert (res.pvalue_rule, res.alternative) == ("fraction", "greater")
+    assert CompetitionAnalysis.__dataclass_fields__["pvalue_rule"].default == "fraction"
+    assert ANALYSIS_CONVENTIONS["paper"] == {"scope": "group", "pvalue_rule": "fraction", "alternative": "greater",
+                                             "marks": "none"}
+
+
+def test_convention_settings_and_overrides():
+    assert convention_settings() == {"scope": "all", "pvalue_rule": "add-one", "alternative": "two-sided",
+                                     "marks": "holm"}
+    assert convention_settings("recommended", scope="group", marks=None)["scope"] == "group"
+    with pytest.raises(ValueError, match="convention"):
+        convention_settings("default")
+    with pytest.raises(ValueError, match="scope"):
+        convention_settings("paper", scope="pairs")
+    with pytest.raises(ValueError, match="unknown settings"):
+        convention_settings("paper", correction="holm")
