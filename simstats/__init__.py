@@ -22,6 +22,8 @@ _EXPORTS = {
     "parse_scenarios": "simstats.sim.scenario",
     "ApproachComparisonResult": "simstats.stats.approaches",
     "compare_approaches": "simstats.stats.approaches",
+    "ApproachTTestResult": "simstats.stats.approaches",
+    "approach_t_test": "simstats.stats.approaches",
     "ASOResult": "simstats.stats.aso",
     "SmallSampleWarning": "simstats.stats.aso",
     "aso": "simstats.stats.aso",
@@ -66,7 +68,7 @@ __all__ = [
     "paired_bootstrap", "bootstrap_scores", "bootstrap_score_matrix",
     "approximate_randomization", "exact_randomization", "exact_stratified_randomization",
     # approaches over seeds x items
-    "compare_approaches", "ApproachComparisonResult",
+    "approach_t_test", "ApproachTTestResult", "compare_approaches", "ApproachComparisonResult",
     # classical tests (scipy / statsmodels underneath)
     "mcnemar_test", "mcnemar_counts", "sign_test", "wilcoxon_test", "paired_t_test", "two_sample_t_test",
     "welch_t_test", "mann_whitney_test", "two_proportion_z_test", "precision_chi2_test",

@@ -141,6 +141,11 @@ def _compare(args) -> int:
                              "x items uses the shift convention")
         return _compare_approaches(args, runs)
     args.alternative = args.alternative or "two-sided"
+    if args.test == "t":
+        raise ValueError("--test t is the approach t-test over seeds x items and needs several seeds per system "
+                         "(a long table with a seed column, or --approach); with one run per system use --test "
+                         "bootstrap or randomization")
+    args.test = args.test or "bootstrap"
     if runs is not None:  # one run per system: the same test as a wide table of these columns
         names, stats, metric = runs.names, runs.stats, runs.metric
     elif args.statistics:
@@ -206,30 +211,47 @@ def _runs(args, table):
 
 
 def _compare_approaches(args, runs) -> int:
-    """``compare`` with several seeds per system: the approach-level bootstrap over seeds x items."""
+    """``compare`` with several seeds per system: the approach t-test (default) or bootstrap over seeds x items."""
     from simstats.compare import InputError, compare_approach_runs
 
-    if args.test != "bootstrap":
-        raise InputError(f"--test {args.test} applies to one run per system; with several seeds per system the "
-                         "comparison is the approach bootstrap (choose what it resamples with --resample)")
+    test = args.test or ("bootstrap" if args.resample else "t")
+    if test not in ("t", "bootstrap"):
+        raise InputError(f"--test {test} applies to one run per system; with several seeds per system the "
+                         "comparison is the approach t-test (--test t, the default) or bootstrap (--test bootstrap, "
+                         "choose what it resamples with --resample)")
     alternative = args.alternative or "two-sided"
     resample = args.resample or "both"
-    out = compare_approach_runs(runs, resample=resample, reference=args.reference, alternative=alternative,
-                                n_resamples=args.resamples, seed=args.seed, confidence_level=args.confidence,
-                                correction=args.correction,
+    out = compare_approach_runs(runs, test=test, resample=resample, reference=args.reference,
+                                alternative=alternative, n_resamples=args.resamples, seed=args.seed,
+                                confidence_level=args.confidence, correction=args.correction,
                                 paired_seeds={"auto": None, "yes": True, "no": False}[args.paired_seeds])
     a = out.attrs
     paired = out.paired_seeds.iloc[1:].tolist()
     pairing = "paired seeds" if all(paired) else "unpaired seeds" if not any(paired) else "seeds paired where shared"
-    _emit(out, args.format,
-          f"{a['metric']}: approach bootstrap over seeds x items (--resample {resample}, {pairing}), "
-          f"{a['n_resamples']} resamples, seed {a['seed']}, correction {a['correction']}; {a['items']} items\n"
-          f"claim: {a['claim']}\n"
-          f"H1: reference {IMPROVEMENT_H1[alternative]} system (difference of the approaches' mean scores over "
-          f"seeds); {_sides(alternative, args.confidence)} percentile; p-values in the shift convention "
-          f"({a['pvalue_rule']})\n"
-          "var_seeds, var_items, var_residual: bootstrap variance of the difference from seeds only, items only, "
-          "and the rest of the seeds x items variance\n")
+    units = f"{a['items']} items" + (f" in {a['clusters']} clusters" if a.get("clusters") else "")
+    if test == "t":
+        floored = out.system[out.floored.eq(True)].tolist()
+        if floored:
+            warnings.warn(f"{', '.join(map(str, floored))}: the seed and item parts of the variance summed to less "
+                          "than 0 and were floored (the variance is the run x item part alone; see var_*)")
+        header = (f"{a['metric']}: approach t-test over seeds x items (method of moments, Satterthwaite df; "
+                  f"{pairing}), correction {a['correction']}; {units}\n"
+                  f"claim: {a['claim']}\n"
+                  f"H1: reference {IMPROVEMENT_H1[alternative]} system (difference of the approaches' mean scores "
+                  f"over seeds); {_sides(alternative, args.confidence)} t; p-values from the t distribution on df "
+                  f"degrees of freedom\n"
+                  "var_seeds, var_items, var_residual: the estimated variance of the difference from seed effects, "
+                  "approach x item effects and run x item noise\n")
+    else:
+        header = (f"{a['metric']}: approach bootstrap over seeds x items (--resample {resample}, {pairing}), "
+                  f"{a['n_resamples']} resamples, seed {a['seed']}, correction {a['correction']}; {units}\n"
+                  f"claim: {a['claim']}\n"
+                  f"H1: reference {IMPROVEMENT_H1[alternative]} system (difference of the approaches' mean scores "
+                  f"over seeds); {_sides(alternative, args.confidence)} percentile; p-values in the shift convention "
+                  f"({a['pvalue_rule']})\n"
+                  "var_seeds, var_items, var_residual: bootstrap variance of the difference from seeds only, items "
+                  "only, and the rest of the seeds x items variance\n")
+    _emit(out, args.format, header)
     return 0
 
 
@@ -455,9 +477,11 @@ def build_parser() -> argparse.ArgumentParser:
                           "weighted_f1, mae; with --statistics also bleu (sacrebleu's corpus BLEU)")
     p.add_argument("--statistics", action="store_true",
                    help="the table holds per-item sufficient statistics (default: it holds predictions)")
-    p.add_argument("--test", default="bootstrap", choices=["bootstrap", "randomization", "exact-randomization"],
-                   help="paired bootstrap, approximate randomization or exact stratified randomization "
-                        "(default: bootstrap)")
+    p.add_argument("--test", choices=["bootstrap", "randomization", "exact-randomization", "t"],
+                   help="one run per system: bootstrap (paired), randomization (approximate) or exact-randomization "
+                        "(stratified); several seeds per system: t (the approach t-test over seeds x items) or "
+                        "bootstrap (over seeds x items, see --resample) (default: bootstrap with one run per system, "
+                        "t with several seeds, bootstrap when --resample is given)")
     p.add_argument("--pvalue", choices=["shift", "percentile", "sacrebleu"],
                    help="p-value convention of --test bootstrap: shift (P*(d* >= 2d) one-sided), percentile "
                         "(P*(d* <= 0) one-sided, Koehn 2004) or sacrebleu (sacrebleu --paired-bs, two-sided: "

@@ -22,7 +22,7 @@ from simstats.stats.metrics import (STATISTICS_METRICS, Metric, accuracy, classi
 from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
 from simstats.stats.lazy import lazy_module
 from simstats.stats.power import plan, variance_components
-from simstats.stats.approaches import compare_approaches
+from simstats.stats.approaches import TARGETS, approach_t_test, compare_approaches
 from simstats import __version__
 
 sps = lazy_module("scipy.stats")
@@ -664,29 +664,44 @@ def runs_from_approaches(table: pd.DataFrame, gold_column: str, specs, metric_na
     return Runs(names, labels, seeds, stats, metric, "approach")
 
 
-def _one_seed(runs: Runs, resample: str) -> None:
+def _one_seed(runs: Runs, resample: str, test: str = "bootstrap") -> None:
     few = [name for name in runs.names if runs.count(name) < 2]
+    if few and test == "t":
+        raise InputError(f"approach {few[0]!r} has one seed (run): the approach t-test estimates the seed variance "
+                         "and needs at least 2 per approach (give more seeds, or --test bootstrap --resample items "
+                         "for these runs on new items)")
     if few and "seeds" in RESAMPLE[resample]:
         raise InputError(f"approach {few[0]!r} has one seed (run): --resample {resample} resamples seeds and needs "
                          "at least 2 per approach (give more seeds, or --resample items for these runs on new items)")
 
 
-def compare_approach_runs(runs: Runs, *, resample: str = "both", reference: str = "best",
+#: Tests of approaches over seeds x items (``compare --test``).
+APPROACH_TESTS = ("t", "bootstrap")
+
+
+def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both", reference: str = "best",
                           alternative: str = "two-sided", n_resamples: int = 10_000, seed: int = 0,
                           confidence_level: float = 0.95, correction: str = "none", paired_seeds=None
                           ) -> pd.DataFrame:
-    """Each approach against the reference approach with :func:`simstats.compare_approaches`.
+    """Each approach against the reference approach, over new seeds and new test items.
 
-    One row per approach: runs, mean score over its runs and their sd; for the others, the
-    reference's improvement (difference of approach means) with its percentile interval, the
-    shift-convention p-value, the corrected p-value and the bootstrap variance of the difference
-    by source (``var_seeds``, ``var_items``, ``var_residual``; their sum is the seeds x items
-    bootstrap variance).  Every comparison uses ``rng=seed``, as a direct call would."""
+    ``test="t"``: :func:`simstats.approach_t_test` (the default); ``"bootstrap"``:
+    :func:`simstats.compare_approaches`, resampling what ``resample`` names.  One row per approach:
+    runs, mean score over its runs and their sd; for the others, the reference's improvement
+    (difference of approach means) with its interval, the p-value, the corrected p-value and the
+    variance of the difference by source (``var_seeds``, ``var_items``, ``var_residual``); the
+    t-test adds its degrees of freedom (``df``) and whether its variance was floored.  The bootstrap
+    uses ``rng=seed`` in every comparison, as a direct call would."""
+    if test not in APPROACH_TESTS:
+        raise InputError(f"the approach test must be one of {', '.join(APPROACH_TESTS)}, got {test!r}")
     if resample not in RESAMPLE:
         raise InputError(f"--resample must be one of {', '.join(RESAMPLE)}, got {resample!r}")
+    if test == "t" and resample != "both":
+        raise InputError(f"--resample {resample} applies to --test bootstrap; the t-test's claim is about new seeds "
+                         "and new test items")
     if correction not in CORRECTIONS:
         raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
-    _one_seed(runs, resample)
+    _one_seed(runs, resample, test)
     scores = runs.scores()
     means = {name: float(scores[runs.approach == name].mean()) for name in runs.names}
     if reference == "best":
@@ -700,12 +715,16 @@ def compare_approach_runs(runs: Runs, *, resample: str = "both", reference: str 
     results = []
     for name in others:
         idx = np.flatnonzero((runs.approach == ref) | (runs.approach == name))
+        common = dict(approaches=(ref, name), alternative=alternative, confidence_level=confidence_level,
+                      paired_seeds=paired_seeds, clusters=runs.clusters)
         try:
-            results.append(compare_approaches(runs.stats[idx], runs.metric, runs.approach[idx], runs.seed[idx],
-                                              approaches=(ref, name), resample=RESAMPLE[resample],
-                                              alternative=alternative, n_resamples=n_resamples,
-                                              confidence_level=confidence_level, paired_seeds=paired_seeds,
-                                              clusters=runs.clusters, rng=seed))
+            if test == "t":
+                results.append(approach_t_test(runs.stats[idx], runs.metric, runs.approach[idx], runs.seed[idx],
+                                               **common))
+            else:
+                results.append(compare_approaches(runs.stats[idx], runs.metric, runs.approach[idx], runs.seed[idx],
+                                                  resample=RESAMPLE[resample], n_resamples=n_resamples, rng=seed,
+                                                  **common))
         except ValueError as err:
             raise InputError(f"{ref} vs {name}: {err}") from None
     pvalues = np.array([r.pvalue for r in results])
@@ -716,27 +735,47 @@ def compare_approach_runs(runs: Runs, *, resample: str = "both", reference: str 
         s = scores[runs.approach == name]
         return float(s.std(ddof=1)) if s.size > 1 else np.nan
 
+    def variance(res, source):
+        return res.variance["units" if test == "t" and source == "items" else source]
+
+    blank = {"difference_ci_low": np.nan, "difference_ci_high": np.nan, "pvalue": np.nan, "pvalue_adjusted": np.nan,
+             **({"df": np.nan} if test == "t" else {}), "var_seeds": np.nan, "var_items": np.nan,
+             "var_residual": np.nan, "paired_seeds": np.nan, **({"floored": np.nan} if test == "t" else {})}
     rows = [{"system": ref, "runs": runs.count(ref), "score": means[ref], "score_sd": spread(ref), "reference": ref,
-             "difference": 0.0, "difference_ci_low": np.nan, "difference_ci_high": np.nan, "pvalue": np.nan,
-             "pvalue_adjusted": np.nan, "var_seeds": np.nan, "var_items": np.nan, "var_residual": np.nan,
-             "paired_seeds": np.nan}]
+             "difference": 0.0, **blank}]
     for name, res, adj in zip(others, results, adjusted):
-        rows.append({"system": name, "runs": runs.count(name), "score": means[name], "score_sd": spread(name),
-                     "reference": ref, "difference": res.statistic, "difference_ci_low": res.confidence_interval.low,
-                     "difference_ci_high": res.confidence_interval.high, "pvalue": res.pvalue,
-                     "pvalue_adjusted": float(adj), "var_seeds": res.variance["seeds"],
-                     "var_items": res.variance["items"], "var_residual": res.variance["residual"],
-                     "paired_seeds": res.paired_seeds})
+        row = {"system": name, "runs": runs.count(name), "score": means[name], "score_sd": spread(name),
+               "reference": ref, "difference": res.statistic, "difference_ci_low": res.confidence_interval.low,
+               "difference_ci_high": res.confidence_interval.high, "pvalue": res.pvalue,
+               "pvalue_adjusted": float(adj)}
+        if test == "t":
+            row["df"] = res.df
+        row.update({f"var_{source}": variance(res, source) for source in ("seeds", "items", "residual")})
+        row["paired_seeds"] = res.paired_seeds
+        if test == "t":
+            row["floored"] = res.floored
+        rows.append(row)
     out = pd.DataFrame(rows)
-    out.attrs.update(metric=runs.metric.name, test="approach bootstrap (compare_approaches)", resample=resample,
-                     target=results[0].target if results else "", claim=CLAIMS[resample], convention="shift",
-                     pvalue_rule=SHIFT_RULE[alternative], correction=correction, n_resamples=n_resamples, seed=seed,
-                     alternative=alternative, confidence_level=confidence_level,
-                     intervals="percentile bootstrap, two-sided", items=int(runs.stats.shape[1]),
-                     clusters=int(runs.clusters.max() + 1) if runs.clusters is not None else None,
-                     difference="reference minus system: difference of the approaches' mean scores over seeds",
-                     variance="bootstrap variance of the difference: var_seeds (seeds only), var_items (items only), "
-                              "var_residual (the seeds x items variance minus the two; the three sum to it)")
+    common_attrs = dict(metric=runs.metric.name, correction=correction, alternative=alternative,
+                        confidence_level=confidence_level, items=int(runs.stats.shape[1]),
+                        clusters=int(runs.clusters.max() + 1) if runs.clusters is not None else None,
+                        difference="reference minus system: difference of the approaches' mean scores over seeds")
+    if test == "t":
+        out.attrs.update(test="approach t-test (approach_t_test)", claim=CLAIMS["both"],
+                         target=TARGETS[("items", "seeds")], **common_attrs,
+                         pvalue_rule="t distribution on Satterthwaite degrees of freedom (df)",
+                         intervals="t interval, two-sided",
+                         variance="estimated variance of the difference over new seeds and new items (method of "
+                                  "moments): var_seeds (seed effects), var_items (approach x item effects), "
+                                  "var_residual (run x item noise); the three sum to it unless floored")
+    else:
+        out.attrs.update(test="approach bootstrap (compare_approaches)", resample=resample,
+                         target=results[0].target if results else "", claim=CLAIMS[resample], convention="shift",
+                         pvalue_rule=SHIFT_RULE[alternative], n_resamples=n_resamples, seed=seed, **common_attrs,
+                         intervals="percentile bootstrap, two-sided",
+                         variance="bootstrap variance of the difference: var_seeds (seeds only), var_items (items "
+                                  "only), var_residual (the seeds x items variance minus the two; the three sum to "
+                                  "it)")
     return out
 
 

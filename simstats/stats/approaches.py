@@ -35,10 +35,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from simstats.stats.bootstrap import check_bootstrap_options, extreme_counts, item_bootstrap, pvalues_from_counts
+from simstats.stats.crossed import cluster_values, crossed_variance, linearised_item_values
 from simstats.stats.engine import as_generator, improvement, replicates, system_totals
 from simstats.stats.metrics import Metric
 from simstats.stats.resample import Joint, SeedCounts, aggregate_clusters
-from simstats.stats.results import ConfidenceInterval, TestResult
+from simstats.stats.lazy import lazy_module
+from simstats.stats.results import ConfidenceInterval, TestResult, check_alternative, check_confidence_level
+
+distributions = lazy_module("scipy.stats")
 
 TARGETS = {("items", "seeds"): "new seeds and new test items",
            ("items",): "these trained runs on new test items",
@@ -118,6 +122,29 @@ def _by_seed(runs, seed):
     return [r[np.argsort(seed[r], kind="stable")] for r in runs]
 
 
+def _prepare(stats, metric: Metric, approach, seed, approaches, paired_seeds):
+    """Checked statistics, approach names, each approach's run indices (seed-id order) and the
+    seed pairing (or None)."""
+    stats = np.asarray(stats)
+    if stats.dtype.kind not in "iufb":
+        stats = stats.astype(np.float64)
+    if stats.ndim != 3 or stats.shape[1] < 1:
+        raise ValueError(f"statistics must have shape (runs, items, k), got {stats.shape}")
+    if stats.shape[2] != len(metric.statistics):
+        raise ValueError(f"metric {metric.name!r} needs {len(metric.statistics)} statistics per item, "
+                         f"got {stats.shape[2]}")
+    if stats.dtype.kind == "f" and not np.isfinite(stats).all():
+        raise ValueError("statistics contain NaN or infinite values")
+    if np.asarray(approach).shape != (stats.shape[0],):
+        raise ValueError(f"approach must give one label per run ({stats.shape[0]})")
+    if seed is not None and np.asarray(seed).shape != (stats.shape[0],):
+        raise ValueError(f"seed must give one id per run ({stats.shape[0]})")
+    names, runs = _labels(approach, approaches)
+    runs = _by_seed(runs, seed)
+    pairing = _pairing(seed, runs, paired_seeds)
+    return stats, names, runs, pairing
+
+
 def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches=None,
                        resample=("seeds", "items"), alternative: str = "two-sided", n_resamples: int = 10_000,
                        confidence_level: float | None = 0.95, convention: str = "shift", paired_seeds=None,
@@ -153,23 +180,7 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     resample = tuple(sorted(set(resample)))
     if resample not in TARGETS:
         raise ValueError(f"resample must name 'seeds', 'items' or both, got {resample}")
-    stats = np.asarray(stats)
-    if stats.dtype.kind not in "iufb":
-        stats = stats.astype(np.float64)
-    if stats.ndim != 3 or stats.shape[1] < 1:
-        raise ValueError(f"statistics must have shape (runs, items, k), got {stats.shape}")
-    if stats.shape[2] != len(metric.statistics):
-        raise ValueError(f"metric {metric.name!r} needs {len(metric.statistics)} statistics per item, "
-                         f"got {stats.shape[2]}")
-    if stats.dtype.kind == "f" and not np.isfinite(stats).all():
-        raise ValueError("statistics contain NaN or infinite values")
-    if np.asarray(approach).shape != (stats.shape[0],):
-        raise ValueError(f"approach must give one label per run ({stats.shape[0]})")
-    if seed is not None and np.asarray(seed).shape != (stats.shape[0],):
-        raise ValueError(f"seed must give one id per run ({stats.shape[0]})")
-    names, runs = _labels(approach, approaches)
-    runs = _by_seed(runs, seed)
-    pairing = _pairing(seed, runs, paired_seeds)
+    stats, names, runs, pairing = _prepare(stats, metric, approach, seed, approaches, paired_seeds)
     if pairing is not None:
         runs = list(pairing)
     if "seeds" in resample and min(r.size for r in runs) < 2:
@@ -225,3 +236,120 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
                                     target=TARGETS[resample], paired_seeds=pairing is not None,
                                     n_resamples=n_resamples, convention=convention, effect_size=float(effect),
                                     pvalues=pvalues)
+
+
+@dataclass(frozen=True)
+class ApproachTTestResult(TestResult):
+    """Result of :func:`approach_t_test`.
+
+    ``statistic``: difference of mean metric, A minus B (improvement of A for a lower-is-better
+    metric); ``t_statistic`` = statistic / standard_error on ``df`` Satterthwaite degrees of
+    freedom; ``scores``: (mean A, mean B); ``runs``: runs per approach; ``n_units``: test items (or
+    clusters); ``variance``: the estimated Var(difference) split into ``seeds``, ``units``,
+    ``residual`` and their ``total`` (:mod:`simstats.stats.crossed`); ``floored``: the seed and
+    unit parts summed to less than 0 and the total was floored at the residual part.
+    """
+
+    confidence_interval: ConfidenceInterval | None = None
+    t_statistic: float = float("nan")
+    df: float = float("nan")
+    standard_error: float = float("nan")
+    scores: tuple = ()
+    runs: tuple = ()
+    n_units: int = 0
+    variance: dict | None = None
+    floored: bool = False
+    paired_seeds: bool = False
+    target: str = TARGETS[("items", "seeds")]
+
+
+def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=None, alternative: str = "two-sided",
+                    confidence_level: float | None = 0.95, paired_seeds=None, clusters=None) -> ApproachTTestResult:
+    """Test whether approach A is better than approach B over new seeds and new test items.
+
+    The difference of the approaches' mean scores, its variance over new seeds and new items
+    estimated without bias from the runs x items table by the method of moments, and a t
+    reference on Satterthwaite's degrees of freedom (:mod:`simstats.stats.crossed`).  With
+    runs whose scores do not vary over items this is Welch's t-test on the run scores (or the
+    paired t-test with paired seeds); with runs of one approach that agree on every item, the
+    paired t-test over items.
+
+    Parameters
+    ----------
+    stats : array (runs, items, k)
+        Per-item statistics of every run (one trained model per seed and approach).
+    metric : Metric
+        Metric of summed statistics; each run is scored by it, approaches by their mean score.
+        Ratio metrics (F1, BLEU, ...) enter through their linearisation at each run's statistics.
+    approach : array (runs,)
+        Approach label of every run; at least 2 runs per approach.
+    seed : array (runs,), optional
+        Seed id of every run (for paired seeds).
+    approaches : (A, B), optional
+        Which labels are A and B (default: in order of first appearance).
+    alternative : {"two-sided", "greater", "less"}
+        "greater": A is better than B.
+    confidence_level : float or None
+        Level of the two-sided t interval of the difference, whatever ``alternative`` (as
+        :func:`compare_approaches`' interval); None: no interval.
+    paired_seeds : bool, optional
+        Both approaches ran the same seed ids and a seed shares something between them (default:
+        when both approaches have the same ids).
+    clusters : array (items,), optional
+        Cluster id per item: clusters are the sampling units.
+
+    Returns
+    -------
+    ApproachTTestResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats import accuracy, approach_t_test
+    >>> rng = np.random.default_rng(1)
+    >>> gold_hard = rng.random(500) < 0.3                  # items some runs get wrong
+    >>> def run(skill):                                     # one seed: correct (1) or not per item
+    ...     return (rng.random(500) < np.where(gold_hard, skill - 0.4, skill)).astype(float)
+    >>> correct = np.stack([run(0.90 + d) for d in rng.normal(0, 0.01, 5)]
+    ...                    + [run(0.85 + d) for d in rng.normal(0, 0.01, 5)])
+    >>> stats = np.stack([correct, np.ones_like(correct)], axis=2)
+    >>> res = approach_t_test(stats, accuracy, ["A"] * 5 + ["B"] * 5)
+    >>> round(res.statistic, 3), round(res.df, 1), res.pvalue < 0.05
+    (0.048, 41.3, True)
+    """
+    check_alternative(alternative)
+    if confidence_level is not None:
+        check_confidence_level(confidence_level)
+    stats, names, runs, pairing = _prepare(stats, metric, approach, seed, approaches, paired_seeds)
+    if pairing is not None:
+        runs = list(pairing)
+    if min(r.size for r in runs) < 2:
+        raise ValueError("the variance over new seeds needs at least 2 runs per approach "
+                         f"(got {[r.size for r in runs]}); with one run per approach compare the runs on items "
+                         "(paired_bootstrap)")
+    values = linearised_item_values(stats, metric)
+    if clusters is not None:
+        values = cluster_values(values, clusters)
+    if not metric.higher_is_better:
+        values = -values                                     # the difference is A's improvement
+    a, b = values[runs[0]], values[runs[1]]
+    scores = tuple(float(metric(system_totals(stats[r])).mean()) for r in runs)
+    delta = float(improvement(metric, *scores))
+    est = crossed_variance(a, b, paired=pairing is not None)
+    se = float(np.sqrt(est.variance))
+    t_stat = delta / se if se > 0 else float("nan")
+    dist = distributions.t(est.df)
+    if alternative == "two-sided":
+        pvalue = 2 * dist.sf(abs(t_stat))
+    else:
+        pvalue = dist.sf(t_stat) if alternative == "greater" else dist.cdf(t_stat)
+    ci = None
+    if confidence_level is not None:
+        half = float(dist.ppf(0.5 + confidence_level / 2)) * se
+        ci = ConfidenceInterval(delta - half, delta + half)
+    variance = {"seeds": est.seeds, "units": est.units, "residual": est.residual, "total": est.variance}
+    method = (f"approach t-test over seeds and {'clusters' if clusters is not None else 'items'} "
+              f"(method of moments, Satterthwaite df{', paired seeds' if pairing is not None else ''})")
+    return ApproachTTestResult(delta, float(pvalue), alternative, method, confidence_interval=ci, t_statistic=t_stat,
+                               df=est.df, standard_error=se, scores=scores, runs=est.runs, n_units=est.n_units,
+                               variance=variance, floored=est.floored, paired_seeds=pairing is not None)

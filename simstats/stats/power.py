@@ -45,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from simstats.stats.crossed import linearised_item_values
 from simstats.stats.metrics import Metric
 from simstats.stats.lazy import lazy_module
 
@@ -73,30 +74,6 @@ class VarianceComponents:
         k, n = np.asarray(seeds, float), np.asarray(items, float)
         return (2 * (self.seed + self.residual / n) * (k - 1) / k**2 + self.interaction / n
                 + 2 * self.residual / (k * n) * (2 - 1 / k))
-
-
-def linearised_item_values(stats, metric: Metric) -> np.ndarray:
-    """(runs, items) per-item values whose mean over items is each run's metric value.
-
-    Exact for means of per-item values (accuracy, MAE); for other metrics of summed statistics
-    (assumed scale-free: f(sum) = f(mean), as every ratio metric is) the first-order
-    (influence) expansion at the run's mean statistics, with a central-difference gradient."""
-    x = np.asarray(stats, dtype=np.float64)
-    if x.ndim != 3 or x.shape[2] != len(metric.statistics):
-        raise ValueError(f"statistics must have shape (runs, items, {len(metric.statistics)})")
-    means = x.mean(axis=1)                                                   # (runs, k)
-    value = metric(means)
-    if not np.allclose(value, metric(x.sum(axis=1)), rtol=1e-9, atol=1e-12):
-        raise ValueError(f"metric {metric.name!r} is not a function of mean statistics (f(sum) != f(mean)); "
-                         "the planner needs a scale-free metric")
-    grad = np.empty_like(means)
-    for j in range(means.shape[1]):
-        h = 1e-6 * np.maximum(1.0, np.abs(means[:, j]))
-        up, down = means.copy(), means.copy()
-        up[:, j] += h
-        down[:, j] -= h
-        grad[:, j] = (metric(up) - metric(down)) / (2 * h)
-    return value[:, None] + np.einsum("rk,rik->ri", grad, x - means[:, None, :])
 
 
 def variance_components(stats, metric: Metric, approach, *, approaches=None) -> VarianceComponents:

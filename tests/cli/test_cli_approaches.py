@@ -55,11 +55,41 @@ run = run_cli
 write = write_table
 
 
-def test_one_command_gives_one_answer_with_a_ci_equal_to_the_library(tmp_path, capsys, example):
-    """The issue's prose example: 5 seeds per approach; the CLI's numbers are compare_approaches' with the same seed."""
+def test_default_is_the_approach_t_test_of_the_library(tmp_path, capsys, example):
+    """5 seeds per approach: the default test is approach_t_test; its numbers are the library's."""
+    long, stats, labels, ids = example
+    code, out, err = run(capsys, "compare", write(tmp_path, long), "--format", "json")
+    assert code == 0 and err == ""
+    doc = json.loads(out)
+    ref, other = doc["rows"]
+    assert [ref["system"], other["system"]] == ["B", "A"] and ref["runs"] == other["runs"] == 5
+    assert doc["settings"]["test"] == "approach t-test (approach_t_test)"
+    direct = simstats.approach_t_test(stats, simstats.accuracy, labels, ids, approaches=("B", "A"))
+    assert direct.paired_seeds and other["paired_seeds"] is True and other["floored"] is False
+    for column, value in [("difference", direct.statistic), ("difference_ci_low", direct.confidence_interval.low),
+                          ("difference_ci_high", direct.confidence_interval.high), ("pvalue", direct.pvalue),
+                          ("df", direct.df), ("var_seeds", direct.variance["seeds"]),
+                          ("var_items", direct.variance["units"]), ("var_residual", direct.variance["residual"])]:
+        assert other[column] == pytest.approx(value, rel=1e-12), column
+    assert other["difference_ci_low"] < other["difference"] < other["difference_ci_high"]
+
+
+def test_t_test_refuses_what_it_does_not_do(tmp_path, capsys, example):
+    long = example[0]
+    code, _, err = run(capsys, "compare", write(tmp_path, long), "--test", "t", "--resample", "items")
+    assert code == 2 and err == ("simstats: error: --resample items applies to --test bootstrap; the t-test's claim "
+                                 "is about new seeds and new test items\n")
+    code, _, err = run(capsys, "compare", write(tmp_path, long[long.seed == 0]), "--test", "t")
+    assert code == 2 and err.startswith("simstats: error: --test t is the approach t-test over seeds x items and "
+                                        "needs several seeds per system") and err.count("\n") == 1
+
+
+def test_bootstrap_gives_one_answer_with_a_ci_equal_to_the_library(tmp_path, capsys, example):
+    """--test bootstrap: the CLI's numbers are compare_approaches' with the same seed."""
     long, stats, labels, ids = example
     path = write(tmp_path, long)
-    code, out, err = run(capsys, "compare", path, "--resamples", 2000, "--seed", 7, "--format", "json")
+    code, out, err = run(capsys, "compare", path, "--test", "bootstrap", "--resamples", 2000, "--seed", 7,
+                         "--format", "json")
     assert code == 0 and err == ""
     doc = json.loads(out)
     ref, other = doc["rows"]
@@ -84,7 +114,15 @@ def test_one_command_gives_one_answer_with_a_ci_equal_to_the_library(tmp_path, c
 
 def test_header_names_the_convention_and_the_claim(tmp_path, capsys, example):
     path = write(tmp_path, example[0])
-    code, out, _ = run(capsys, "compare", path, "--resamples", 300)
+    code, out, _ = run(capsys, "compare", path)
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == ("accuracy: approach t-test over seeds x items (method of moments, Satterthwaite df; paired "
+                        "seeds), correction none; 2000 items")
+    assert lines[1].startswith("claim: new seeds and new test items")
+    assert "p-values two-sided" in lines[2] and "t distribution on df degrees of freedom" in lines[2]
+    assert "| system | runs | score | score_sd | reference | difference |" in out and "| df |" in out
+    code, out, _ = run(capsys, "compare", path, "--test", "bootstrap", "--resamples", 300)
     lines = out.splitlines()
     assert code == 0
     assert lines[0] == ("accuracy: approach bootstrap over seeds x items (--resample both, paired seeds), 300 "
@@ -150,7 +188,7 @@ def test_errors_are_one_line_naming_the_flag_or_column(tmp_path, capsys, example
         (wide(long), ["--approach", "A=A0,A1,A9", "--approach", "B=B0,B1"],
          "--approach A: column(s) 'A9' not found (columns: item, y, A0,"),
         (wide(long), ["--approach", "A=A0,A1", "--approach", "B=B0"],
-         "approach 'B' has one seed (run): --resample both"),
+         "approach 'B' has one seed (run): the approach t-test estimates the seed variance and needs at least 2"),
         (long, ["--prediction", "guess"], "long table: prediction column 'guess' (--prediction) not found"),
         (long, ["--test", "randomization"], "--test randomization applies to one run per system"),
     ]

@@ -64,8 +64,8 @@ def test_long_table_clusters_reach_the_approach_test(tmp_path, capsys):
                              "pred": gold if rng.random() < s else 1 - gold})
     table = pd.DataFrame(rows)
     path = write_table(tmp_path, table)
-    code, out, err = run_cli(capsys, "compare", path, "--gold", "y", "--clusters", "doc", "--resamples", 400,
-                             "--format", "json")
+    code, out, err = run_cli(capsys, "compare", path, "--gold", "y", "--clusters", "doc", "--test", "bootstrap",
+                             "--resamples", 400, "--format", "json")
     assert code == 0, err
     got = json.loads(out)
     assert got["settings"]["clusters"] == 10
@@ -81,6 +81,14 @@ def test_long_table_clusters_reach_the_approach_test(tmp_path, capsys):
                              n_resamples=400, clusters=np.arange(60) // 6, rng=0)
     assert got["rows"][1]["pvalue"] == pytest.approx(ref.pvalue, abs=1e-12)
     assert got["rows"][1]["difference_ci_low"] == pytest.approx(ref.confidence_interval.low, abs=1e-12)
+    # the default test, the approach t-test, takes the clusters as its units
+    code, out, err = run_cli(capsys, "compare", path, "--gold", "y", "--clusters", "doc", "--format", "json")
+    assert code == 0, err
+    row = json.loads(out)["rows"][1]
+    t = simstats.approach_t_test(stats, simstats.accuracy, labels, seeds, approaches=(best, other),
+                                 clusters=np.arange(60) // 6)
+    assert t.n_units == 10 and row["pvalue"] == pytest.approx(t.pvalue, rel=1e-12)
+    assert row["df"] == pytest.approx(t.df, rel=1e-12)
 
 
 @pytest.mark.parametrize("change, message", [

@@ -1,0 +1,197 @@
+"""Variance of a difference of two approaches' mean scores over a crossed runs x units design.
+
+Each approach (A, B) is trained with several seeds; every run is scored on the same test
+units (items, or clusters of items).  Per-unit values y (whose mean over units is the run's
+score; for ratio metrics the run's linearised per-item contribution, see
+:func:`linearised_item_values`) follow the crossed random-effects model
+
+    y_ru = mu_j + u_r + a_u + c_ju + e_ru,
+
+seed effects u (variance sigma_seed,j^2 in approach j), unit effects a (shared by both approaches:
+they cancel from the difference), approach x unit effects with Var(c_Au - c_Bu) =
+sigma_interaction^2, and run x unit noise e (sigma_e,j^2).  Over new seeds and new units, the
+difference of the approaches' mean scores with k_j runs per approach and n units has variance
+
+    V = sum_j sigma_seed,j^2 / k_j + sigma_interaction^2 / n + sum_j sigma_e,j^2 / (k_j n).
+
+:func:`crossed_variance` estimates V without bias by the method of moments, as a linear
+combination sum_t c_t M_t of independent mean squares (Searle, Casella & McCulloch 1992, ch. 4),
+and gives its degrees of freedom by Satterthwaite's (1946) approximation,
+
+    df = (sum_t c_t M_t)^2 / sum_t (c_t M_t)^2 / df_t.
+
+* Unpaired seeds: per approach, the two-way ANOVA of its k_j x n table gives the runs mean square
+  MS_runs,j = n S_j^2 (S_j^2 the variance of its run scores; E = n sigma_seed,j^2 + sigma_e,j^2,
+  k_j - 1 df) and the residual mean square MS_res,j (E = sigma_e,j^2, (k_j - 1)(n - 1) df); the
+  variance over units of the difference of the approaches' unit means, V_d, has
+  E = sigma_interaction^2 + sum_j sigma_e,j^2 / k_j (n - 1 df).  Then
+  V = sum_j MS_runs,j / (k_j n) + V_d / n - sum_j MS_res,j / (k_j n).
+* Paired seeds (each seed id run once by both approaches, k seeds): the two-way ANOVA of the
+  k x n table of differences D = y_A - y_B, V = (MS_seeds + MS_units - MS_res) / (k n), which also
+  removes what a seed shares between the approaches.
+
+The terms with a negative coefficient remove the run x unit noise that the run scores and the
+unit means both contain.  The estimate is split into a seed part, a unit part (the interaction)
+and the residual part sum_j sigma_e,j^2 / (k_j n); when the seed and unit parts sum to less than 0
+(possible when both are about 0) the estimate is floored at the residual part, which the residual
+mean squares estimate on many degrees of freedom, and ``floored`` says so.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simstats.stats.metrics import Metric
+from simstats.stats.resample import cluster_index
+
+
+@dataclass(frozen=True)
+class MeanSquare:
+    """One term c * M of the estimate: a mean square ``value`` on ``df`` degrees of freedom."""
+
+    name: str
+    value: float
+    df: float
+    coefficient: float
+
+
+@dataclass(frozen=True)
+class CrossedVariance:
+    """Method-of-moments estimate of Var(difference) over new seeds and new units (module docstring).
+
+    ``variance`` = ``seeds`` + ``units`` + ``residual`` (unless ``floored``: then = ``residual``);
+    ``df``: Satterthwaite degrees of freedom of ``variance``; ``terms``: the mean squares combined;
+    ``runs``: runs per approach; ``units``: test units (items or clusters); ``paired``: seeds paired.
+    """
+
+    variance: float
+    df: float
+    seeds: float
+    units: float
+    residual: float
+    floored: bool
+    terms: tuple
+    runs: tuple
+    n_units: int
+    paired: bool
+
+
+def linearised_item_values(stats, metric: Metric) -> np.ndarray:
+    """(runs, items) per-item values whose mean over items is each run's metric value.
+
+    Exact for means of per-item values (accuracy, MAE); for other metrics of summed statistics
+    (assumed scale-free: f(sum) = f(mean), as every ratio metric is) the first-order
+    (influence) expansion at the run's mean statistics, with a central-difference gradient."""
+    x = np.asarray(stats, dtype=np.float64)
+    if x.ndim != 3 or x.shape[2] != len(metric.statistics):
+        raise ValueError(f"statistics must have shape (runs, items, {len(metric.statistics)})")
+    means = x.mean(axis=1)                                                   # (runs, k)
+    value = metric(means)
+    if not np.allclose(value, metric(x.sum(axis=1)), rtol=1e-9, atol=1e-12):
+        raise ValueError(f"metric {metric.name!r} is not a function of mean statistics (f(sum) != f(mean)); "
+                         "the variance of the difference needs a scale-free metric")
+    grad = np.empty_like(means)
+    for j in range(means.shape[1]):
+        h = 1e-6 * np.maximum(1.0, np.abs(means[:, j]))
+        up, down = means.copy(), means.copy()
+        up[:, j] += h
+        down[:, j] -= h
+        grad[:, j] = (metric(up) - metric(down)) / (2 * h)
+    return value[:, None] + np.einsum("rk,rik->ri", grad, x - means[:, None, :])
+
+
+def cluster_values(values: np.ndarray, clusters) -> np.ndarray:
+    """(runs, items) per-item values -> (runs, clusters) values C/N * (sum over the cluster's items),
+    whose mean over the C clusters is the mean over the N items; clusters in sorted-id order."""
+    values = np.asarray(values, dtype=np.float64)
+    clusters = np.asarray(clusters)
+    if clusters.shape != (values.shape[1],):
+        raise ValueError(f"clusters must give one id per item ({values.shape[1]}), got shape {clusters.shape}")
+    ids, inverse = cluster_index(clusters)
+    sums = np.zeros((values.shape[0], len(ids)))
+    np.add.at(sums.T, inverse, values.T)
+    return sums * (len(ids) / values.shape[1])
+
+
+def two_way_mean_squares(table: np.ndarray) -> tuple[float, float, float]:
+    """(MS_rows, MS_columns, MS_residual) of the two-way ANOVA without replication of a (k, n) table
+    (k - 1, n - 1 and (k - 1)(n - 1) degrees of freedom)."""
+    k, n = table.shape
+    row_means, column_means, grand = table.mean(axis=1), table.mean(axis=0), table.mean()
+    residual = table - row_means[:, None] - column_means[None, :] + grand
+    return (n * float(np.sum((row_means - grand) ** 2)) / (k - 1),
+            k * float(np.sum((column_means - grand) ** 2)) / (n - 1),
+            float(np.sum(residual**2)) / ((k - 1) * (n - 1)))
+
+
+def satterthwaite_df(terms, total: float | None = None) -> float:
+    """Satterthwaite's degrees of freedom of ``total`` = sum_t c_t M_t (``terms``: :class:`MeanSquare`):
+    total^2 / sum_t (c_t M_t)^2 / df_t.  A floored estimate passes its ``total``, which lowers the
+    degrees of freedom with it."""
+    total = sum(t.coefficient * t.value for t in terms) if total is None else total
+    spread = sum((t.coefficient * t.value) ** 2 / t.df for t in terms)
+    return float(total**2 / spread) if spread > 0 else float("inf")
+
+
+def crossed_variance(values_a, values_b, *, paired: bool = False) -> CrossedVariance:
+    """Estimate the variance of mean(values_a) - mean(values_b) over new seeds and new units.
+
+    Parameters
+    ----------
+    values_a, values_b : array (runs, units)
+        Per-unit values of each approach's runs on the same units (columns aligned); with
+        ``paired=True`` rows aligned too (row r of both = the same seed id).
+    paired : bool
+        Seeds are paired (module docstring).
+
+    Returns
+    -------
+    CrossedVariance
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.crossed import crossed_variance
+    >>> rng = np.random.default_rng(0)
+    >>> items = rng.normal(0, 1, 200)
+    >>> a = 0.5 + rng.normal(0, 0.1, (5, 1)) + items + rng.normal(0, 0.5, (5, 200))
+    >>> b = 0.4 + rng.normal(0, 0.1, (5, 1)) + items + rng.normal(0, 0.5, (5, 200))
+    >>> v = crossed_variance(a, b)          # true variance 2 (0.01 / 5 + 0.25 / 1000) = 0.0045
+    >>> round(v.variance, 4), round(v.df, 1)
+    (0.0037, 7.6)
+    """
+    a, b = np.asarray(values_a, dtype=np.float64), np.asarray(values_b, dtype=np.float64)
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[1]:
+        raise ValueError(f"values must be (runs, units) tables on the same units, got {a.shape} and {b.shape}")
+    n = a.shape[1]
+    if n < 2:
+        raise ValueError(f"the variance over new units needs at least 2 test units, got {n}")
+    ka, kb = a.shape[0], b.shape[0]
+    if min(ka, kb) < 2:
+        raise ValueError(f"the variance over new seeds needs at least 2 runs per approach, got {ka} and {kb}")
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        raise ValueError("values contain NaN or infinite values")
+    if paired:
+        if ka != kb:
+            raise ValueError(f"paired seeds need the same number of runs per approach, got {ka} and {kb}")
+        ms_seeds, ms_units, ms_res = two_way_mean_squares(a - b)
+        c = 1.0 / (ka * n)
+        terms = (MeanSquare("seeds", ms_seeds, ka - 1, c), MeanSquare("units", ms_units, n - 1, c),
+                 MeanSquare("residual", ms_res, (ka - 1) * (n - 1), -c))
+        seeds, units, residual = c * (ms_seeds - ms_res), c * (ms_units - ms_res), c * ms_res
+    else:
+        ms = [two_way_mean_squares(t) for t in (a, b)]
+        v_d = float(np.var(a.mean(axis=0) - b.mean(axis=0), ddof=1))
+        terms = (MeanSquare("runs A", ms[0][0], ka - 1, 1.0 / (ka * n)),
+                 MeanSquare("runs B", ms[1][0], kb - 1, 1.0 / (kb * n)),
+                 MeanSquare("units", v_d, n - 1, 1.0 / n),
+                 MeanSquare("residual A", ms[0][2], (ka - 1) * (n - 1), -1.0 / (ka * n)),
+                 MeanSquare("residual B", ms[1][2], (kb - 1) * (n - 1), -1.0 / (kb * n)))
+        residual = ms[0][2] / (ka * n) + ms[1][2] / (kb * n)
+        seeds = (ms[0][0] - ms[0][2]) / (ka * n) + (ms[1][0] - ms[1][2]) / (kb * n)
+        units = v_d / n - residual
+    floored = seeds + units + residual <= 0
+    variance = residual if floored else seeds + units + residual
+    return CrossedVariance(float(variance), satterthwaite_df(terms, variance), float(seeds), float(units), float(residual), bool(floored), terms,
+                           (ka, kb), n, paired)

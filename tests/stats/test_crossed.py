@@ -1,0 +1,180 @@
+"""The approach t-test over seeds x items (simstats.stats.crossed, simstats.approach_t_test): the mean
+squares against statsmodels' ANOVA, the Welch, paired and over-items limits against scipy, the
+estimate's bias and the test's size by simulation (MCSE-based tolerances)."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import special, stats as sps
+
+import simstats
+from simstats.stats.crossed import cluster_values, crossed_variance, linearised_item_values, two_way_mean_squares
+
+
+def _as_stats(values: np.ndarray) -> np.ndarray:
+    """(runs, items) float values -> accuracy statistics (value, 1) whose metric is the mean value."""
+    return np.stack([values, np.ones_like(values)], axis=2)
+
+
+def test_mean_squares_match_statsmodels_two_way_anova():
+    import statsmodels.api as sm
+    from statsmodels.formula.api import ols
+
+    rng = np.random.default_rng(3)
+    table = rng.normal(size=(4, 9)) + rng.normal(size=(4, 1)) + rng.normal(size=(1, 9))
+    frame = pd.DataFrame({"y": table.ravel(), "run": np.repeat(np.arange(4), 9), "item": np.tile(np.arange(9), 4)})
+    anova = sm.stats.anova_lm(ols("y ~ C(run) + C(item)", frame).fit())
+    expected = (anova.loc["C(run)", "mean_sq"], anova.loc["C(item)", "mean_sq"], anova.loc["Residual", "mean_sq"])
+    np.testing.assert_allclose(two_way_mean_squares(table), expected, rtol=1e-10)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_runs_constant_over_items_give_welchs_t_test(alternative):
+    rng = np.random.default_rng(5)
+    score_a, score_b = rng.normal(0.80, 0.02, 3), rng.normal(0.78, 0.05, 4)
+    values = np.repeat(np.r_[score_a, score_b][:, None], 50, axis=1)
+    res = simstats.approach_t_test(_as_stats(values), simstats.accuracy, ["A"] * 3 + ["B"] * 4,
+                                   alternative=alternative)
+    ref = sps.ttest_ind(score_a, score_b, equal_var=False, alternative=alternative)
+    assert res.statistic == pytest.approx(score_a.mean() - score_b.mean(), rel=1e-12)
+    assert res.t_statistic == pytest.approx(ref.statistic, rel=1e-9)
+    assert res.df == pytest.approx(ref.df, rel=1e-9)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+    ci = sps.ttest_ind(score_a, score_b, equal_var=False).confidence_interval(0.95)   # two-sided, whatever H1
+    np.testing.assert_allclose(res.confidence_interval, (ci.low, ci.high), rtol=1e-9)
+
+
+def test_paired_seeds_constant_over_items_give_the_paired_t_test():
+    rng = np.random.default_rng(6)
+    shared = rng.normal(0, 0.05, 5)                   # what a seed does to both approaches
+    score_a, score_b = 0.80 + shared + rng.normal(0, 0.01, 5), 0.79 + shared + rng.normal(0, 0.01, 5)
+    values = np.repeat(np.r_[score_a, score_b][:, None], 40, axis=1)
+    res = simstats.approach_t_test(_as_stats(values), simstats.accuracy, ["A"] * 5 + ["B"] * 5,
+                                   seed=list(range(5)) * 2)
+    ref = sps.ttest_rel(score_a, score_b)
+    assert res.paired_seeds and res.df == pytest.approx(4)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+    unpaired = simstats.approach_t_test(_as_stats(values), simstats.accuracy, ["A"] * 5 + ["B"] * 5,
+                                        seed=list(range(5)) * 2, paired_seeds=False)
+    assert unpaired.pvalue > 10 * res.pvalue          # the shared seed effect hides the difference
+
+
+def test_runs_that_agree_within_each_approach_give_the_paired_t_test_over_items():
+    rng = np.random.default_rng(7)
+    item_a, item_b = rng.random(60), rng.random(60)
+    values = np.vstack([np.tile(item_a, (3, 1)), np.tile(item_b, (2, 1))])
+    res = simstats.approach_t_test(_as_stats(values), simstats.accuracy, ["A"] * 3 + ["B"] * 2)
+    ref = sps.ttest_rel(item_a, item_b)
+    assert res.df == pytest.approx(59) and res.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+    assert res.variance["seeds"] == pytest.approx(0, abs=1e-15)
+
+
+def test_lower_is_better_reports_the_improvement_of_a():
+    rng = np.random.default_rng(8)
+    errors = np.abs(rng.normal(0, 1, (6, 80))) + np.r_[0.0, 0, 0, 0.3, 0.3, 0.3][:, None]
+    up = simstats.approach_t_test(_as_stats(-errors), simstats.accuracy, ["A"] * 3 + ["B"] * 3)
+    down = simstats.approach_t_test(np.stack([errors, np.ones_like(errors)], axis=2), simstats.mae,
+                                    ["A"] * 3 + ["B"] * 3)
+    assert down.statistic == pytest.approx(up.statistic) and down.statistic > 0
+    assert down.pvalue == pytest.approx(up.pvalue) and down.df == pytest.approx(up.df)
+
+
+def test_clusters_are_the_units():
+    rng = np.random.default_rng(9)
+    clusters = np.repeat(np.arange(12), rng.integers(1, 6, 12))
+    values = rng.random((6, clusters.size))
+    units = cluster_values(values, clusters)
+    np.testing.assert_allclose(units.mean(axis=1), values.mean(axis=1))
+    res = simstats.approach_t_test(_as_stats(values), simstats.accuracy, ["A"] * 3 + ["B"] * 3, clusters=clusters)
+    direct = crossed_variance(units[:3], units[3:])
+    assert res.n_units == 12 and res.variance["total"] == pytest.approx(direct.variance)
+
+
+def test_ratio_metrics_enter_through_their_linearisation():
+    rng = np.random.default_rng(10)
+    gold = rng.random(300) < 0.4
+    preds = [rng.random(300) < np.where(gold, p, 0.2) for p in (0.8, 0.78, 0.82, 0.7, 0.72, 0.69)]
+    stats = np.stack([simstats.label_statistics(simstats.f1, gold, p, positive=True) for p in preds])
+    res = simstats.approach_t_test(stats, simstats.f1, ["A"] * 3 + ["B"] * 3)
+    f1s = simstats.f1(stats.sum(axis=1))
+    assert res.statistic == pytest.approx(f1s[:3].mean() - f1s[3:].mean(), rel=1e-12)
+    y = linearised_item_values(stats, simstats.f1)
+    assert res.variance["total"] == pytest.approx(crossed_variance(y[:3], y[3:]).variance, rel=1e-12)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"approach": ["A", "B", "B", "B"]}, "at least 2 runs per approach"),
+    ({"approach": ["A", "A", "B", "C"]}, "exactly two approaches"),
+])
+def test_invalid_designs_are_refused(kwargs, message):
+    stats = _as_stats(np.random.default_rng(0).random((4, 10)))
+    with pytest.raises(ValueError, match=message):
+        simstats.approach_t_test(stats, simstats.accuracy, **kwargs)
+    with pytest.raises(ValueError, match="at least 2 test units"):
+        crossed_variance(np.ones((3, 1)), np.ones((3, 1)))
+
+
+# --------------------------------------------------------------------------- by simulation
+#: A crossed binary generator written for these tests (not simstats.sim): run r of approach j is
+#: correct on item i with probability Phi(mu_j + u_r + b_i + c_ji), u ~ N(0, sd_seed^2) (shared by
+#: both approaches' runs of a seed when paired), b ~ N(0, sd_item^2), c ~ N(0, sd_inter^2).
+REGIMES = {
+    # seed sd of accuracy about 0.05 on 2,000 items: seed variance dominates (fine-tuning)
+    "seed-dominant, 3 seeds": dict(k=3, n=2000, sd_seed=0.15, sd_item=1.5, sd_inter=0.05, paired=False),
+    "seed-dominant, 3 paired seeds": dict(k=3, n=2000, sd_seed=0.15, sd_item=1.5, sd_inter=0.05, paired=True),
+    # no seed variance, approach x item interaction and run x item noise dominate
+    "item-dominant, 5 seeds": dict(k=5, n=300, sd_seed=0.0, sd_item=1.5, sd_inter=0.6, paired=False),
+    "2 seeds, 100 items": dict(k=2, n=100, sd_seed=0.05, sd_item=1.0, sd_inter=0.3, paired=False),
+}
+STUDIES = 2000
+ALPHA = 0.05
+
+
+def _study(rng, k, n, sd_seed, sd_item, sd_inter, paired, mu=(1.0, 1.0)):
+    b = rng.normal(0, sd_item, n)
+    c = rng.normal(0, sd_inter, (2, n))
+    u = rng.normal(0, sd_seed, (2, k))
+    if paired:
+        u[1] = u[0]
+    p = special.ndtr(np.asarray(mu)[:, None, None] + u[:, :, None] + b + c[:, None, :])    # (2, k, n)
+    return (rng.random(p.shape) < p).astype(float).reshape(2 * k, n)
+
+
+@pytest.mark.filterwarnings("ignore:Precision loss:RuntimeWarning")   # scipy on identical run scores
+@pytest.mark.parametrize("regime", list(REGIMES))
+def test_size_and_unbiased_variance_at_the_null(regime):
+    """Identical approaches: the variance estimate is unbiased (its mean against the variance of the
+    difference over the studies, both standard errors combined) and the test never rejects more
+    often than alpha + 3 MCSE.  Where seed variance dominates, the test is Welch's t-test on the run
+    scores (scipy, same studies) and as conservative as Welch's is at 3 runs (about 0.035);
+    where items dominate its size is alpha within 3 MCSE."""
+    cfg = REGIMES[regime]
+    rng = np.random.default_rng([20261126, list(REGIMES).index(regime)])
+    k = cfg["k"]
+    labels, seeds = ["A"] * k + ["B"] * k, list(range(k)) * 2
+    deltas, variances, rejections, welch = [], [], [], []
+    for _ in range(STUDIES):
+        values = _study(rng, **cfg)
+        res = simstats.approach_t_test(_as_stats(values), simstats.accuracy, labels, seeds,
+                                       paired_seeds=cfg["paired"])
+        deltas.append(res.statistic)
+        variances.append(res.variance["total"])
+        rejections.append(res.pvalue < ALPHA)
+        scores = values.mean(axis=1)
+        welch.append(sps.ttest_ind(scores[:k], scores[k:], equal_var=False).pvalue < ALPHA)
+    rate = float(np.mean(rejections))
+    mcse = math.sqrt(ALPHA * (1 - ALPHA) / STUDIES)
+    deltas, variances = np.asarray(deltas), np.asarray(variances)
+    true_var = deltas.var(ddof=1)
+    se_true = true_var * math.sqrt((sps.kurtosis(deltas, fisher=False) - 1) / STUDIES)
+    se_mean = variances.std(ddof=1) / math.sqrt(STUDIES)
+    discordant = np.asarray(rejections) != np.asarray(welch)
+    print(f"{regime}: size {rate:.4f} (MCSE {mcse:.4f}), Welch on run scores {np.mean(welch):.4f}; mean estimate "
+          f"{variances.mean():.3g} vs {true_var:.3g}")
+    assert abs(variances.mean() - true_var) < 3 * math.hypot(se_true, se_mean)
+    assert rate < ALPHA + 3 * mcse, (rate, mcse)
+    if regime == "seed-dominant, 3 seeds":
+        assert abs(rate - np.mean(welch)) < 3 * max(discordant.std(ddof=1), 1 / STUDIES) / math.sqrt(STUDIES)
+    if regime.startswith("item-dominant"):
+        assert abs(rate - ALPHA) < 3 * mcse, (rate, mcse)
