@@ -11,7 +11,13 @@ outcomes from the instance-level noise model (:mod:`simstats.sim.noise`).  The t
 * ``aso_0.5``, ``aso_0.2``: Almost Stochastic Order (deepsig convention, :func:`simstats.aso`) of the
   observed better approach over the other, "better" when eps_min < 0.5 (resp. 0.2);
 * ``approach_seeds``, ``approach_items``, ``approach_both``: :func:`simstats.compare_approaches`,
-  difference of the approaches' mean score, two-sided, resampling seeds only, items only, or both.
+  difference of the approaches' mean score, two-sided, resampling seeds only, items only, or both;
+* ``approach_t``: :func:`simstats.approach_t_test`, the default of ``simstats compare`` with
+  several seeds (method-of-moments variance over seeds and items, Satterthwaite df);
+* ``known_variance``: the benchmark a test cannot beat at its size, a z-test of the observed
+  difference with the variance of the difference known: in each (variant, items, k) cell, the
+  variance of the difference over the cell's identical-approach studies (computed in
+  :func:`summarise`; its own Monte Carlo error is small next to the rates').
 
 When the scenario's items come in documents, the bootstrap tests resample whole documents.
 
@@ -40,8 +46,8 @@ from simstats.sim.scenario import SPLITS, Scenario, ScenarioError, parse_scenari
 from simstats.stats.lazy import lazy_module
 from simstats.sim.schema import apply_schema
 from simstats.stats.metrics import accuracy
-from simstats.stats.aso import aso
-from simstats.stats.approaches import compare_approaches
+from simstats.stats.aso import MIN_SCORES as ASO_MIN_SCORES, aso
+from simstats.stats.approaches import approach_t_test, compare_approaches
 from simstats.sim.seeding import generator
 from simstats.io import markdown_table
 
@@ -51,7 +57,7 @@ sps = lazy_module("scipy.stats")
 SCHEMA = Path(__file__).with_name("schema.yaml")
 
 TESTS = ("single_run", "welch", "mannwhitney", "aso_0.5", "aso_0.2", "approach_seeds", "approach_items",
-         "approach_both")
+         "approach_both", "approach_t", "known_variance")
 TEST_LABELS = {
     "single_run": "one run per approach, paired bootstrap over items",
     "welch": "Welch's t over seed scores",
@@ -61,7 +67,11 @@ TEST_LABELS = {
     "approach_seeds": "approach-level, resample seeds",
     "approach_items": "approach-level, resample items",
     "approach_both": "approach-level, resample seeds and items",
+    "approach_t": "approach t-test over seeds and items (default)",
+    "known_variance": "z-test with the variance known (benchmark)",
 }
+#: Tests computed per simulated study (the known-variance benchmark is computed from them in summarise).
+STUDY_TESTS = TESTS[:-1]
 #: Model indices of replicate r start at r * MODEL_STRIDE (the runs of the smaller k are the first of the larger).
 MODEL_STRIDE = 1000
 STREAM = "approaches"
@@ -172,7 +182,21 @@ def replicate_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resamp
     big_k = unit_stats.shape[0] // 2
     welch, mannwhitney = seed_score_tests(scores[None, :k], scores[None, big_k:big_k + k])
     out["welch"], out["mannwhitney"] = float(welch[0]), float(mannwhitney[0])
-    return {test: out[test] for test in TESTS}
+    out["approach_t"] = approach_t_pvalue(unit_stats, k, clusters)
+    return {test: out[test] for test in study_tests(k)}
+
+
+def study_tests(k: int) -> tuple[str, ...]:
+    """The tests run on a study with k runs per approach (ASO needs at least 3 scores per approach)."""
+    return tuple(t for t in STUDY_TESTS if k >= ASO_MIN_SCORES or not t.startswith("aso_"))
+
+
+def approach_t_pvalue(unit_stats: np.ndarray, k: int, clusters: np.ndarray | None) -> float:
+    """The two-sided p-value of :func:`simstats.approach_t_test` on the first k runs of each approach."""
+    big_k = unit_stats.shape[0] // 2
+    rows = np.r_[0:k, big_k:big_k + k]
+    return float(approach_t_test(unit_stats[rows], accuracy, np.array(["A"] * k + ["B"] * k), clusters=clusters,
+                                 confidence_level=None).pvalue)
 
 
 def _resampling_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resamples: int,
@@ -187,8 +211,9 @@ def _resampling_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resa
     first = compare_approaches(st[[0, k]], accuracy, ["A", "B"], resample=("items",), n_resamples=n_resamples,
                                confidence_level=None, clusters=clusters, rng=rng)
     out["single_run"] = float(first.pvalue)
-    eps = _winner_aso(sc[:k], sc[k:], rng)
-    out["aso_0.5"] = out["aso_0.2"] = eps
+    if k >= ASO_MIN_SCORES:
+        eps = _winner_aso(sc[:k], sc[k:], rng)
+        out["aso_0.5"] = out["aso_0.2"] = eps
     # one bootstrap answers the three claims: each p-value is what compare_approaches gives with that
     # resample alone (the same draws of items and of seeds)
     res = compare_approaches(st, accuracy, labels, resample=("seeds", "items"), n_resamples=n_resamples,
@@ -254,10 +279,13 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
                 for k in settings.seeds:
                     rng = generator(root_seed, STREAM, variant, items, truth, r, k)
                     values = _resampling_tests(unit, scores, k, settings.n_resamples, rng, clusters)
+                    values["approach_t"] = approach_t_pvalue(unit, k, clusters)
+                    difference = float(scores[big_k:big_k + k].mean() - scores[:k].mean())
                     study = {}
-                    for test in TESTS:      # Welch and Mann-Whitney U: below, after all replicates
+                    for test in study_tests(k):      # Welch and Mann-Whitney U: below, after all replicates
                         study[test] = {"variant": variant, "items": items, "seeds": k, "truth": truth,
-                                       "replicate": r, "test": test, "value": values.get(test, math.nan)}
+                                       "replicate": r, "test": test, "value": values.get(test, math.nan),
+                                       "difference": difference}
                         rows.append(study[test])
                     a_rows, b_rows, studies = seed_scores.setdefault(k, ([], [], []))
                     a_rows.append(scores[:k])
@@ -274,8 +302,25 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
     return pd.DataFrame(rows)
 
 
+def known_variance_rows(replicates: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    """The known-variance benchmark's rows (test ``known_variance``): per (variant, items, seeds), the
+    sd of the difference over the identical-approach studies, and per study whether
+    |difference| / sd > z_(1 - alpha/2)."""
+    studies = replicates[replicates.test == "approach_t"]
+    z = float(sps.norm.isf(alpha / 2))
+    parts = []
+    for _, cell in studies.groupby(["variant", "items", "seeds"], sort=True):
+        sd = float(cell.difference[cell.truth == "identical"].std(ddof=1))
+        parts.append(cell.assign(test="known_variance", value=cell.difference.abs() / sd,
+                                 reject=cell.difference.abs() / sd > z))
+    return pd.concat(parts, ignore_index=True) if parts else studies.iloc[:0]
+
+
 def summarise(replicates: pd.DataFrame, alpha: float) -> pd.DataFrame:
-    """Rejection rate per cell and test with its binomial MCSE; null cells judged against alpha."""
+    """Rejection rate per cell and test with its binomial MCSE; null cells judged against alpha.  The
+    known-variance benchmark is added from the studies' differences (:func:`known_variance_rows`)."""
+    if "difference" in replicates and "known_variance" not in set(replicates.test):
+        replicates = pd.concat([replicates, known_variance_rows(replicates, alpha)], ignore_index=True)
     rows = []
     keys = ["variant", "items", "seeds", "truth", "test"]
     for key, sub in replicates.groupby(keys, sort=True):

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from simstats.sim.scenario import ScenarioError
-from simstats.studies.approaches.validation import (TESTS, parse_approach_study, replicate_tests, seed_score_tests,
+from simstats.studies.approaches.validation import (STUDY_TESTS, TESTS, known_variance_rows, parse_approach_study, replicate_tests, seed_score_tests,
                                                     simulate_variant, summarise, which_test_table)
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -25,7 +25,7 @@ def settings(**over):
 
 def test_defaults_and_one_line_errors():
     s = parse_approach_study({}, RAW)
-    assert s.base == "clustered" and s.seeds == (3, 5, 10, 20) and s.items == (500, 2000)
+    assert s.base == "clustered" and s.seeds == (2, 3, 5, 10, 20) and s.items == (500, 2000)
     assert s.variant_names == ("plain", "interaction", "clustered_interaction")
     plain = s.scenario("plain", 500, "identical")
     assert plain.clusters is None and plain.sigma_approach_item == 0 and plain.test.items == 500
@@ -51,11 +51,11 @@ def test_seed_only_tests_reject_too_often_under_interaction_where_both_sources_h
     summary = summarise(reps[reps.truth == "identical"], s.alpha)
     rate = summary.set_index("test").rate
     limit = 0.05 + 3 * math.sqrt(0.05 * 0.95 / 200)
-    assert rate["approach_both"] <= limit
+    assert rate["approach_both"] <= limit and rate["approach_t"] <= limit
     for test in ("welch", "approach_seeds"):
         assert rate[test] > limit, (test, rate[test])
     # every test ran on every study
-    assert len(reps) == 2 * 200 * len(TESTS)
+    assert len(reps) == 2 * 200 * len(STUDY_TESTS)
 
 
 def test_same_settings_give_the_same_replicates():
@@ -89,6 +89,22 @@ def test_summary_rates_mcse_and_alpha_rule():
     table = which_test_table(summary)
     assert list(table.test) == ["welch", "approach_both"]          # in TESTS order
     assert table.set_index("test").max_false_positive["welch"] == 0.12
+
+
+def test_known_variance_benchmark_uses_the_null_cells_sd():
+    """Null differences 0, ±1, ±2 (sd 1.58): |d| / sd > z_0.975 = 1.96 rejects 4 and 5, not 3 (1.90)."""
+    null = [0.0, 1.0, -1.0, 2.0, -2.0]
+    rows = [{"variant": "v", "items": 100, "seeds": 3, "truth": truth, "replicate": r, "test": "approach_t",
+             "value": 0.5, "difference": d, "reject": False}
+            for truth, values in (("identical", null), ("difference", [4.0, 3.0, 1.0, 0.5, 5.0]))
+            for r, d in enumerate(values)]
+    out = known_variance_rows(pd.DataFrame(rows), 0.05)
+    sd = float(np.std(null, ddof=1))
+    assert set(out.test) == {"known_variance"}
+    assert out.reject.tolist() == [abs(d) / sd > 1.959963984540054 for d in null + [4.0, 3.0, 1.0, 0.5, 5.0]]
+    assert out.reject.tolist()[5:] == [True, False, False, False, True]
+    summary = summarise(pd.DataFrame(rows), 0.05).set_index(["test", "truth"])
+    assert summary.loc[("known_variance", "difference"), "rate"] == 0.4
 
 
 def test_aso_rejection_uses_the_observed_better_approach():
@@ -153,5 +169,5 @@ def test_simulate_variant_rows_are_replicate_tests_bit_for_bit():
             for k in (3, 10):
                 want = replicate_tests(unit, scores, k, 100, generator(11, STREAM, "interaction", 500, truth, r, k))
                 rows = got[(got.truth == truth) & (got.replicate == r) & (got.seeds == k)]
-                assert list(rows.test) == list(TESTS)
-                np.testing.assert_array_equal(_bits(rows.value), _bits([want[t] for t in TESTS]))
+                assert list(rows.test) == list(STUDY_TESTS)
+                np.testing.assert_array_equal(_bits(rows.value), _bits([want[t] for t in STUDY_TESTS]))
