@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from simstats.sim.scenario import ScenarioError
-from simstats.studies.approaches.validation import (STUDY_TESTS, TESTS, known_variance_rows, parse_approach_study, replicate_tests, seed_score_tests,
+from simstats.studies.approaches.validation import (STUDY_TESTS, known_variance_rows, parse_approach_study, replicate_tests, seed_score_tests,
                                                     simulate_variant, summarise, which_test_table)
 
 ROOT = Path(__file__).resolve().parents[3]
