@@ -272,7 +272,7 @@ def _grid(text: str, flag: str, smallest: int) -> list[int]:
 
 
 def _plan(args) -> int:
-    from simstats.compare import InputError, plan_from_runs, read_table
+    from simstats.compare import InputError, plan_from_runs, read_table, runs_clusters
 
     seeds = _grid(args.seeds, "--seeds", 2)
     items = _grid(args.items, "--items", 1) if args.items else None
@@ -283,18 +283,32 @@ def _plan(args) -> int:
     if runs is None:
         raise InputError("plan needs several seeds per approach: give a long table (system, seed, item, pred, gold) "
                          "or --approach NAME=col1,col2,...")
+    if args.clusters is not None:
+        runs = runs_clusters(runs, table, args.clusters)
     out = plan_from_runs(runs, seeds=seeds, items=items, alpha=args.alpha, target=args.power,
-                         difference=args.difference)
+                         difference=args.difference, confidence=args.confidence,
+                         paired_seeds={"auto": None, "yes": True, "no": False}[args.paired_seeds])
     a = out.attrs
     (name_a, name_b), (ka, kb) = a["approaches"], a["pilot_runs"]
+    units = "clusters" if a["pilot_clusters"] else "items"
+    if a["floored"]:
+        warnings.warn(f"the pilot's estimate of the {' and '.join(a['floored'])} variance component"
+                      f"{'s were' if len(a['floored']) > 1 else ' was'} below 0 and {'were' if len(a['floored']) > 1 else 'was'} "
+                      "floored at 0: the pilot cannot tell it from 0, and the predictions assume it is 0")
+    needed = "; ".join(f"{k} seeds: {'not reachable' if n is None else f'{n:,} {units}'}"
+                       for k, n in a["items_needed"].items())
     _emit(out, args.format,
-          f"{a['metric']}: pilot {name_a} ({ka} seeds) vs {name_b} ({kb} seeds) on {a['pilot_items']} items; "
+          f"{a['metric']}: pilot {name_a} ({ka} seeds) vs {name_b} ({kb} seeds, "
+          f"{'paired' if a['paired_seeds'] else 'unpaired'}) on {a['pilot_items']} {units}; "
           f"observed difference {name_a} - {name_b} = {a['pilot_difference']:.4g}\n"
           f"variance components: seed {a['sigma2_seed']:.4g}, approach x item {a['sigma2_interaction']:.4g}, "
-          f"residual {a['sigma2_residual']:.4g} (metric units squared)\n"
-          f"two-sided seeds x items test at alpha = {args.alpha:g}: se of the difference, mdd = minimum detectable "
-          f"difference at {100 * args.power:g}% power, power against a true difference of "
-          f"{a['power_difference']:.4g} ({a['power_difference_source']})\n")
+          f"residual {a['sigma2_residual']:.4g} (metric units squared"
+          + (f"; floored at 0: {', '.join(a['floored'])}" if a["floored"] else "") + ")\n"
+          f"two-sided approach t-test at alpha = {args.alpha:g}: se of the difference, df, mdd = minimum "
+          f"detectable difference at {100 * args.power:g}% power, power against a true difference of "
+          f"{a['power_difference']:.4g} ({a['power_difference_source']}); _low/_high: "
+          f"{100 * args.confidence:g}% interval from the pilot's uncertainty\n"
+          + (f"{units} needed for {100 * args.power:g}% power: {needed}\n" if needed else ""))
     return 0
 
 
@@ -525,6 +539,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--items", help="test items of the planned study, comma-separated (default: the pilot's number "
                                    "of items, 2 and 4 times it)")
     p.add_argument("--alpha", type=float, default=0.05, help="level of the two-sided test (default: 0.05)")
+    p.add_argument("--clusters", metavar="COLUMN",
+                   help="column of cluster (document) ids: clusters are the units the planned test samples "
+                        "(default: none, items)")
+    p.add_argument("--paired-seeds", default="auto", choices=["auto", "yes", "no"],
+                   help="plan a study whose approaches share seed ids (auto: when the pilot's do) (default: auto)")
+    p.add_argument("--confidence", type=float, default=0.95,
+                   help="level of the intervals of power and mdd from the pilot's uncertainty (default: 0.95)")
     p.add_argument("--power", type=float, default=0.8,
                    help="target power of the minimum detectable difference (default: 0.8)")
     p.add_argument("--difference", type=float,

@@ -21,7 +21,7 @@ from simstats.stats.metrics import (STATISTICS_METRICS, Metric, accuracy, classi
                                     label_statistics, mae)
 from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
 from simstats.stats.lazy import lazy_module
-from simstats.stats.power import plan, variance_components
+from simstats.stats.power import plan, seeds_items_grid, variance_components
 from simstats.stats.approaches import TARGETS, approach_t_test, compare_approaches
 from simstats import __version__
 
@@ -780,12 +780,15 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
 
 
 def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float = 0.05, target: float = 0.8,
-                   difference=None) -> pd.DataFrame:
+                   difference=None, confidence: float = 0.95, paired_seeds=None) -> pd.DataFrame:
     """The planner (:mod:`simstats.stats.power`) on pilot runs of exactly two approaches.
 
-    One row per (seeds, items): ``se`` of the estimated difference, ``mdd`` (minimum detectable
-    difference at ``target`` power) and ``power`` against ``difference`` (default: the pilot's
-    observed difference).  ``attrs`` holds the variance components."""
+    One row per (seeds, items): ``se`` of the estimated difference, the planned t-test's ``df``,
+    ``mdd`` (minimum detectable difference at ``target`` power) and ``power`` against ``difference``
+    (default: the pilot's observed difference), each with its ``confidence`` interval from the
+    pilot's uncertainty (``mdd_low``/``mdd_high``, ``power_low``/``power_high``).  ``attrs`` holds
+    the variance components, those floored at 0, and per number of seeds the fewest items that
+    reach the target power (``items_needed``; None: no number of items does)."""
     if len(runs.names) != 2:
         raise InputError(f"plan needs exactly two approaches, got {len(runs.names)} ({', '.join(runs.names)}); "
                          "choose two with --systems (long table) or --approach")
@@ -796,16 +799,24 @@ def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float
     if runs.stats.shape[1] < 2:
         raise InputError("the planner needs at least 2 test items")
     try:
-        comp = variance_components(runs.stats, runs.metric, runs.approach, approaches=runs.names)
+        comp = variance_components(runs.stats, runs.metric, runs.approach, runs.seed, approaches=runs.names,
+                                   paired_seeds=paired_seeds, clusters=runs.clusters)
     except ValueError as err:
         raise InputError(f"plan: {err}") from None
     observed = difference is None
     difference = abs(comp.difference) if observed else float(difference)
-    out = plan(comp, seeds=seeds, items=items, difference=difference, alpha=alpha, target=target)
+    out = plan(comp, seeds=seeds, items=items, difference=difference, alpha=alpha, target=target,
+               confidence=confidence)
+    grid = seeds_items_grid(comp, difference, seeds=seeds, alpha=alpha, target=target) if difference > 0 else None
+    needed = {} if grid is None else {str(k): (None if math.isnan(n) else int(n))
+                                      for k, n in zip(grid.seeds, grid.items_needed)}
     out.attrs.update(metric=runs.metric.name, approaches=list(runs.names), pilot_runs=list(comp.runs),
-                     pilot_items=comp.items, pilot_difference=comp.difference, sigma2_seed=comp.seed,
-                     sigma2_interaction=comp.interaction, sigma2_residual=comp.residual, alpha=alpha,
-                     target_power=target, power_difference=difference,
+                     pilot_items=comp.items, pilot_clusters=bool(runs.clusters is not None),
+                     paired_seeds=comp.paired, pilot_difference=comp.difference, sigma2_seed=comp.seed,
+                     sigma2_interaction=comp.interaction, sigma2_residual=comp.residual,
+                     floored=list(comp.floored), alpha=alpha, target_power=target, confidence_level=confidence,
+                     power_difference=difference,
                      power_difference_source="the pilot's observed difference" if observed else "--difference",
-                     test="two-sided seeds x items approach bootstrap (simstats compare, --resample both)")
+                     items_needed=needed,
+                     test="two-sided approach t-test over seeds x items (simstats compare's default)")
     return out

@@ -122,7 +122,7 @@ def _by_seed(runs, seed):
     return [r[np.argsort(seed[r], kind="stable")] for r in runs]
 
 
-def _prepare(stats, metric: Metric, approach, seed, approaches, paired_seeds):
+def checked_runs(stats, metric: Metric, approach, seed, approaches, paired_seeds):
     """Checked statistics, approach names, each approach's run indices (seed-id order) and the
     seed pairing (or None)."""
     stats = np.asarray(stats)
@@ -180,7 +180,7 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     resample = tuple(sorted(set(resample)))
     if resample not in TARGETS:
         raise ValueError(f"resample must name 'seeds', 'items' or both, got {resample}")
-    stats, names, runs, pairing = _prepare(stats, metric, approach, seed, approaches, paired_seeds)
+    stats, names, runs, pairing = checked_runs(stats, metric, approach, seed, approaches, paired_seeds)
     if pairing is not None:
         runs = list(pairing)
     if "seeds" in resample and min(r.size for r in runs) < 2:
@@ -320,7 +320,7 @@ def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=No
     check_alternative(alternative)
     if confidence_level is not None:
         check_confidence_level(confidence_level)
-    stats, names, runs, pairing = _prepare(stats, metric, approach, seed, approaches, paired_seeds)
+    stats, names, runs, pairing = checked_runs(stats, metric, approach, seed, approaches, paired_seeds)
     if pairing is not None:
         runs = list(pairing)
     if min(r.size for r in runs) < 2:

@@ -3,133 +3,252 @@
 From pilot runs (per-item statistics of a few seeds per approach on one test set) the planner
 estimates the variance components of the approach-level difference and predicts, for k seeds
 per approach and n test items, the standard error, the power against a true difference and
-the minimum detectable difference of :func:`simstats.compare_approaches` with seeds and
-items resampled.
+the minimum detectable difference of :func:`simstats.approach_t_test` — the default test of
+``simstats compare`` with several seeds per system.
 
-Model of a run r of approach j on item i (per-item values y, whose mean over items is the
-run's score; for ratio metrics such as F1, y is the run's linearised per-item contribution,
-``f(m_r) + grad f(m_r) . (x_ri - m_r)`` with m_r the run's mean statistics):
+Model of a run r of approach j on item i (per-item values y whose mean over items is the run's
+score, linearised for ratio metrics; :mod:`simstats.stats.crossed`):
 
     y_ri = mu_j + u_r + a_i + c_ji + e_ri,
 
 seed effects u ~ (0, sigma_seed^2), item effects a (shared by both approaches: they cancel),
-approach x item effects with Var(c_Ai - c_Bi) = sigma_interaction^2, residual run x item
-noise e ~ (0, sigma_residual^2).  Estimates: two-way (runs x items) ANOVA within each
-approach, pooled (residual mean square; seed part (MS_runs - MS_residual) / n, floored at 0);
-the interaction from the variance over items of the difference of the approaches' item means
-minus its residual share.  For a new study with k seeds per approach and n items,
+approach x item effects with Var(c_Ai - c_Bi) = sigma_interaction^2 and run x item noise
+e ~ (0, sigma_residual^2), the same in both approaches.  With paired seeds (both approaches run
+with the same seed ids) sigma_seed^2 and sigma_residual^2 are half the variances of the seed-by-seed
+differences, so what a seed shares between the approaches is left out.  For k seeds per approach
+and n items the difference of the approaches' mean scores has variance
 
-    V(k, n)  = 2 sigma_seed^2 / k + sigma_interaction^2 / n + 2 sigma_residual^2 / (k n)
+    V(k, n) = 2 sigma_seed^2 / k + sigma_interaction^2 / n + 2 sigma_residual^2 / (k n).
 
-is the variance of the estimated difference, and the bootstrap's own variance estimate is
-on average
+The estimates are the method of moments of :mod:`simstats.stats.crossed` on the pilot, pooled over
+the approaches; a component estimated below 0 is floored at 0 (``floored`` names it).  The planned
+t-test has, on average, the Satterthwaite degrees of freedom of its mean squares' expectations
+(:meth:`VarianceComponents.degrees_of_freedom`), and rejects two-sided when |T| > t_(1 - alpha/2, df):
+with a true difference d its power is that of a noncentral t with noncentrality d / sqrt(V(k, n)).
 
-    V*(k, n) = 2 (sigma_seed^2 + sigma_residual^2 / n) (k - 1) / k^2 + sigma_interaction^2 / n
-               + 2 sigma_residual^2 / (k n) (2 - 1 / k):
-
-a seed bootstrap of k runs sees (k - 1) / k of their spread, which already contains each
-run's item noise sigma_residual^2 / n; resampling items adds that noise again, and a run drawn
-c times adds c^2 of it (E c^2 = 2 - 1/k).  So V* > V whenever the residual run x item noise
-matters: the seeds x items bootstrap is then conservative (size below alpha, less power),
-and the planner predicts the power of that test as it is.
-The test rejects when |delta| > z_{1 - alpha/2} sqrt(V*), so with delta ~ N(d, V)
-
-    power(d) = Phi((d - z sqrt(V*)) / sqrt(V)) + Phi((-d - z sqrt(V*)) / sqrt(V)),
-
-and the minimum detectable difference solves power(d) = target.
+A pilot of a few seeds estimates the seed component on few degrees of freedom, so a prediction
+from it is uncertain.  Each V(k, n) is a linear combination of the pilot's independent mean
+squares; the modified large-sample interval of such a combination gives an interval for V(k, n)
+(:meth:`VarianceComponents.variance_interval`) and, through it, an interval for the power and
+for the minimum detectable difference (:func:`plan`, ``confidence=``).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from simstats.stats.crossed import linearised_item_values
-from simstats.stats.metrics import Metric
+from simstats.stats.approaches import checked_runs
+from simstats.stats.crossed import (MeanSquare, cluster_values, linearised_item_values, satterthwaite_df,
+                                    two_way_mean_squares)
 from simstats.stats.lazy import lazy_module
+from simstats.stats.metrics import Metric
 
 optimize = lazy_module("scipy.optimize")
-special = lazy_module("scipy.special")
+distributions = lazy_module("scipy.stats")
+
+#: Components the planner estimates, in :class:`VarianceComponents`' order.
+COMPONENTS = ("seed", "interaction", "residual")
 
 
 @dataclass(frozen=True)
 class VarianceComponents:
-    """Variance components of an approach comparison, in metric units squared (module docstring)."""
+    """Variance components of an approach comparison, in metric units squared (module docstring).
+
+    ``seed``, ``interaction``, ``residual``: the estimates, floored at 0 (``floored`` names those that
+    were below 0); ``difference``: the pilot's observed difference of mean scores (A - B, A's
+    improvement for a lower-is-better metric); ``runs``: pilot runs per approach; ``items``: pilot
+    test items (or clusters); ``paired``: the pilot's seeds were paired; ``terms``: the pilot's mean
+    squares (for the uncertainty of a prediction).
+    """
 
     seed: float
     interaction: float
     residual: float
-    difference: float          # the pilot's observed difference of mean scores (A - B)
-    runs: tuple                # pilot runs per approach
-    items: int                 # pilot test items
+    difference: float
+    runs: tuple
+    items: int
+    paired: bool = False
+    floored: tuple = ()
+    terms: tuple = ()
 
     def variance(self, seeds, items) -> np.ndarray:
         """V(k, n): variance of the estimated difference over new seeds and new items."""
         k, n = np.asarray(seeds, float), np.asarray(items, float)
         return 2 * self.seed / k + self.interaction / n + 2 * self.residual / (k * n)
 
-    def bootstrap_variance(self, seeds, items) -> np.ndarray:
-        """V*(k, n): what the seeds x items bootstrap estimates on average."""
-        k, n = np.asarray(seeds, float), np.asarray(items, float)
-        return (2 * (self.seed + self.residual / n) * (k - 1) / k**2 + self.interaction / n
-                + 2 * self.residual / (k * n) * (2 - 1 / k))
+    def expected_mean_squares(self, seeds: int, items: int) -> tuple:
+        """The planned study's mean squares (:class:`MeanSquare`, values = expectations) whose
+        combination is its variance estimate (:func:`simstats.stats.crossed.crossed_variance`)."""
+        k, n = int(seeds), int(items)
+        s, c, e = self.seed, self.interaction, self.residual
+        if self.paired:
+            q = 1.0 / (k * n)
+            return (MeanSquare("seeds", n * 2 * s + 2 * e, k - 1, q), MeanSquare("units", k * c + 2 * e, n - 1, q),
+                    MeanSquare("residual", 2 * e, (k - 1) * (n - 1), -q))
+        q = 1.0 / (k * n)
+        return (MeanSquare("runs A", n * s + e, k - 1, q), MeanSquare("runs B", n * s + e, k - 1, q),
+                MeanSquare("units", c + 2 * e / k, n - 1, 1.0 / n),
+                MeanSquare("residual A", e, (k - 1) * (n - 1), -q), MeanSquare("residual B", e, (k - 1) * (n - 1), -q))
+
+    def degrees_of_freedom(self, seeds: int, items: int) -> float:
+        """Satterthwaite degrees of freedom of the planned t-test, from its expected mean squares."""
+        terms = self.expected_mean_squares(seeds, items)
+        return satterthwaite_df(terms, float(self.variance(seeds, items)))
+
+    def pilot_coefficients(self, seeds: int, items: int) -> np.ndarray:
+        """a with V(k, n) = sum_t a_t M_t over the pilot's mean squares ``terms`` (before flooring)."""
+        k, n = float(seeds), float(items)
+        n_p = float(self.items)
+        if self.paired:
+            k_p = float(self.runs[0])
+            return np.array([1 / (k * n_p), 1 / (k_p * n), -1 / (k * n_p) - 1 / (k_p * n) + 1 / (k * n)])
+        h = 1 / self.runs[0] + 1 / self.runs[1]
+        return np.array([2 / (k * n_p), 1 / n, -2 / (k * n_p) - h / n + 2 / (k * n)])
+
+    def variance_interval(self, seeds: int, items: int, confidence: float = 0.95) -> tuple[float, float]:
+        """Interval for V(k, n) from the pilot's uncertainty: the modified large-sample interval of a
+        combination sum_t a_t M_t of independent mean squares with coefficients of either sign
+        (Graybill & Wang 1980; Burdick & Graybill 1992, ch. 3), exact for a single mean square.  The
+        lower end is at least the lower end for the residual part alone (V cannot be smaller than the
+        run x item noise the pilot measures on many degrees of freedom)."""
+        if not self.terms:
+            v = float(self.variance(seeds, items))
+            return v, v
+        a = self.pilot_coefficients(seeds, items)
+        m = np.array([t.value for t in self.terms])
+        df = np.array([float(t.df) for t in self.terms])
+        tail = (1 - confidence) / 2
+        chi2 = distributions.chi2
+        g = 1 - df / chi2.isf(tail, df)          # shrinks a positive term for the lower end
+        h = df / chi2.ppf(tail, df) - 1          # grows it for the upper end
+        term = a * m
+        lower_spread = np.where(a > 0, g * term, h * term)
+        upper_spread = np.where(a > 0, h * term, g * term)
+        centre = float(term.sum())
+        low = centre - float(np.sqrt(np.sum(lower_spread**2)))
+        high = centre + float(np.sqrt(np.sum(upper_spread**2)))
+        residual_part = 2 * self.residual / (float(seeds) * float(items))      # the residual term of V(k, n)
+        low = max(low, residual_part * (1 - g[-1]))
+        v = float(self.variance(seeds, items))
+        return min(low, v), max(high, v)
 
 
-def variance_components(stats, metric: Metric, approach, *, approaches=None) -> VarianceComponents:
-    """Estimate the components of the module docstring from pilot runs (>= 2 runs per approach)."""
-    approach = np.asarray(approach)
-    names = list(dict.fromkeys(approach.tolist())) if approaches is None else list(approaches)
-    if len(names) != 2:
-        raise ValueError(f"need exactly two approaches, got {names}")
-    y = linearised_item_values(stats, metric)
-    groups = [y[approach == name] for name in names]
-    if min(g.shape[0] for g in groups) < 2:
+def _components(*mean_squares, runs, items, paired) -> dict:
+    """The floored components from the pilot's mean squares (scalars or arrays of draws):
+    paired (MS_seeds, MS_units, MS_residual) of the seed-by-seed differences, unpaired (pooled MS_runs,
+    V_d, pooled MS_residual)."""
+    first, units, residual = (np.asarray(m, dtype=np.float64) for m in mean_squares)
+    n = items
+    if paired:
+        raw = {"seed": (first - residual) / (2 * n), "interaction": (units - residual) / runs[0],
+               "residual": residual / 2}
+    else:
+        raw = {"seed": (first - residual) / n, "interaction": units - residual * (1 / runs[0] + 1 / runs[1]),
+               "residual": residual}
+    return {name: np.maximum(value, 0.0) for name, value in raw.items()} | {
+        "floored": tuple(name for name in COMPONENTS if np.ndim(raw[name]) == 0 and raw[name] < 0)}
+
+
+def variance_components(stats, metric: Metric, approach, seed=None, *, approaches=None, paired_seeds=None,
+                        clusters=None) -> VarianceComponents:
+    """Estimate the components of the module docstring from pilot runs (>= 2 runs per approach).
+
+    ``seed``, ``paired_seeds`` and ``clusters`` as in :func:`simstats.approach_t_test` (paired seeds
+    by default when both approaches have the same seed ids; clusters are then the units)."""
+    stats, names, runs, pairing = checked_runs(stats, metric, approach, seed, approaches, paired_seeds)
+    if pairing is not None:
+        runs = list(pairing)
+    if min(r.size for r in runs) < 2:
         raise ValueError("the planner needs at least 2 pilot runs per approach")
+    y = linearised_item_values(stats, metric)
+    if clusters is not None:
+        y = cluster_values(y, clusters)
     n = y.shape[1]
     if n < 2:
         raise ValueError("the planner needs at least 2 test items")
-    ss_res = df_res = ss_rows = df_rows = 0.0
-    for g in groups:
-        k = g.shape[0]
-        resid = g - g.mean(axis=1, keepdims=True) - g.mean(axis=0, keepdims=True) + g.mean()
-        ss_res += float((resid**2).sum())
-        df_res += (k - 1) * (n - 1)
-        ss_rows += n * float(((g.mean(axis=1) - g.mean()) ** 2).sum())
-        df_rows += k - 1
-    residual = ss_res / df_res
-    seed = max(0.0, (ss_rows / df_rows - residual) / n)
-    ka, kb = groups[0].shape[0], groups[1].shape[0]
-    d = groups[0].mean(axis=0) - groups[1].mean(axis=0)
-    interaction = max(0.0, float(d.var(ddof=1)) - residual * (1 / ka + 1 / kb))
     sign = 1.0 if metric.higher_is_better else -1.0
-    return VarianceComponents(seed, interaction, residual, sign * float(groups[0].mean() - groups[1].mean()),
-                              (ka, kb), n)
+    a, b = sign * y[runs[0]], sign * y[runs[1]]
+    ka, kb = a.shape[0], b.shape[0]
+    if pairing is not None:
+        ms_seeds, ms_units, ms_res = two_way_mean_squares(a - b)
+        terms = (MeanSquare("seeds", ms_seeds, ka - 1, 1.0), MeanSquare("units", ms_units, n - 1, 1.0),
+                 MeanSquare("residual", ms_res, (ka - 1) * (n - 1), 1.0))
+    else:
+        ms = [two_way_mean_squares(t) for t in (a, b)]
+        terms = (MeanSquare("runs", ((ka - 1) * ms[0][0] + (kb - 1) * ms[1][0]) / (ka + kb - 2), ka + kb - 2, 1.0),
+                 MeanSquare("units", float(np.var(a.mean(axis=0) - b.mean(axis=0), ddof=1)), n - 1, 1.0),
+                 MeanSquare("residual", ((ka - 1) * ms[0][2] + (kb - 1) * ms[1][2]) / (ka + kb - 2),
+                            (ka + kb - 2) * (n - 1), 1.0))
+    comp = _components(*(t.value for t in terms), runs=(ka, kb), items=n, paired=pairing is not None)
+    return VarianceComponents(*(float(comp[name]) for name in COMPONENTS),
+                              difference=float(a.mean() - b.mean()), runs=(ka, kb), items=n,
+                              paired=pairing is not None, floored=comp["floored"], terms=terms)
 
 
-def power(components: VarianceComponents, seeds, items, difference, *, alpha: float = 0.05) -> np.ndarray:
-    """Predicted power of the two-sided seeds x items test at a true difference (module docstring)."""
-    v = components.variance(seeds, items)
-    vb = components.bootstrap_variance(seeds, items)
-    z = special.ndtri(1 - alpha / 2)
-    d = np.abs(np.asarray(difference, float))
-    return special.ndtr((d - z * np.sqrt(vb)) / np.sqrt(v)) + special.ndtr((-d - z * np.sqrt(vb)) / np.sqrt(v))
+def power(components: VarianceComponents, seeds, items, difference, *, alpha: float = 0.05,
+          variance=None) -> np.ndarray:
+    """Predicted power of the two-sided approach t-test at a true difference (module docstring);
+    ``variance`` replaces V(k, n) (e.g. an end of :meth:`VarianceComponents.variance_interval`)."""
+    seeds, items = np.broadcast_arrays(np.asarray(seeds), np.asarray(items))
+    v = components.variance(seeds, items) if variance is None else np.asarray(variance, float)
+    df = np.vectorize(components.degrees_of_freedom, otypes=[float])(seeds, items)
+    crit = distributions.t.isf(alpha / 2, df)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nc = np.abs(np.asarray(difference, float)) / np.sqrt(v)
+    nct = distributions.nct
+    with np.errstate(invalid="ignore"):
+        upper, lower = nct.sf(crit, df, nc), nct.cdf(-crit, df, nc)
+    # scipy's nct returns NaN for some far-tail values: the lower tail is below P(T < 0) = Phi(-nc), and the
+    # upper tail is 1 where the noncentrality is far beyond the critical value
+    negligible = distributions.norm.sf(nc) < 1e-9
+    out = (np.where(np.isnan(upper) & (nc > crit + 10), 1.0, upper)
+           + np.where(np.isnan(lower) & negligible, 0.0, lower))
+    return np.where(v > 0, out, np.where(np.abs(difference) > 0, 1.0, alpha))
 
 
 def minimum_detectable_difference(components: VarianceComponents, seeds: int, items: int, *, alpha: float = 0.05,
-                                  target: float = 0.8) -> float:
-    """Smallest true difference detected with probability ``target``."""
+                                  target: float = 0.8, variance: float | None = None) -> float:
+    """Smallest true difference detected with probability ``target`` (``variance`` as in :func:`power`)."""
     if not alpha < target < 1:
         raise ValueError(f"target power must lie in (alpha, 1), got {target}")
-    top = 10 * float(np.sqrt(components.variance(seeds, items))) + 1e-12
-    return float(optimize.brentq(lambda d: float(power(components, seeds, items, d, alpha=alpha)) - target,
-                                 0.0, top))
+    v = float(components.variance(seeds, items)) if variance is None else float(variance)
+    if v <= 0:
+        return 0.0
+    def gap(d):
+        return float(power(components, seeds, items, d, alpha=alpha, variance=v)) - target
+
+    top = 4 * math.sqrt(v)
+    while gap(top) < 0:
+        top *= 2
+    return float(optimize.brentq(gap, 0.0, top, xtol=1e-12 * top))
+
+
+def items_needed(components: VarianceComponents, seeds: int, difference: float, *, alpha: float = 0.05,
+                 target: float = 0.8, max_items: int = 10**7) -> float:
+    """Fewest test items that give ``target`` power against ``difference`` with ``seeds`` seeds per approach;
+    NaN when not even ``max_items`` items do (the seed variance alone is too large)."""
+    def gap(n):
+        return float(power(components, seeds, n, difference, alpha=alpha)) - target
+
+    if gap(max_items) < 0:
+        return float("nan")
+    low, high = 2, max_items
+    if gap(low) >= 0:
+        return float(low)
+    while high - low > 1:           # power grows with n at fixed k: bisect on integers
+        mid = (low + high) // 2
+        low, high = (low, mid) if gap(mid) >= 0 else (mid, high)
+    return float(high)
 
 
 def plan(components: VarianceComponents, *, seeds=(3, 5, 10, 20), items=None, difference=None,
-         alpha: float = 0.05, target: float = 0.8) -> pd.DataFrame:
-    """One row per (seeds, items): standard error, minimum detectable difference at the target
-    power and, if ``difference`` is given, the power against it.  ``items`` defaults to the
+         alpha: float = 0.05, target: float = 0.8, confidence: float = 0.95) -> pd.DataFrame:
+    """One row per (seeds, items): standard error, degrees of freedom, minimum detectable difference
+    at the target power with its ``confidence`` interval from the pilot's uncertainty and, if
+    ``difference`` is given, the power against it with its interval.  ``items`` defaults to the
     pilot's test-set size and 2 and 4 times it."""
     items = (components.items, 2 * components.items, 4 * components.items) if items is None else items
     rows = []
@@ -137,9 +256,25 @@ def plan(components: VarianceComponents, *, seeds=(3, 5, 10, 20), items=None, di
         if k < 2:
             raise ValueError(f"seeds per approach must be >= 2, got {k}")
         for n in items:
+            lo, hi = components.variance_interval(k, n, confidence)
             row = {"seeds": int(k), "items": int(n), "se": float(np.sqrt(components.variance(k, n))),
-                   "mdd": minimum_detectable_difference(components, k, n, alpha=alpha, target=target)}
+                   "df": components.degrees_of_freedom(k, n),
+                   "mdd": minimum_detectable_difference(components, k, n, alpha=alpha, target=target),
+                   "mdd_low": minimum_detectable_difference(components, k, n, alpha=alpha, target=target,
+                                                            variance=lo),
+                   "mdd_high": minimum_detectable_difference(components, k, n, alpha=alpha, target=target,
+                                                             variance=hi)}
             if difference is not None:
                 row["power"] = float(power(components, k, n, difference, alpha=alpha))
+                row["power_low"] = float(power(components, k, n, difference, alpha=alpha, variance=hi))
+                row["power_high"] = float(power(components, k, n, difference, alpha=alpha, variance=lo))
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def seeds_items_grid(components: VarianceComponents, difference: float, *, seeds=(2, 3, 5, 10, 20),
+                     alpha: float = 0.05, target: float = 0.8) -> pd.DataFrame:
+    """For each number of seeds, the fewest test items that reach ``target`` power (NaN: none do)."""
+    return pd.DataFrame({"seeds": [int(k) for k in seeds],
+                         "items_needed": [items_needed(components, k, difference, alpha=alpha, target=target)
+                                          for k in seeds]})

@@ -1,14 +1,15 @@
-"""The planner: linearised per-item values, variance components, and predicted variance and
-power against a simulation of the seeds x items test."""
+"""The planner: linearised per-item values, variance components, predicted variance and power
+against a simulation of the approach t-test and against statsmodels' t-test power, and the
+uncertainty of a prediction from a small pilot."""
 import math
 
 import numpy as np
 import pytest
 
 import simstats
-from simstats.stats.approaches import compare_approaches
-from simstats.stats.power import linearised_item_values, minimum_detectable_difference, plan, power, \
-    variance_components
+from simstats.stats.crossed import MeanSquare
+from simstats.stats.power import (VarianceComponents, items_needed, linearised_item_values,
+                                  minimum_detectable_difference, plan, power, seeds_items_grid, variance_components)
 
 
 def world(rng, k, n, difference=0.0, seed_sd=0.01, interaction_sd=0.05):
@@ -50,33 +51,108 @@ def test_components_of_a_large_pilot_are_close_to_the_truth():
     assert 0.1 < comp.residual < 0.25 and comp.runs == (20, 20) and comp.items == 5000
 
 
-def test_predicted_variance_and_power_match_the_simulated_test():
-    """V(k, n) against the variance of the estimated difference over 150 simulated studies
-    (rel. SE of a variance from 150 draws: 11.6 %, tolerance 3 SE), V* against the bootstrap's
-    mean variance, and the predicted power against the simulated rejection rate within 3 MCSE."""
-    comp = variance_components(*pilot(np.random.default_rng(2), 10, 2000))
+def test_predicted_variance_and_power_match_the_simulated_t_test():
+    """V(k, n) against the variance of the estimated difference over 400 simulated studies (rel. SE of
+    a variance from 400 draws: 7.1 %, tolerance 3 SE), and the predicted power of the approach t-test
+    against its simulated rejection rate within 3 MCSE (pilot: 20 seeds per approach, 5,000 items)."""
+    comp = variance_components(*pilot(np.random.default_rng(9), 20, 5000))
     rng = np.random.default_rng(3)
-    k, n, R, d = 10, 1000, 150, 0.02
-    deltas, vstar, hits = [], [], 0
-    for r in range(R):
-        null = compare_approaches(*study(rng, k, n), n_resamples=300, rng=r)
-        deltas.append(null.statistic)
-        vstar.append(null.variance["both"])
-        alt = compare_approaches(*study(rng, k, n, difference=d), n_resamples=300, rng=R + r)
-        hits += alt.pvalue < 0.05
+    k, n, R, d = 5, 1000, 400, 0.02
+    deltas, hits = [], 0
+    for _ in range(R):
+        deltas.append(simstats.approach_t_test(*study(rng, k, n)).statistic)
+        hits += simstats.approach_t_test(*study(rng, k, n, difference=d)).pvalue < 0.05
     assert np.var(deltas, ddof=1) == pytest.approx(comp.variance(k, n), rel=3 * math.sqrt(2 / (R - 1)))
-    assert np.mean(vstar) == pytest.approx(comp.bootstrap_variance(k, n), rel=0.15)
     simulated = hits / R
     predicted = float(power(comp, k, n, d))
+    print(f"power: predicted {predicted:.3f}, simulated {simulated:.3f} ± {math.sqrt(simulated * (1 - simulated) / R):.3f}")
     assert abs(predicted - simulated) < 3 * math.sqrt(predicted * (1 - predicted) / R)
 
 
-def test_plan_table_and_minimum_detectable_difference():
+@pytest.mark.parametrize("case", ["seeds only", "paired seeds only", "items only"])
+def test_power_is_statsmodels_t_test_power_in_the_limits(case):
+    """Without item variance the planned test is Student's t on the run scores (2k - 2 df) or the paired
+    t-test on the seed differences (k - 1 df); without seed variance the paired t-test over items."""
+    from statsmodels.stats.power import TTestIndPower, TTestPower
+
+    k, n, d, alpha = 4, 500, 0.03, 0.05
+    if case == "seeds only":
+        comp = VarianceComponents(0.02**2, 0.0, 0.0, 0.0, (3, 3), 100)
+        expected = TTestIndPower().power(effect_size=d / 0.02, nobs1=k, alpha=alpha, ratio=1.0)
+        assert comp.degrees_of_freedom(k, n) == pytest.approx(2 * k - 2)
+    elif case == "paired seeds only":
+        comp = VarianceComponents(0.02**2, 0.0, 0.0, 0.0, (3, 3), 100, paired=True)
+        expected = TTestPower().power(effect_size=d / math.sqrt(2 * 0.02**2), nobs=k, alpha=alpha)
+        assert comp.degrees_of_freedom(k, n) == pytest.approx(k - 1)
+    else:
+        comp = VarianceComponents(0.0, 0.3**2, 0.0, 0.0, (3, 3), 100)
+        expected = TTestPower().power(effect_size=d / 0.3, nobs=n, alpha=alpha)
+        assert comp.degrees_of_freedom(k, n) == pytest.approx(n - 1)
+    assert float(power(comp, k, n, d, alpha=alpha)) == pytest.approx(expected, rel=1e-9)
+
+
+def test_a_three_seed_pilots_interval_covers_the_simulated_power():
+    """150 pilots of 3 seeds per approach on 1,000 items: the 95 % interval of the predicted power at
+    5 seeds and 1,000 items covers the simulated power (400 studies) in at least 95 % - 3 SE of them."""
+    rng = np.random.default_rng(11)
+    k, n, d, R, P = 5, 1000, 0.02, 400, 150
+    simulated = np.mean([simstats.approach_t_test(*study(rng, k, n, difference=d)).pvalue < 0.05
+                         for _ in range(R)])
+    covered, predictions = [], []
+    for _ in range(P):
+        table = plan(variance_components(*pilot(rng, 3, 1000)), seeds=(k,), items=(n,), difference=d)
+        covered.append(table.power_low.iloc[0] <= simulated <= table.power_high.iloc[0])
+        predictions.append(table.power.iloc[0])
+    rate = float(np.mean(covered))
+    print(f"simulated power {simulated:.3f}; 3-seed pilots predict {np.percentile(predictions, [5, 50, 95])}; "
+          f"their intervals cover it in {rate:.3f}")
+    assert rate >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / P)
+    assert np.ptp(predictions) > 0.2          # a single pilot's prediction is uncertain: hence the interval
+
+
+def test_variance_interval_is_the_chi_square_interval_for_one_mean_square():
+    """Paired pilot whose differences vary only between seeds: V(k, n) = MS_seeds / (k n_p), and the
+    modified large-sample interval is the exact df M / chi2 interval."""
+    from scipy import stats
+
+    ms, df, k = 0.8, 4, 10
+    comp = VarianceComponents(ms / (2 * 300), 0.0, 0.0, 0.0, (5, 5), 300, paired=True,
+                              terms=(MeanSquare("seeds", ms, df, 1.0), MeanSquare("units", 0.0, 299, 1.0),
+                                     MeanSquare("residual", 0.0, 4 * 299, 1.0)))
+    v = ms / (k * 300)
+    assert float(comp.variance(k, 500)) == pytest.approx(v)
+    low, high = comp.variance_interval(k, 500, 0.9)
+    assert low == pytest.approx(df * v / stats.chi2.isf(0.05, df), rel=1e-12)
+    assert high == pytest.approx(df * v / stats.chi2.ppf(0.05, df), rel=1e-12)
+
+
+def test_plan_table_mdd_and_items_needed():
     comp = variance_components(*pilot(np.random.default_rng(4), 5, 1000))
     table = plan(comp, seeds=(3, 10), items=(1000, 4000), difference=0.02)
-    assert list(table.columns) == ["seeds", "items", "se", "mdd", "power"] and len(table) == 4
+    assert list(table.columns) == ["seeds", "items", "se", "df", "mdd", "mdd_low", "mdd_high", "power",
+                                   "power_low", "power_high"] and len(table) == 4
     assert table.se.is_monotonic_decreasing
+    assert (table.mdd_low <= table.mdd).all() and (table.mdd <= table.mdd_high).all()
+    assert (table.power_low <= table.power).all() and (table.power <= table.power_high).all()
     mdd = minimum_detectable_difference(comp, 10, 1000)
     assert float(power(comp, 10, 1000, mdd)) == pytest.approx(0.8, abs=1e-9)
+    need = items_needed(comp, 10, 0.02)
+    assert float(power(comp, 10, need, 0.02)) >= 0.8 > float(power(comp, 10, need - 1, 0.02))
+    grid = seeds_items_grid(comp, 0.02, seeds=(3, 10))
+    assert grid.items_needed.tolist()[1] == need
+    noisy = VarianceComponents(0.05**2, 0.0, 0.1, 0.0, (3, 3), 100)       # seed sd 0.05: 2 seeds never suffice
+    assert math.isnan(items_needed(noisy, 2, 0.01))
     with pytest.raises(ValueError, match="at least 2 pilot runs"):
         variance_components(*pilot(np.random.default_rng(5), 1, 100))
+
+
+def test_components_below_zero_are_floored_and_named():
+    """Runs of one approach with equal scores but different items right: the runs mean square is 0,
+    below the residual one, so the seed component is floored."""
+    rng = np.random.default_rng(6)
+    base = (rng.random(400) < 0.7).astype(float)
+    runs = np.stack([rng.permutation(base) for _ in range(6)])       # every run: the same accuracy
+    stats = np.stack([runs, np.ones_like(runs)], axis=2)
+    comp = variance_components(stats, simstats.accuracy, ["A"] * 3 + ["B"] * 3)
+    assert "seed" in comp.floored and comp.seed == 0.0 and comp.residual > 0
+    assert set(comp.floored) <= {"seed", "interaction"}
