@@ -34,6 +34,7 @@ for the minimum detectable difference (:func:`plan`, ``confidence=``).
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -47,6 +48,7 @@ from simstats.stats.lazy import lazy_module
 from simstats.stats.metrics import Metric
 
 optimize = lazy_module("scipy.optimize")
+special = lazy_module("scipy.special")
 distributions = lazy_module("scipy.stats")
 
 #: Components the planner estimates, in :class:`VarianceComponents`' order.
@@ -136,20 +138,26 @@ class VarianceComponents:
         return min(low, v), max(high, v)
 
 
-def _components(*mean_squares, runs, items, paired) -> dict:
-    """The floored components from the pilot's mean squares (scalars or arrays of draws):
-    paired (MS_seeds, MS_units, MS_residual) of the seed-by-seed differences, unpaired (pooled MS_runs,
-    V_d, pooled MS_residual)."""
-    first, units, residual = (np.asarray(m, dtype=np.float64) for m in mean_squares)
-    n = items
+def components_from_mean_squares(first: float, units: float, residual: float, *, runs: tuple, items: int,
+                                 paired: bool = False, difference: float = 0.0) -> VarianceComponents:
+    """The components (floored at 0) from a pilot's three mean squares: with paired seeds those of the
+    seed-by-seed differences (MS_seeds, MS_units, MS_residual), else the pooled MS_runs, V_d (the variance
+    over units of the difference of the approaches' unit means) and the pooled MS_residual
+    (:func:`simstats.stats.crossed.crossed_variance`); ``runs`` per approach, ``items`` test units."""
+    ka, kb = runs
+    n = int(items)
     if paired:
-        raw = {"seed": (first - residual) / (2 * n), "interaction": (units - residual) / runs[0],
-               "residual": residual / 2}
+        dfs = (ka - 1, n - 1, (ka - 1) * (n - 1))
+        raw = {"seed": (first - residual) / (2 * n), "interaction": (units - residual) / ka, "residual": residual / 2}
     else:
-        raw = {"seed": (first - residual) / n, "interaction": units - residual * (1 / runs[0] + 1 / runs[1]),
+        dfs = (ka + kb - 2, n - 1, (ka + kb - 2) * (n - 1))
+        raw = {"seed": (first - residual) / n, "interaction": units - residual * (1 / ka + 1 / kb),
                "residual": residual}
-    return {name: np.maximum(value, 0.0) for name, value in raw.items()} | {
-        "floored": tuple(name for name in COMPONENTS if np.ndim(raw[name]) == 0 and raw[name] < 0)}
+    names = ("seeds" if paired else "runs", "units", "residual")
+    terms = tuple(MeanSquare(name, float(m), df, 1.0) for name, m, df in zip(names, (first, units, residual), dfs))
+    return VarianceComponents(*(max(0.0, float(raw[c])) for c in COMPONENTS), difference=float(difference),
+                              runs=(int(ka), int(kb)), items=n, paired=paired,
+                              floored=tuple(c for c in COMPONENTS if raw[c] < 0), terms=terms)
 
 
 def variance_components(stats, metric: Metric, approach, seed=None, *, approaches=None, paired_seeds=None,
@@ -173,40 +181,88 @@ def variance_components(stats, metric: Metric, approach, seed=None, *, approache
     a, b = sign * y[runs[0]], sign * y[runs[1]]
     ka, kb = a.shape[0], b.shape[0]
     if pairing is not None:
-        ms_seeds, ms_units, ms_res = two_way_mean_squares(a - b)
-        terms = (MeanSquare("seeds", ms_seeds, ka - 1, 1.0), MeanSquare("units", ms_units, n - 1, 1.0),
-                 MeanSquare("residual", ms_res, (ka - 1) * (n - 1), 1.0))
+        mean_squares = two_way_mean_squares(a - b)
     else:
         ms = [two_way_mean_squares(t) for t in (a, b)]
-        terms = (MeanSquare("runs", ((ka - 1) * ms[0][0] + (kb - 1) * ms[1][0]) / (ka + kb - 2), ka + kb - 2, 1.0),
-                 MeanSquare("units", float(np.var(a.mean(axis=0) - b.mean(axis=0), ddof=1)), n - 1, 1.0),
-                 MeanSquare("residual", ((ka - 1) * ms[0][2] + (kb - 1) * ms[1][2]) / (ka + kb - 2),
-                            (ka + kb - 2) * (n - 1), 1.0))
-    comp = _components(*(t.value for t in terms), runs=(ka, kb), items=n, paired=pairing is not None)
-    return VarianceComponents(*(float(comp[name]) for name in COMPONENTS),
-                              difference=float(a.mean() - b.mean()), runs=(ka, kb), items=n,
-                              paired=pairing is not None, floored=comp["floored"], terms=terms)
+        mean_squares = (((ka - 1) * ms[0][0] + (kb - 1) * ms[1][0]) / (ka + kb - 2),
+                        float(np.var(a.mean(axis=0) - b.mean(axis=0), ddof=1)),
+                        ((ka - 1) * ms[0][2] + (kb - 1) * ms[1][2]) / (ka + kb - 2))
+    return components_from_mean_squares(*mean_squares, runs=(ka, kb), items=n, paired=pairing is not None,
+                                        difference=float(a.mean() - b.mean()))
+
+
+#: Draws of the planned study's mean squares behind :func:`power` (fixed seed: the same prediction every time).
+POWER_DRAWS = 8000
+POWER_SEED = 20261126
 
 
 def power(components: VarianceComponents, seeds, items, difference, *, alpha: float = 0.05,
           variance=None) -> np.ndarray:
-    """Predicted power of the two-sided approach t-test at a true difference (module docstring);
-    ``variance`` replaces V(k, n) (e.g. an end of :meth:`VarianceComponents.variance_interval`)."""
-    seeds, items = np.broadcast_arrays(np.asarray(seeds), np.asarray(items))
-    v = components.variance(seeds, items) if variance is None else np.asarray(variance, float)
-    df = np.vectorize(components.degrees_of_freedom, otypes=[float])(seeds, items)
-    crit = distributions.t.isf(alpha / 2, df)
+    """Predicted power of the two-sided approach t-test at a true difference (module docstring).
+
+    The test estimates its variance and degrees of freedom from mean squares, which with few seeds
+    vary a lot from study to study, and that makes it more conservative than a t-test on the expected
+    degrees of freedom.  The prediction follows the test: :data:`POWER_DRAWS` draws of the planned
+    study's mean squares (each its expectation times chi-square(df) / df, from a fixed seed), each
+    giving the variance estimate, its Satterthwaite df and critical value c; the difference is normal
+    with variance V(k, n), so P(reject | draw) = Phi((d - c se) / sqrt(V)) + Phi((-d - c se) / sqrt(V)),
+    averaged over the draws.  ``variance`` replaces V(k, n) with the components scaled in proportion
+    (e.g. an end of :meth:`VarianceComponents.variance_interval`)."""
+    seeds, items, difference = np.broadcast_arrays(np.asarray(seeds), np.asarray(items),
+                                                   np.asarray(difference, float))
+    scale = None if variance is None else np.broadcast_to(np.asarray(variance, float), seeds.shape)
+    out = np.empty(seeds.shape)
+    for idx in np.ndindex(seeds.shape):
+        k, n = int(seeds[idx]), int(items[idx])
+        v = float(components.variance(k, n))
+        factor = 1.0 if scale is None or v <= 0 else float(scale[idx]) / v
+        out[idx] = _test_power(components.expected_mean_squares(k, n), v * factor, factor,
+                               abs(float(difference[idx])), alpha)
+    return out if out.ndim else out[()]
+
+
+def _test_power(terms, v: float, factor: float, d: float, alpha: float) -> float:
+    """P(the approach t-test rejects) with expected mean squares ``terms`` (times ``factor``), true
+    variance ``v`` and true difference d (see :func:`power`)."""
+    if v <= 0:
+        return 1.0 if d > 0 else alpha
+    parts = np.stack([t.coefficient * t.value * factor * _chi2_draws(position, int(t.df))
+                      for position, t in enumerate(terms)])
+    total = parts.sum(axis=0)
+    residual = -parts[[t.coefficient < 0 for t in terms]].sum(axis=0)
+    estimate = np.where(total > 0, total, residual)          # floored as the test floors it
+    spread = np.sum(parts**2 / np.array([float(t.df) for t in terms])[:, None], axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        nc = np.abs(np.asarray(difference, float)) / np.sqrt(v)
-    nct = distributions.nct
-    with np.errstate(invalid="ignore"):
-        upper, lower = nct.sf(crit, df, nc), nct.cdf(-crit, df, nc)
-    # scipy's nct returns NaN for some far-tail values: the lower tail is below P(T < 0) = Phi(-nc), and the
-    # upper tail is 1 where the noncentrality is far beyond the critical value
-    negligible = distributions.norm.sf(nc) < 1e-9
-    out = (np.where(np.isnan(upper) & (nc > crit + 10), 1.0, upper)
-           + np.where(np.isnan(lower) & negligible, 0.0, lower))
-    return np.where(v > 0, out, np.where(np.abs(difference) > 0, 1.0, alpha))
+        df = np.where(spread > 0, estimate**2 / spread, np.inf)
+    crit = _t_quantile(alpha, df) * np.sqrt(estimate)
+    sd = math.sqrt(v)
+    return float(np.mean(special.ndtr((d - crit) / sd) + special.ndtr((-crit - d) / sd)))
+
+
+@functools.lru_cache(maxsize=512)
+def _chi2_draws(position: int, df: int) -> np.ndarray:
+    """:data:`POWER_DRAWS` draws of chi-square(df) / df for the mean square at ``position`` (fixed seeds)."""
+    draws = np.random.default_rng([POWER_SEED, position, df]).chisquare(df, POWER_DRAWS) / df
+    draws.flags.writeable = False
+    return draws
+
+
+@functools.lru_cache(maxsize=16)
+def _t_quantile_table(alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """t_(1 - alpha/2, df) on a grid of log df from 2 to 10^7 (2,001 points; scipy's values)."""
+    log_df = np.linspace(np.log(2.0), np.log(1e7), 2001)
+    return log_df, distributions.t.isf(alpha / 2, np.exp(log_df))
+
+
+def _t_quantile(alpha: float, df: np.ndarray) -> np.ndarray:
+    """t_(1 - alpha/2, df): scipy's below 2 df, else interpolated in log df on :func:`_t_quantile_table`
+    (relative error below 3e-5; beyond 10^7 df the value at 10^7, within 1e-6 of the normal quantile)."""
+    log_df, values = _t_quantile_table(float(alpha))
+    out = np.interp(np.log(np.clip(df, 2.0, 1e7)), log_df, values)
+    small = df < 2
+    if small.any():
+        out[small] = distributions.t.isf(alpha / 2, df[small])
+    return out
 
 
 def minimum_detectable_difference(components: VarianceComponents, seeds: int, items: int, *, alpha: float = 0.05,

@@ -44,6 +44,7 @@ rule summarise_approaches:
             category=APPROACHES_CATEGORY,
         ),
         which_test=f"{RESULTS}/approaches/which_test.csv",
+        planner=f"{RESULTS}/approaches/planner.csv",
         md=f"{RESULTS}/approaches/validation.md",
         **figure("approaches/validation", "approaches_validation_fig", APPROACHES_CATEGORY),
     params:

@@ -3,7 +3,7 @@ import pandas as pd
 
 from simstats.io import save_figure, script_logger, write_csv, write_text
 from simstats.studies.approaches.figures import validation_figure
-from simstats.studies.approaches.validation import study_markdown, summarise, which_test_table
+from simstats.studies.approaches.validation import planner_check, study_markdown, summarise, which_test_table
 
 with script_logger(snakemake.log[0]) as log:
     settings = snakemake.params.settings.value
@@ -13,9 +13,11 @@ with script_logger(snakemake.log[0]) as log:
                                         kind="stable").reset_index(drop=True)
     summary = summarise(replicates, settings.alpha)
     table = which_test_table(summary)
+    planner = planner_check(replicates, settings)
     write_csv(summary, snakemake.output.csv)
     write_csv(table, snakemake.output.which_test)
-    write_text(study_markdown(summary, table, settings), snakemake.output.md)
+    write_csv(planner, snakemake.output.planner)
+    write_text(study_markdown(summary, table, settings, planner), snakemake.output.md)
     save_figure(validation_figure(summary, settings.alpha, settings.difference), snakemake.output.png,
                 snakemake.output.pdf)
     log.info("%d cells, %d null cells outside alpha + 3 MCSE", len(summary),

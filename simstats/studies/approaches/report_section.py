@@ -23,6 +23,14 @@ def validation_section(results: Path, figures: Path, rel: str) -> tuple[list[str
             ok = int((null.holds_alpha.astype(str) == "True").sum())
             overview.append({"check": f"{check}: size under the null (alpha + 3 MCSE)",
                              "agrees": ok, "misses": len(null) - ok, "checked": len(null)})
+        planner = read_if_present(results / "approaches/planner.csv")
+        if planner is not None and len(planner):
+            ok = int((planner.within_3_mcse.astype(str) == "True").sum())
+            overview.append({"check": "planner: predicted power of the approach t-test within 3 MCSE",
+                             "agrees": ok, "misses": len(planner) - ok, "checked": len(planner)})
+            ok = int((planner.pilot_coverage >= 0.9).sum())
+            overview.append({"check": "planner: a 3-seed pilot's 95 % power interval covers in >= 90 % of pilots",
+                             "agrees": ok, "misses": len(planner) - ok, "checked": len(planner)})
         lines += ["Comparing approaches over seeds and test items (`approaches/validation.md`): per variant of the "
                   "base scenario and test, the largest false-positive rate over its null cells (± MCSE), whether "
                   "every null cell holds alpha + 3 MCSE, and the power range:", "",

@@ -48,10 +48,16 @@ from simstats.sim.schema import apply_schema
 from simstats.stats.metrics import accuracy
 from simstats.stats.aso import MIN_SCORES as ASO_MIN_SCORES, aso
 from simstats.stats.approaches import approach_t_test, compare_approaches
+from simstats.stats.power import components_from_mean_squares, power, variance_components
 from simstats.sim.seeding import generator
 from simstats.io import markdown_table
 
 sps = lazy_module("scipy.stats")
+proportion = lazy_module("statsmodels.stats.proportion")
+
+
+def proportion_confint(count: int, nobs: int, **kwargs) -> tuple[float, float]:
+    return tuple(float(v) for v in proportion.proportion_confint(count, nobs, **kwargs))
 
 #: The schema of this study's configuration section.
 SCHEMA = Path(__file__).with_name("schema.yaml")
@@ -186,6 +192,19 @@ def replicate_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resamp
     return {test: out[test] for test in study_tests(k)}
 
 
+#: The planner's mean squares of a study (:func:`simstats.stats.power.variance_components`, unpaired seeds)
+#: and its number of units (items, or documents when the items come in documents).
+PILOT_COLUMNS = ("ms_runs", "ms_units", "ms_residual")
+
+
+def pilot_mean_squares(unit_stats: np.ndarray, k: int, clusters: np.ndarray | None) -> dict[str, float]:
+    """The study's first k runs per approach read as a planner's pilot: its three mean squares."""
+    big_k = unit_stats.shape[0] // 2
+    rows = np.r_[0:k, big_k:big_k + k]
+    comp = variance_components(unit_stats[rows], accuracy, np.array(["A"] * k + ["B"] * k), clusters=clusters)
+    return {**{name: float(t.value) for name, t in zip(PILOT_COLUMNS, comp.terms)}, "units": comp.items}
+
+
 def study_tests(k: int) -> tuple[str, ...]:
     """The tests run on a study with k runs per approach (ASO needs at least 3 scores per approach)."""
     return tuple(t for t in STUDY_TESTS if k >= ASO_MIN_SCORES or not t.startswith("aso_"))
@@ -281,11 +300,12 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
                     values = _resampling_tests(unit, scores, k, settings.n_resamples, rng, clusters)
                     values["approach_t"] = approach_t_pvalue(unit, k, clusters)
                     difference = float(scores[big_k:big_k + k].mean() - scores[:k].mean())
+                    pilot = pilot_mean_squares(unit, k, clusters)
                     study = {}
                     for test in study_tests(k):      # Welch and Mann-Whitney U: below, after all replicates
                         study[test] = {"variant": variant, "items": items, "seeds": k, "truth": truth,
                                        "replicate": r, "test": test, "value": values.get(test, math.nan),
-                                       "difference": difference}
+                                       "difference": difference, **pilot}
                         rows.append(study[test])
                     a_rows, b_rows, studies = seed_scores.setdefault(k, ([], [], []))
                     a_rows.append(scores[:k])
@@ -340,6 +360,50 @@ def summarise(replicates: pd.DataFrame, alpha: float) -> pd.DataFrame:
     return out.sort_values(keys).reset_index(drop=True).assign(test=lambda t: t.test.astype(str))
 
 
+def planner_check(replicates: pd.DataFrame, settings: ApproachStudySettings, *, pilot_seeds: int = 3,
+                  confidence: float = 0.95, max_pilots: int = 100) -> pd.DataFrame:
+    """The planner (:mod:`simstats.stats.power`) against the simulated power of the approach t-test.
+
+    Per variant and test-set size, the components come from the mean squares averaged over the cell's
+    studies with the most seeds (their estimates are unbiased, so the average is close to the truth);
+    from them the planner predicts the t-test's power in every difference cell, compared with the
+    simulated rate (z in MCSE of the prediction).  Each study with ``pilot_seeds`` seeds per approach
+    (the first ``max_pilots`` by replicate) is also read as a user's pilot (components floored):
+    ``pilot_coverage`` is the share of those pilots whose ``confidence`` interval of the power meets
+    the 95 % Clopper-Pearson interval of the simulated power (a simulated rate of 1 is an estimate
+    too)."""
+    studies = replicates[replicates.test == "approach_t"]
+    if not set(PILOT_COLUMNS) <= set(studies.columns):
+        return pd.DataFrame()
+    rows = []
+    for (variant, items), sub in studies.groupby(["variant", "items"], sort=True):
+        k_max = int(sub.seeds.max())
+        top = sub[sub.seeds == k_max]
+        units = int(top.units.iloc[0])
+        truth = components_from_mean_squares(*top[list(PILOT_COLUMNS)].mean(), runs=(k_max, k_max), items=units)
+        chosen = sub[sub.seeds == pilot_seeds].sort_values(["replicate", "truth"], kind="stable").head(max_pilots)
+        pilots = [components_from_mean_squares(*p, runs=(pilot_seeds, pilot_seeds), items=units)
+                  for p in chosen[list(PILOT_COLUMNS)].itertuples(index=False)]
+        for k, cell in sub[sub.truth == "difference"].groupby("seeds", sort=True):
+            hits = int((cell.value < settings.alpha).sum())
+            rate = hits / len(cell)
+            rate_low, rate_high = proportion_confint(hits, len(cell), alpha=0.05, method="beta")
+            predicted = float(power(truth, k, units, settings.difference, alpha=settings.alpha))
+            mcse = math.sqrt(max(predicted * (1 - predicted), 1e-12) / len(cell))
+            covered = []
+            for pilot in pilots:
+                low_v, high_v = pilot.variance_interval(k, units, confidence)
+                low = float(power(pilot, k, units, settings.difference, alpha=settings.alpha, variance=high_v))
+                high = float(power(pilot, k, units, settings.difference, alpha=settings.alpha, variance=low_v))
+                covered.append(low <= rate_high and rate_low <= high)
+            rows.append({"variant": variant, "items": int(items), "seeds": int(k), "simulated_power": rate,
+                         "predicted_power": predicted, "mcse": mcse, "z": (rate - predicted) / mcse,
+                         "within_3_mcse": bool(abs(rate - predicted) <= 3 * mcse),
+                         "pilot_coverage": float(np.mean(covered)) if covered else math.nan,
+                         "pilots": len(covered)})
+    return pd.DataFrame(rows)
+
+
 def which_test_table(summary: pd.DataFrame) -> pd.DataFrame:
     """Per test and variant: the largest false-positive rate over the null cells (with its MCSE), whether
     every null cell holds alpha, and the power range over the difference cells."""
@@ -360,8 +424,9 @@ def which_test_table(summary: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["variant", "test"]).assign(test=lambda t: t.test.astype(str)).reset_index(drop=True)
 
 
-def study_markdown(summary: pd.DataFrame, table: pd.DataFrame, settings: ApproachStudySettings) -> str:
-    """The validation study as Markdown: the which-test table and every cell."""
+def study_markdown(summary: pd.DataFrame, table: pd.DataFrame, settings: ApproachStudySettings,
+                   planner: pd.DataFrame | None = None) -> str:
+    """The validation study as Markdown: the which-test table, the planner's check and every cell."""
     variants = "; ".join(f"`{name}`: " + (", ".join(f"{k} = {v}" for k, v in over) or "as the base")
                          for name, over in settings.variants)
     show = table.assign(**{
@@ -390,4 +455,19 @@ def study_markdown(summary: pd.DataFrame, table: pd.DataFrame, settings: Approac
         "on the population of items. With an approach x item interaction the approaches differ on every "
         "finite test set even when equal in the population, which the seed-only tests then call significant.",
         "", "## Summary per test", "", markdown_table(show, digits=3), "",
+        *planner_markdown(planner),
         "## Every cell (rate ± MCSE)", "", markdown_table(cells, digits=3), ""])
+
+
+def planner_markdown(planner: pd.DataFrame | None) -> list[str]:
+    """The planner's check as Markdown lines (none without a check)."""
+    if planner is None or not len(planner):
+        return []
+    within = int(planner.within_3_mcse.sum())
+    return ["## The planner against the simulated power of the approach t-test", "",
+            "Predicted from the components of the cell's studies with the most seeds (`simstats plan`'s model); "
+            f"{within} of {len(planner)} difference cells within 3 MCSE. `pilot_coverage`: share of the first "
+            f"{int(planner.pilots.max())} 3-seed studies, read as pilots, whose 95 % interval of the power meets "
+            "the 95 % Clopper-Pearson interval of the simulated power (median "
+            f"{planner.pilot_coverage.median():.2f}, lowest {planner.pilot_coverage.min():.2f}).", "",
+            markdown_table(planner, digits=3), ""]

@@ -9,8 +9,10 @@ import pytest
 import yaml
 
 from simstats.sim.scenario import ScenarioError
-from simstats.studies.approaches.validation import (STUDY_TESTS, known_variance_rows, parse_approach_study, replicate_tests, seed_score_tests,
+from simstats.studies.approaches.validation import (STUDY_TESTS, known_variance_rows, parse_approach_study,
+                                                    planner_check, replicate_tests, seed_score_tests,
                                                     simulate_variant, summarise, which_test_table)
+from simstats.stats.power import components_from_mean_squares, power
 
 ROOT = Path(__file__).resolve().parents[3]
 RAW = yaml.safe_load((ROOT / "config/config.yaml").read_text())["scenarios"]
@@ -105,6 +107,33 @@ def test_known_variance_benchmark_uses_the_null_cells_sd():
     assert out.reject.tolist()[5:] == [True, False, False, False, True]
     summary = summarise(pd.DataFrame(rows), 0.05).set_index(["test", "truth"])
     assert summary.loc[("known_variance", "difference"), "rate"] == 0.4
+
+
+def test_planner_check_predicts_from_the_most_seeds_and_reads_small_studies_as_pilots():
+    """Hand-made studies: the prediction uses the mean squares averaged over the 10-seed studies; each
+    3-seed study is a pilot whose interval is checked against the simulated rate's interval."""
+    s = settings(seeds=[3, 10], items=[100])
+    rng = np.random.default_rng(0)
+    rows = []
+    for k in (3, 10):
+        for truth in ("identical", "difference"):
+            for r in range(40):
+                rows.append({"variant": "interaction", "items": 100, "seeds": k, "truth": truth, "replicate": r,
+                             "test": "approach_t", "value": rng.random() * (0.2 if truth == "difference" else 1),
+                             "difference": 0.0, "ms_runs": 0.05 * rng.chisquare(2 * k - 2) / (2 * k - 2),
+                             "ms_units": 0.004 + 0.001 * rng.random(), "ms_residual": 0.15, "units": 100})
+    reps = pd.DataFrame(rows)
+    check = planner_check(reps, s).set_index("seeds")
+    top = reps[reps.seeds == 10][["ms_runs", "ms_units", "ms_residual"]].mean()
+    truth = components_from_mean_squares(*top, runs=(10, 10), items=100)
+    for k in (3, 10):
+        assert check.loc[k, "predicted_power"] == pytest.approx(float(power(truth, k, 100, s.difference)))
+        cell = reps[(reps.seeds == k) & (reps.truth == "difference")]
+        assert check.loc[k, "simulated_power"] == float((cell.value < 0.05).mean())
+    assert check.pilots.tolist() == [80, 80] and 0 <= check.loc[3, "pilot_coverage"] <= 1
+    # a pilot whose interval misses the simulated rate lowers the coverage: all pilots far too noisy
+    noisy = reps.assign(ms_runs=np.where(reps.seeds == 3, 50.0, reps.ms_runs))
+    assert planner_check(noisy, s).set_index("seeds").loc[10, "pilot_coverage"] == 0.0
 
 
 def test_aso_rejection_uses_the_observed_better_approach():
