@@ -141,6 +141,10 @@ def _compare(args) -> int:
                              "x items uses the shift convention")
         return _compare_approaches(args, runs)
     args.alternative = args.alternative or "two-sided"
+    for flag, value in (("--margin", args.margin), ("--fail-on", args.fail_on)):
+        if value is not None:
+            raise ValueError(f"{flag} applies to approaches compared over several seeds per system (a long table "
+                             "with a seed column, or --approach)")
     if args.test == "t":
         raise ValueError("--test t is the approach t-test over seeds x items and needs several seeds per system "
                          "(a long table with a seed column, or --approach); with one run per system use --test "
@@ -221,10 +225,13 @@ def _compare_approaches(args, runs) -> int:
                          "choose what it resamples with --resample)")
     alternative = args.alternative or "two-sided"
     resample = args.resample or "both"
+    if args.fail_on == "claim-not-shown" and args.margin is None:
+        raise InputError("--fail-on claim-not-shown needs --margin (the claim to show)")
     out = compare_approach_runs(runs, test=test, resample=resample, reference=args.reference,
                                 alternative=alternative, n_resamples=args.resamples, seed=args.seed,
                                 confidence_level=args.confidence, correction=args.correction,
-                                paired_seeds={"auto": None, "yes": True, "no": False}[args.paired_seeds])
+                                paired_seeds={"auto": None, "yes": True, "no": False}[args.paired_seeds],
+                                margin=args.margin, claim=args.claim, alpha=args.alpha)
     a = out.attrs
     paired = out.paired_seeds.iloc[1:].tolist()
     pairing = "paired seeds" if all(paired) else "unpaired seeds" if not any(paired) else "seeds paired where shared"
@@ -242,6 +249,11 @@ def _compare_approaches(args, runs) -> int:
                   f"degrees of freedom\n"
                   "var_seeds, var_items, var_residual: the estimated variance of the difference from seed effects, "
                   "approach x item effects and run x item noise\n")
+        if args.margin is not None:
+            header += (f"decision: is the reference {'non-inferior' if args.claim == 'non-inferiority' else 'equivalent'} "
+                       f"to each system with margin {args.margin:g}? ({args.claim} test, "
+                       f"{'two one-sided t-tests' if args.claim == 'equivalence' else 'one-sided t-test'} at alpha = "
+                       f"{args.alpha:g}): claim_pvalue, claim_shown, verdict\n")
     else:
         header = (f"{a['metric']}: approach bootstrap over seeds x items (--resample {resample}, {pairing}), "
                   f"{a['n_resamples']} resamples, seed {a['seed']}, correction {a['correction']}; {units}\n"
@@ -252,6 +264,16 @@ def _compare_approaches(args, runs) -> int:
                   "var_seeds, var_items, var_residual: bootstrap variance of the difference from seeds only, items "
                   "only, and the rest of the seeds x items variance\n")
     _emit(out, args.format, header)
+    return _gate(out, args.fail_on)
+
+
+def _gate(out, fail_on: str | None) -> int:
+    """``--fail-on``: exit status 1 when a compared system meets the condition, else 0."""
+    rows = out.iloc[1:]
+    if fail_on == "difference":
+        return int(bool((rows.pvalue_adjusted < out.attrs["alpha"]).any()))
+    if fail_on == "claim-not-shown":
+        return int(not bool(rows.claim_shown.astype(bool).all()))
     return 0
 
 
@@ -455,6 +477,7 @@ OPTION_CHECKS = [
     ("seed", "--seed", lambda v: v >= 0, "must be >= 0"),
     ("confidence", "--confidence", lambda v: 0 < v < 1, "must be in (0, 1)"),
     ("alpha", "--alpha", lambda v: 0 < v < 1, "must be in (0, 1)"),
+    ("margin", "--margin", lambda v: v is None or (math.isfinite(v) and v > 0), "must be a positive number"),
     ("aso_alpha", "--aso-alpha", lambda v: 0 < v < 1, "must be in (0, 1)"),
 ]
 
@@ -524,6 +547,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="level of the two-sided intervals (default: 0.95)")
     p.add_argument("--correction", default="none", choices=["none", "bonferroni", "holm", "bh"],
                    help="multiple-comparison correction of the p-values (default: none)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="approach tests: level of the verdicts and of --fail-on (default: 0.05)")
+    p.add_argument("--margin", type=float,
+                   help="approach t-test: also test the --claim with this margin in metric units (default: none)")
+    p.add_argument("--claim", default="non-inferiority", choices=["non-inferiority", "equivalence"],
+                   help="with --margin: the reference is at most the margin worse than each system "
+                        "(non-inferiority), or within the margin of it (equivalence, two one-sided tests) "
+                        "(default: non-inferiority)")
+    p.add_argument("--fail-on", choices=["difference", "claim-not-shown"],
+                   help="approach tests: exit with status 1 when some system differs from the reference at "
+                        "--alpha (difference), or when the --claim is not shown for some system "
+                        "(claim-not-shown); for CI gates (default: exit 0 whatever the result)")
     p.add_argument("--format", default="table", choices=["table", "csv", "json"],
                    help="output: Markdown table, CSV or JSON (default: table)")
     p.set_defaults(func=_compare)

@@ -22,7 +22,7 @@ from simstats.stats.metrics import (STATISTICS_METRICS, Metric, accuracy, classi
 from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
 from simstats.stats.lazy import lazy_module
 from simstats.stats.power import plan, seeds_items_grid, variance_components
-from simstats.stats.approaches import TARGETS, approach_t_test, compare_approaches
+from simstats.stats.approaches import TARGETS, approach_margin_test, approach_t_test, compare_approaches
 from simstats import __version__
 
 sps = lazy_module("scipy.stats")
@@ -681,7 +681,8 @@ APPROACH_TESTS = ("t", "bootstrap")
 
 def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both", reference: str = "best",
                           alternative: str = "two-sided", n_resamples: int = 10_000, seed: int = 0,
-                          confidence_level: float = 0.95, correction: str = "none", paired_seeds=None
+                          confidence_level: float = 0.95, correction: str = "none", paired_seeds=None,
+                          margin: float | None = None, claim: str = "non-inferiority", alpha: float = 0.05
                           ) -> pd.DataFrame:
     """Each approach against the reference approach, over new seeds and new test items.
 
@@ -691,7 +692,14 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
     (difference of approach means) with its interval, the p-value, the corrected p-value and the
     variance of the difference by source (``var_seeds``, ``var_items``, ``var_residual``); the
     t-test adds its degrees of freedom (``df``) and whether its variance was floored.  The bootstrap
-    uses ``rng=seed`` in every comparison, as a direct call would."""
+    uses ``rng=seed`` in every comparison, as a direct call would.
+
+    With ``margin`` (t-test only) each row also tests the ``claim`` that the reference is
+    non-inferior to the approach (at most ``margin`` worse) or equivalent to it (within ``margin``),
+    :func:`simstats.approach_margin_test` at ``alpha``: ``claim_pvalue``, ``claim_shown``; the column
+    ``verdict`` states each row's answer in words (the difference at ``alpha``, or the claim)."""
+    if margin is not None and test != "t":
+        raise InputError("--margin applies to the approach t-test (--test t)")
     if test not in APPROACH_TESTS:
         raise InputError(f"the approach test must be one of {', '.join(APPROACH_TESTS)}, got {test!r}")
     if resample not in RESAMPLE:
@@ -712,7 +720,7 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
     else:
         raise InputError(f"reference {reference!r} not found (systems: {', '.join(runs.names)})")
     others = [name for name in runs.names if name != ref]
-    results = []
+    results, claims = [], []
     for name in others:
         idx = np.flatnonzero((runs.approach == ref) | (runs.approach == name))
         common = dict(approaches=(ref, name), alternative=alternative, confidence_level=confidence_level,
@@ -721,6 +729,11 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
             if test == "t":
                 results.append(approach_t_test(runs.stats[idx], runs.metric, runs.approach[idx], runs.seed[idx],
                                                **common))
+                if margin is not None:
+                    claims.append(approach_margin_test(runs.stats[idx], runs.metric, runs.approach[idx],
+                                                       runs.seed[idx], margin=margin, hypothesis=claim, alpha=alpha,
+                                                       approaches=(ref, name), paired_seeds=paired_seeds,
+                                                       clusters=runs.clusters))
             else:
                 results.append(compare_approaches(runs.stats[idx], runs.metric, runs.approach[idx], runs.seed[idx],
                                                   resample=RESAMPLE[resample], n_resamples=n_resamples, rng=seed,
@@ -740,7 +753,8 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
 
     blank = {"difference_ci_low": np.nan, "difference_ci_high": np.nan, "pvalue": np.nan, "pvalue_adjusted": np.nan,
              **({"df": np.nan} if test == "t" else {}), "var_seeds": np.nan, "var_items": np.nan,
-             "var_residual": np.nan, "paired_seeds": np.nan, **({"floored": np.nan} if test == "t" else {})}
+             "var_residual": np.nan, "paired_seeds": np.nan, **({"floored": np.nan} if test == "t" else {}),
+             **({"claim_pvalue": np.nan, "claim_shown": np.nan} if claims else {}), "verdict": "reference"}
     rows = [{"system": ref, "runs": runs.count(ref), "score": means[ref], "score_sd": spread(ref), "reference": ref,
              "difference": 0.0, **blank}]
     for name, res, adj in zip(others, results, adjusted):
@@ -754,9 +768,16 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
         row["paired_seeds"] = res.paired_seeds
         if test == "t":
             row["floored"] = res.floored
+        if claims:
+            c = claims[len(rows) - 1]
+            row.update(claim_pvalue=c.pvalue, claim_shown=c.shown, verdict=c.verdict)
+        else:
+            row["verdict"] = (f"{ref} and {name} differ: adjusted p = {adj:.2g} < {alpha:g}" if adj < alpha else
+                              f"{ref} and {name} are not shown to differ: adjusted p = {adj:.2g} >= {alpha:g}")
         rows.append(row)
     out = pd.DataFrame(rows)
-    common_attrs = dict(metric=runs.metric.name, correction=correction, alternative=alternative,
+    common_attrs = dict(metric=runs.metric.name, correction=correction, alternative=alternative, alpha=alpha,
+                        margin=margin, margin_claim=claim if margin is not None else None,
                         confidence_level=confidence_level, items=int(runs.stats.shape[1]),
                         clusters=int(runs.clusters.max() + 1) if runs.clusters is not None else None,
                         difference="reference minus system: difference of the approaches' mean scores over seeds")

@@ -245,3 +245,39 @@ def test_planned_power_matches_simulated_ten_seed_studies(tmp_path, capsys):
     simulated = hits / R
     print(f"predicted {row['power']:.3f} [{row['power_low']:.3f}, {row['power_high']:.3f}], simulated {simulated:.3f}")
     assert row["power_low"] <= simulated <= row["power_high"]
+
+
+@pytest.mark.parametrize("claim, margin", [("non-inferiority", 0.005), ("non-inferiority", 0.001),
+                                           ("equivalence", 0.03), ("equivalence", 0.01)])
+def test_margin_verdict_and_exit_status_are_the_librarys(tmp_path, capsys, example, claim, margin):
+    """--margin/--claim: the row's claim p-value, verdict and --fail-on exit status are those of
+    simstats.approach_margin_test (the reference B against A)."""
+    long, stats, labels, ids = example
+    path = write(tmp_path, long)
+    code, out, err = run(capsys, "compare", path, "--margin", margin, "--claim", claim, "--fail-on",
+                         "claim-not-shown", "--format", "json")
+    direct = simstats.approach_margin_test(stats, simstats.accuracy, labels, ids, approaches=("B", "A"),
+                                           margin=margin, hypothesis=claim)
+    row = json.loads(out)["rows"][1]
+    assert row["claim_pvalue"] == pytest.approx(direct.pvalue, rel=1e-12) and row["claim_shown"] is direct.shown
+    assert row["verdict"] == direct.verdict and err == ""
+    assert code == (0 if direct.shown else 1)
+
+
+def test_fail_on_difference_gates_on_the_adjusted_p_value(tmp_path, capsys, example):
+    path = write(tmp_path, example[0])
+    _, out, _ = run(capsys, "compare", path, "--format", "json")
+    p = json.loads(out)["rows"][1]["pvalue_adjusted"]
+    assert 0.05 < p < 0.1                                  # measured on this example: 0.057
+    code, out, _ = run(capsys, "compare", path, "--fail-on", "difference")
+    assert code == 0 and "are not shown to differ" in out
+    code, out, _ = run(capsys, "compare", path, "--fail-on", "difference", "--alpha", 0.1)
+    assert code == 1 and "B and A differ: adjusted p = 0.057 < 0.1" in out
+    for extra, message in [(["--fail-on", "claim-not-shown"], "--fail-on claim-not-shown needs --margin"),
+                           (["--margin", "-0.01"], "--margin must be a positive number, got -0.01"),
+                           (["--margin", "0.01", "--test", "bootstrap"], "--margin applies to the approach t-test")]:
+        code, out, err = run(capsys, "compare", path, *extra)
+        assert code == 2 and out == "" and err.startswith(f"simstats: error: {message}"), err
+    one_run = write(tmp_path, example[0][example[0].seed == 0], "one.csv")
+    code, _, err = run(capsys, "compare", one_run, "--margin", "0.01")
+    assert code == 2 and "--margin applies to approaches compared over several seeds" in err
