@@ -98,6 +98,8 @@ def _emit(table, fmt: str, header: str) -> None:
         print(markdown_table(table, digits=4), end="")
 
 
+#: The one sign convention of every command: the first named minus the second (library: A minus B).
+DIFFERENCE_SIGN = "difference = reference minus system (positive: the reference is better; for mae, its improvement)"
 #: H1 as the header states it; compare tests the reference's improvement (metric-aware), compare-scores the scores.
 IMPROVEMENT_H1 = {"greater": "better than", "less": "worse than", "two-sided": "differs from"}
 SCORES_H1 = {"greater": "scores higher than", "less": "scores lower than", "two-sided": "scores differ from"}
@@ -171,7 +173,7 @@ def _compare(args) -> int:
         resampling += f"{a['clusters']} clusters resampled whole, "
     _emit(out, args.format, f"{a['metric']}: {a['test']}, {resampling}correction {a['correction']}\n"
                             f"H1: reference {IMPROVEMENT_H1[a['alternative']]} system; "
-                            f"{_sides(a['alternative'], args.confidence)}{intervals}\n")
+                            f"{_sides(a['alternative'], args.confidence)}{intervals}; {DIFFERENCE_SIGN}\n")
     return 0
 
 
@@ -246,7 +248,7 @@ def _compare_approaches(args, runs) -> int:
                   f"claim: {a['claim']}\n"
                   f"H1: reference {IMPROVEMENT_H1[alternative]} system (difference of the approaches' mean scores "
                   f"over seeds); {_sides(alternative, args.confidence)} t; p-values from the t distribution on df "
-                  f"degrees of freedom\n"
+                  f"degrees of freedom; {DIFFERENCE_SIGN}\n"
                   "var_seeds, var_items, var_residual: the estimated variance of the difference from seed effects, "
                   "approach x item effects and run x item noise\n")
         if args.margin is not None:
@@ -260,7 +262,7 @@ def _compare_approaches(args, runs) -> int:
                   f"claim: {a['claim']}\n"
                   f"H1: reference {IMPROVEMENT_H1[alternative]} system (difference of the approaches' mean scores "
                   f"over seeds); {_sides(alternative, args.confidence)} percentile; p-values in the shift convention "
-                  f"({a['pvalue_rule']})\n"
+                  f"({a['pvalue_rule']}); {DIFFERENCE_SIGN}\n"
                   "var_seeds, var_items, var_residual: bootstrap variance of the difference from seeds only, items "
                   "only, and the rest of the seeds x items variance\n")
     _emit(out, args.format, header)
@@ -322,7 +324,7 @@ def _plan(args) -> int:
     _emit(out, args.format,
           f"{a['metric']}: pilot {name_a} ({ka} seeds) vs {name_b} ({kb} seeds, "
           f"{'paired' if a['paired_seeds'] else 'unpaired'}) on {a['pilot_items']} {units}; "
-          f"observed difference {name_a} - {name_b} = {a['pilot_difference']:.4g}\n"
+          f"observed difference {name_a} minus {name_b} = {a['pilot_difference']:.4g} (positive: {name_a} is better)\n"
           f"variance components: seed {a['sigma2_seed']:.4g}, approach x item {a['sigma2_interaction']:.4g}, "
           f"residual {a['sigma2_residual']:.4g} (metric units squared"
           + (f"; floored at 0: {', '.join(a['floored'])}" if a["floored"] else "") + ")\n"
@@ -344,7 +346,8 @@ def _compare_scores(args) -> int:
     tests = [f"aso ({args.aso_method})" if t == "aso" and args.aso_method != "exact" else t for t in args.tests]
     _emit(out, args.format, f"score distributions: {', '.join(tests)}, correction {args.correction}\n"
                             f"H1: reference {SCORES_H1[args.alternative]} system; "
-                            f"{_sides(args.alternative, args.confidence)} (Welch, difference of means)\n")
+                            f"{_sides(args.alternative, args.confidence)} (Welch, difference of means); "
+                            "difference = reference minus system (of the mean scores)\n")
     return 0
 
 

@@ -115,7 +115,8 @@ def test_header_states_h1_and_sidedness(tmp_path, capsys, alternative, h1, sides
     assert code == 0
     assert lines[0] == ("accuracy: paired bootstrap (shift convention, resampling items), 200 resamples, seed 0, "
                         "correction none")
-    assert lines[1] == f"{h1}; {sides}"
+    assert lines[1] == (f"{h1}; {sides}; difference = reference minus system (positive: the reference is better; "
+                        "for mae, its improvement)")
 
 
 @pytest.mark.parametrize("alternative, h1, sides", [
@@ -128,7 +129,8 @@ def test_compare_scores_header_states_h1_and_sidedness(tmp_path, capsys, alterna
     code, out, _ = run(capsys, "compare-scores", path, "--alternative", alternative)
     assert code == 0
     assert out.splitlines()[:2] == ["score distributions: welch, mwu, correction none",
-                                    f"{h1}; {sides}, intervals two-sided 95% (Welch, difference of means)"]
+                                    f"{h1}; {sides}, intervals two-sided 95% (Welch, difference of means); "
+                                    "difference = reference minus system (of the mean scores)"]
 
 
 def test_exact_test_header_claims_no_resamples(tmp_path, capsys):
@@ -138,7 +140,8 @@ def test_exact_test_header_claims_no_resamples(tmp_path, capsys):
     assert code == 0 and "300 resamples, seed 0" not in out
     assert lines[0] == "accuracy: exact stratified randomization (binomial convolution), correction none"
     assert lines[1] == ("H1: reference differs from system; p-values two-sided, intervals two-sided 95% from 300 "
-                        "bootstrap resamples (seed 0)")
+                        "bootstrap resamples (seed 0); difference = reference minus system (positive: the reference is "
+                        "better; for mae, its improvement)")
 
 
 def test_too_large_exact_test_names_the_flag_to_use(capsys):

@@ -38,7 +38,9 @@ def predictions(n=80, seed=0):
 def test_compare_is_two_sided_by_default_and_silent(tmp_path, capsys):
     code, out, err = run(capsys, "compare", write(tmp_path, predictions()), "--resamples", 200)
     assert code == 0 and err == ""
-    assert out.splitlines()[1] == "H1: reference differs from system; p-values two-sided, intervals two-sided 95%"
+    assert out.splitlines()[1] == ("H1: reference differs from system; p-values two-sided, intervals two-sided 95%; "
+                                   "difference = reference minus system (positive: the reference is better; for mae, "
+                                   "its improvement)")
     code, out, _ = run(capsys, "compare", write(tmp_path, predictions()), "--resamples", 200, "--format", "json")
     assert json.loads(out)["settings"]["alternative"] == "two-sided"
 
