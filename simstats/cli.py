@@ -241,8 +241,8 @@ def _compare_approaches(args, runs) -> int:
     if test == "t":
         floored = out.system[out.floored.eq(True)].tolist()
         if floored:
-            warnings.warn(f"{', '.join(map(str, floored))}: the seed and item parts of the variance summed to less "
-                          "than 0 and were floored (the variance is the run x item part alone; see var_*)")
+            warnings.warn(f"{', '.join(map(str, floored))}: the estimated variance of the difference was not positive "
+                          "and was set to its run x item part (var_residual); the seed and item parts are about 0")
         header = (f"{a['metric']}: approach t-test over seeds x items (method of moments, Satterthwaite df; "
                   f"{pairing}), correction {a['correction']}; {units}\n"
                   f"claim: {a['claim']}\n"

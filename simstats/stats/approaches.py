@@ -246,8 +246,8 @@ class ApproachTTestResult(TestResult):
     metric); ``t_statistic`` = statistic / standard_error on ``df`` Satterthwaite degrees of
     freedom; ``scores``: (mean A, mean B); ``runs``: runs per approach; ``n_units``: test items (or
     clusters); ``variance``: the estimated Var(difference) split into ``seeds``, ``units``,
-    ``residual`` and their ``total`` (:mod:`simstats.stats.crossed`); ``floored``: the seed and
-    unit parts summed to less than 0 and the total was floored at the residual part.
+    ``residual`` and their ``total`` (:mod:`simstats.stats.crossed`; each part is unbiased and can be
+    negative); ``floored``: the total was not positive and was set to the residual part.
     """
 
     confidence_interval: ConfidenceInterval | None = None

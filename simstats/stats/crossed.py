@@ -32,9 +32,11 @@ and gives its degrees of freedom by Satterthwaite's (1946) approximation,
 
 The terms with a negative coefficient remove the run x unit noise that the run scores and the
 unit means both contain.  The estimate is split into a seed part, a unit part (the interaction)
-and the residual part sum_j sigma_e,j^2 / (k_j n); when the seed and unit parts sum to less than 0
-(possible when both are about 0) the estimate is floored at the residual part, which the residual
-mean squares estimate on many degrees of freedom, and ``floored`` says so.
+and the residual part sum_j sigma_e,j^2 / (k_j n); each is unbiased, so a part whose true value is
+about 0 can come out negative.  The total is not floored (flooring parts would bias it upwards and
+make the test conservative); only when it is not positive (the seed and unit parts below minus the
+residual part) is it set to the residual part, which the residual mean squares estimate on many
+degrees of freedom, and ``floored`` says so.
 """
 from __future__ import annotations
 
@@ -193,5 +195,6 @@ def crossed_variance(values_a, values_b, *, paired: bool = False) -> CrossedVari
         units = v_d / n - residual
     floored = seeds + units + residual <= 0
     variance = residual if floored else seeds + units + residual
-    return CrossedVariance(float(variance), satterthwaite_df(terms, variance), float(seeds), float(units), float(residual), bool(floored), terms,
+    return CrossedVariance(float(variance), satterthwaite_df(terms, variance), float(seeds), float(units),
+                           float(residual), bool(floored), terms,
                            (ka, kb), n, paired)
