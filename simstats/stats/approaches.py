@@ -337,7 +337,12 @@ def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=No
     delta = float(improvement(metric, *scores))
     est = crossed_variance(a, b, paired=pairing is not None)
     se = float(np.sqrt(est.variance))
-    t_stat = delta / se if se > 0 else float("nan")
+    if se <= 1e-12 * max(float(np.abs(values).max()), 1e-300):     # rounding residue of exactly no variation
+        se = 0.0
+    if se == 0 and delta != 0:
+        raise ValueError(f"the approaches differ by {delta:.6g} but nothing varies over seeds or items (variance of "
+                         "the difference 0): there is nothing to test against")
+    t_stat = delta / se if se > 0 else 0.0       # no variation and no difference: p = 1
     dist = distributions.t(est.df)
     if alternative == "two-sided":
         pvalue = 2 * dist.sf(abs(t_stat))

@@ -230,3 +230,14 @@ def test_margin_tests_hold_alpha_at_the_margin(hypothesis):
     assert rate < ALPHA + 3 * mcse
     if hypothesis == "non-inferiority":
         assert abs(rate - ALPHA) < 3 * mcse
+
+
+def test_runs_without_any_variation():
+    """Identical approaches whose runs do not vary: no evidence of a difference (p = 1, CI of width 0);
+    a difference with no variation at all cannot be tested and is an error naming it."""
+    same = np.tile((np.arange(50) % 3 == 0).astype(float), (6, 1))
+    res = simstats.approach_t_test(_as_stats(same), simstats.accuracy, ["A"] * 3 + ["B"] * 3)
+    assert res.pvalue == 1.0 and res.statistic == 0.0 and tuple(res.confidence_interval) == (0.0, 0.0)
+    shifted = np.vstack([np.full((3, 50), 0.5), np.full((3, 50), 0.6)])   # B 0.1 better on every item and run
+    with pytest.raises(ValueError, match="differ by -0.1 but nothing varies over seeds or items"):
+        simstats.approach_t_test(_as_stats(shifted), simstats.accuracy, ["A"] * 3 + ["B"] * 3)
