@@ -238,6 +238,16 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
                                     pvalues=pvalues)
 
 
+def oriented_unit_values(stats: np.ndarray, metric: Metric, clusters=None) -> np.ndarray:
+    """(runs, units) per-unit values whose mean over units is each run's metric value (linearised for
+    ratio metrics; units are clusters when ``clusters`` is given), negated for a lower-is-better
+    metric so that differences are improvements."""
+    values = linearised_item_values(stats, metric)
+    if clusters is not None:
+        values = cluster_values(values, clusters)
+    return values if metric.higher_is_better else -values
+
+
 @dataclass(frozen=True)
 class ApproachTTestResult(TestResult):
     """Result of :func:`approach_t_test`.
@@ -276,17 +286,9 @@ def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=No
 
     Parameters
     ----------
-    stats : array (runs, items, k)
-        Per-item statistics of every run (one trained model per seed and approach).
-    metric : Metric
-        Metric of summed statistics; each run is scored by it, approaches by their mean score.
-        Ratio metrics (F1, BLEU, ...) enter through their linearisation at each run's statistics.
-    approach : array (runs,)
-        Approach label of every run; at least 2 runs per approach.
-    seed : array (runs,), optional
-        Seed id of every run (for paired seeds).
-    approaches : (A, B), optional
-        Which labels are A and B (default: in order of first appearance).
+    stats, metric, approach, seed, approaches
+        As in :func:`compare_approaches`; at least 2 runs per approach.  Ratio metrics (F1, BLEU, ...)
+        enter through their linearisation at each run's statistics.
     alternative : {"two-sided", "greater", "less"}
         "greater": A is better than B.
     confidence_level : float or None
@@ -327,11 +329,7 @@ def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=No
         raise ValueError("the variance over new seeds needs at least 2 runs per approach "
                          f"(got {[r.size for r in runs]}); with one run per approach compare the runs on items "
                          "(paired_bootstrap)")
-    values = linearised_item_values(stats, metric)
-    if clusters is not None:
-        values = cluster_values(values, clusters)
-    if not metric.higher_is_better:
-        values = -values                                     # the difference is A's improvement
+    values = oriented_unit_values(stats, metric, clusters)
     a, b = values[runs[0]], values[runs[1]]
     scores = tuple(float(metric(system_totals(stats[r])).mean()) for r in runs)
     delta = float(improvement(metric, *scores))

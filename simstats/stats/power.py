@@ -41,9 +41,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simstats.stats.approaches import checked_runs
-from simstats.stats.crossed import (MeanSquare, cluster_values, linearised_item_values, satterthwaite_df,
-                                    two_way_mean_squares)
+from simstats.stats.approaches import checked_runs, oriented_unit_values
+from simstats.stats.crossed import MeanSquare, satterthwaite_df, two_way_mean_squares
 from simstats.stats.lazy import lazy_module
 from simstats.stats.metrics import Metric
 
@@ -86,11 +85,10 @@ class VarianceComponents:
         combination is its variance estimate (:func:`simstats.stats.crossed.crossed_variance`)."""
         k, n = int(seeds), int(items)
         s, c, e = self.seed, self.interaction, self.residual
+        q = 1.0 / (k * n)
         if self.paired:
-            q = 1.0 / (k * n)
             return (MeanSquare("seeds", n * 2 * s + 2 * e, k - 1, q), MeanSquare("units", k * c + 2 * e, n - 1, q),
                     MeanSquare("residual", 2 * e, (k - 1) * (n - 1), -q))
-        q = 1.0 / (k * n)
         return (MeanSquare("runs A", n * s + e, k - 1, q), MeanSquare("runs B", n * s + e, k - 1, q),
                 MeanSquare("units", c + 2 * e / k, n - 1, 1.0 / n),
                 MeanSquare("residual A", e, (k - 1) * (n - 1), -q), MeanSquare("residual B", e, (k - 1) * (n - 1), -q))
@@ -171,14 +169,11 @@ def variance_components(stats, metric: Metric, approach, seed=None, *, approache
         runs = list(pairing)
     if min(r.size for r in runs) < 2:
         raise ValueError("the planner needs at least 2 pilot runs per approach")
-    y = linearised_item_values(stats, metric)
-    if clusters is not None:
-        y = cluster_values(y, clusters)
+    y = oriented_unit_values(stats, metric, clusters)
     n = y.shape[1]
     if n < 2:
         raise ValueError("the planner needs at least 2 test items")
-    sign = 1.0 if metric.higher_is_better else -1.0
-    a, b = sign * y[runs[0]], sign * y[runs[1]]
+    a, b = y[runs[0]], y[runs[1]]
     ka, kb = a.shape[0], b.shape[0]
     if pairing is not None:
         mean_squares = two_way_mean_squares(a - b)

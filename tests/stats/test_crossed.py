@@ -207,28 +207,37 @@ def test_margin_tests_in_the_welch_limit_are_scipys_and_statsmodels_tost():
         simstats.approach_margin_test(_as_stats(values), simstats.accuracy, labels, margin=m, hypothesis="superior")
 
 
+#: Gaussian runs x items regimes of the margin tests: (seeds per approach, items, seed sd, approach x item sd).
+MARGIN_REGIMES = {"item-dominant, 5 seeds, 400 items": (5, 400, 0.01, 0.1),
+                  "seed-dominant, 3 seeds, 2,000 items": (3, 2000, 0.03, 0.02),
+                  "small n, 10 seeds, 60 items": (10, 60, 0.005, 0.1)}
+
+
+@pytest.mark.parametrize("regime", list(MARGIN_REGIMES))
 @pytest.mark.parametrize("hypothesis", ["non-inferiority", "equivalence"])
-def test_margin_tests_hold_alpha_at_the_margin(hypothesis):
+def test_margin_tests_hold_alpha_at_the_margin(hypothesis, regime):
     """True difference exactly at the margin (-m; +m for the upper test of equivalence): the claim is
-    false and is shown in at most alpha + 3 MCSE of 2,000 studies (Gaussian runs x items: seed sd 0.01,
-    approach x item sd 0.1, run x item sd 0.4, 5 seeds per approach, 400 items)."""
-    rng = np.random.default_rng([20261127, len(hypothesis)])
-    k, n, MARGIN = 5, 400, 0.02
+    false and is shown in at most alpha + 3 MCSE of 2,000 studies (Gaussian runs x items, run x item sd
+    0.4).  Non-inferiority is within 3 MCSE of alpha where items dominate and where n is small; with 3
+    seeds and seed variance dominant it is Welch's test at 3 runs, conservative."""
+    k, n, seed_sd, inter_sd = MARGIN_REGIMES[regime]
+    rng = np.random.default_rng([20261127, len(hypothesis), list(MARGIN_REGIMES).index(regime)])
+    margin = 0.02
     labels = ["A"] * k + ["B"] * k
     shown = []
     for r in range(STUDIES):
-        truth = -MARGIN if hypothesis == "non-inferiority" or r % 2 else MARGIN
+        truth = -margin if hypothesis == "non-inferiority" or r % 2 else margin
         item = rng.normal(0, 1, n)
-        a = truth + rng.normal(0, 0.01, (k, 1)) + item + rng.normal(0, 0.1, n) + rng.normal(0, 0.4, (k, n))
-        b = rng.normal(0, 0.01, (k, 1)) + item + rng.normal(0, 0.1, n) + rng.normal(0, 0.4, (k, n))
+        a = truth + rng.normal(0, seed_sd, (k, 1)) + item + rng.normal(0, inter_sd, n) + rng.normal(0, 0.4, (k, n))
+        b = rng.normal(0, seed_sd, (k, 1)) + item + rng.normal(0, inter_sd, n) + rng.normal(0, 0.4, (k, n))
         res = simstats.approach_margin_test(_as_stats(np.vstack([a, b])), simstats.accuracy, labels,
-                                            margin=MARGIN, hypothesis=hypothesis)
+                                            margin=margin, hypothesis=hypothesis)
         shown.append(res.shown)
     rate = float(np.mean(shown))
     mcse = math.sqrt(ALPHA * (1 - ALPHA) / STUDIES)
-    print(f"{hypothesis}: shown at the margin in {rate:.4f} (MCSE {mcse:.4f})")
+    print(f"{hypothesis}, {regime}: shown at the margin in {rate:.4f} (MCSE {mcse:.4f})")
     assert rate < ALPHA + 3 * mcse
-    if hypothesis == "non-inferiority":
+    if hypothesis == "non-inferiority" and not regime.startswith("seed-dominant"):
         assert abs(rate - ALPHA) < 3 * mcse
 
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import simstats
-from simstats.stats.crossed import MeanSquare
-from simstats.stats.power import (VarianceComponents, items_needed, linearised_item_values,
+from simstats.stats.crossed import MeanSquare, linearised_item_values
+from simstats.stats.power import (VarianceComponents, items_needed,
                                   minimum_detectable_difference, plan, power, seeds_items_grid, variance_components)
 
 
