@@ -30,12 +30,14 @@ does not average its item noise away).
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from simstats.stats.bootstrap import check_bootstrap_options, extreme_counts, item_bootstrap, pvalues_from_counts
-from simstats.stats.crossed import cluster_values, crossed_variance, linearised_item_values
+from simstats.stats.crossed import (MIN_VALIDATED_RUNS, StudentisedReference, cluster_values, crossed_variance,
+                                    fitted_mean_squares, linearised_item_values)
 from simstats.stats.engine import as_generator, improvement, replicates, system_totals
 from simstats.stats.metrics import Metric
 from simstats.stats.resample import Joint, SeedCounts, aggregate_clusters
@@ -253,8 +255,9 @@ class ApproachTTestResult(TestResult):
     """Result of :func:`approach_t_test`.
 
     ``statistic``: difference of mean metric, A minus B (improvement of A for a lower-is-better
-    metric); ``t_statistic`` = statistic / standard_error on ``df`` Satterthwaite degrees of
-    freedom; ``scores``: (mean A, mean B); ``runs``: runs per approach; ``n_units``: test items (or
+    metric); ``t_statistic`` = statistic / standard_error, referred to ``reference``; ``df``:
+    Satterthwaite's degrees of freedom of the variance estimate (descriptive with the default
+    reference); ``scores``: (mean A, mean B); ``runs``: runs per approach; ``n_units``: test items (or
     clusters); ``variance``: the estimated Var(difference) split into ``seeds``, ``units``,
     ``residual`` and their ``total`` (:mod:`simstats.stats.crossed`; each part is unbiased and can be
     negative); ``floored``: the total was not positive and was set to the residual part.
@@ -270,19 +273,40 @@ class ApproachTTestResult(TestResult):
     variance: dict | None = None
     floored: bool = False
     paired_seeds: bool = False
+    reference: str = "parametric"
     target: str = TARGETS[("items", "seeds")]
 
 
+#: Reference distributions of the approach t statistic (:func:`approach_t_test`).
+REFERENCES = ("parametric", "satterthwaite")
+
+
+def t_reference(estimate, reference: str = "parametric"):
+    """The reference distribution (``sf``, ``cdf``, ``isf``) of the studentised difference for a
+    :class:`~simstats.stats.crossed.CrossedVariance` ``estimate``: the fitted-components parametric
+    reference (:class:`~simstats.stats.crossed.StudentisedReference`) or Student's t on the
+    estimate's Satterthwaite degrees of freedom."""
+    if reference not in REFERENCES:
+        raise ValueError(f"reference must be one of {REFERENCES}, got {reference!r}")
+    if reference == "satterthwaite":
+        return distributions.t(estimate.df)
+    return StudentisedReference(fitted_mean_squares(estimate))
+
+
 def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=None, alternative: str = "two-sided",
-                    confidence_level: float | None = 0.95, paired_seeds=None, clusters=None) -> ApproachTTestResult:
+                    confidence_level: float | None = 0.95, paired_seeds=None, clusters=None,
+                    reference: str = "parametric") -> ApproachTTestResult:
     """Test whether approach A is better than approach B over new seeds and new test items.
 
     The difference of the approaches' mean scores, its variance over new seeds and new items
-    estimated without bias from the runs x items table by the method of moments, and a t
-    reference on Satterthwaite's degrees of freedom (:mod:`simstats.stats.crossed`).  With
-    runs whose scores do not vary over items this is Welch's t-test on the run scores (or the
-    paired t-test with paired seeds); with runs of one approach that agree on every item, the
-    paired t-test over items.
+    estimated without bias from the runs x items table by the method of moments
+    (:mod:`simstats.stats.crossed`), and the studentised difference referred to its null
+    distribution under the fitted variance components (``reference="parametric"``), or to
+    Student's t on Satterthwaite's degrees of freedom (``"satterthwaite"``, conservative with few
+    seeds or few items).  With runs whose scores do not vary over items both are Welch's t-test on
+    the run scores when one approach's runs vary (the paired t-test with paired seeds); with runs of
+    one approach that agree on every item, the paired t-test over items.  Validated from 3 runs per
+    approach (a warning below: with 2, each approach's seed variance rests on 1 degree of freedom).
 
     Parameters
     ----------
@@ -299,6 +323,8 @@ def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=No
         when both approaches have the same ids).
     clusters : array (items,), optional
         Cluster id per item: clusters are the sampling units.
+    reference : {"parametric", "satterthwaite"}
+        Reference distribution of the studentised difference (above).
 
     Returns
     -------
@@ -319,6 +345,14 @@ def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=No
     >>> round(res.statistic, 3), round(res.df, 1), res.pvalue < 0.05
     (0.048, 10.8, True)
     """
+    return _approach_t(stats, metric, approach, seed, approaches=approaches, alternative=alternative,
+                       confidence_level=confidence_level, paired_seeds=paired_seeds, clusters=clusters,
+                       reference=reference)[0]
+
+
+def _approach_t(stats, metric, approach, seed, *, approaches, alternative, confidence_level, paired_seeds, clusters,
+                reference):
+    """:func:`approach_t_test`'s result and its reference distribution (None when nothing varies)."""
     check_alternative(alternative)
     if confidence_level is not None:
         check_confidence_level(confidence_level)
@@ -340,22 +374,32 @@ def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=No
     if se == 0 and delta != 0:
         raise ValueError(f"the approaches differ by {delta:.6g} but nothing varies over seeds or items (variance of "
                          "the difference 0): there is nothing to test against")
+    if reference not in REFERENCES:
+        raise ValueError(f"reference must be one of {REFERENCES}, got {reference!r}")
+    if min(est.runs) < MIN_VALIDATED_RUNS:
+        warnings.warn(f"{min(est.runs)} runs per approach: each approach's seed variance rests on "
+                      f"{min(est.runs) - 1} degree of freedom and the test is validated from {MIN_VALIDATED_RUNS} runs "
+                      "per approach (it can be liberal when the approaches' seed variances differ)", stacklevel=3)
     t_stat = delta / se if se > 0 else 0.0       # no variation and no difference: p = 1
-    dist = distributions.t(est.df)
-    if alternative == "two-sided":
-        pvalue = 2 * dist.sf(abs(t_stat))
+    if se == 0:
+        pvalue, half = 1.0, 0.0
     else:
-        pvalue = dist.sf(t_stat) if alternative == "greater" else dist.cdf(t_stat)
-    ci = None
-    if confidence_level is not None:
-        half = float(dist.ppf(0.5 + confidence_level / 2)) * se
-        ci = ConfidenceInterval(delta - half, delta + half)
+        dist = t_reference(est, reference)
+        if alternative == "two-sided":
+            pvalue = 2 * float(dist.sf(abs(t_stat)))
+        else:
+            pvalue = float(dist.sf(t_stat) if alternative == "greater" else dist.cdf(t_stat))
+        half = float(dist.isf((1 - confidence_level) / 2)) * se if confidence_level is not None else 0.0
+    ci = ConfidenceInterval(delta - half, delta + half) if confidence_level is not None else None
     variance = {"seeds": est.seeds, "units": est.units, "residual": est.residual, "total": est.variance}
+    ref_name = "fitted-components reference" if reference == "parametric" else "t on Satterthwaite df"
     method = (f"approach t-test over seeds and {'clusters' if clusters is not None else 'items'} "
-              f"(method of moments, Satterthwaite df{', paired seeds' if pairing is not None else ''})")
-    return ApproachTTestResult(delta, float(pvalue), alternative, method, confidence_interval=ci, t_statistic=t_stat,
-                               df=est.df, standard_error=se, scores=scores, runs=est.runs, n_units=est.n_units,
-                               variance=variance, floored=est.floored, paired_seeds=pairing is not None)
+              f"(method of moments, {ref_name}{', paired seeds' if pairing is not None else ''})")
+    result = ApproachTTestResult(delta, min(float(pvalue), 1.0), alternative, method, confidence_interval=ci,
+                                 t_statistic=t_stat, df=est.df, standard_error=se, scores=scores, runs=est.runs,
+                                 n_units=est.n_units, variance=variance, floored=est.floored,
+                                 paired_seeds=pairing is not None, reference=reference)
+    return result, (dist if se > 0 else None)
 
 
 #: Claims a margin test can show (:func:`approach_margin_test`).
@@ -381,15 +425,15 @@ class MarginTestResult(TestResult):
 
 def approach_margin_test(stats, metric: Metric, approach, seed=None, *, margin: float,
                          hypothesis: str = "non-inferiority", alpha: float = 0.05, approaches=None,
-                         paired_seeds=None, clusters=None) -> MarginTestResult:
+                         paired_seeds=None, clusters=None, reference: str = "parametric") -> MarginTestResult:
     """Is approach A at most ``margin`` worse than B (non-inferiority), or within ``margin`` of B
     (equivalence, two one-sided tests), over new seeds and new test items?
 
-    The difference, its standard error and degrees of freedom are those of :func:`approach_t_test`.
-    Non-inferiority tests H0: difference <= -margin against H1: difference > -margin, with
-    p = P(T_df > (difference + margin) / se); equivalence tests H0: |difference| >= margin with
-    p = max of P(T_df > (difference + margin) / se) and P(T_df < (difference - margin) / se)
-    (Schuirmann 1987).  ``margin`` is in metric units (> 0); the difference is A's improvement, so a
+    The difference, its standard error and reference distribution (``reference``) are those of
+    :func:`approach_t_test`.  Non-inferiority tests H0: difference <= -margin against
+    H1: difference > -margin, with p = P(T > (difference + margin) / se); equivalence tests
+    H0: |difference| >= margin with p = max of P(T > (difference + margin) / se) and
+    P(T < (difference - margin) / se) (Schuirmann 1987).  ``margin`` is in metric units (> 0); the difference is A's improvement, so a
     lower-is-better metric is handled as in :func:`approach_t_test`.
 
     Examples
@@ -409,10 +453,10 @@ def approach_margin_test(stats, metric: Metric, approach, seed=None, *, margin: 
         raise ValueError(f"hypothesis must be one of {MARGIN_HYPOTHESES}, got {hypothesis!r}")
     if not 0 < alpha < 0.5:
         raise ValueError(f"alpha must be in (0, 0.5), got {alpha}")
-    base = approach_t_test(stats, metric, approach, seed, approaches=approaches, confidence_level=1 - 2 * alpha,
-                           paired_seeds=paired_seeds, clusters=clusters)
+    base, dist = _approach_t(stats, metric, approach, seed, approaches=approaches, alternative="two-sided",
+                             confidence_level=1 - 2 * alpha, paired_seeds=paired_seeds, clusters=clusters,
+                             reference=reference)
     names = approaches or list(dict.fromkeys(np.asarray(approach).tolist()))
-    dist = distributions.t(base.df)
     delta, se = base.statistic, base.standard_error
     lower = float(dist.sf((delta + margin) / se)) if se > 0 else float(delta <= -margin)
     if hypothesis == "non-inferiority":
@@ -424,7 +468,8 @@ def approach_margin_test(stats, metric: Metric, approach, seed=None, *, margin: 
     claim = "non-inferior to" if hypothesis == "non-inferiority" else "equivalent to"
     verdict = (f"{names[0]} is {claim} {names[1]} (margin {margin:g}): p = {pvalue:.2g} < {alpha:g}" if shown else
                f"{names[0]} is not shown {claim} {names[1]} (margin {margin:g}): p = {pvalue:.2g} >= {alpha:g}")
-    method = f"approach {hypothesis} test over seeds and items (t on Satterthwaite df{', TOST' if hypothesis == 'equivalence' else ''})"
+    ref_name = "fitted-components reference" if reference == "parametric" else "t on Satterthwaite df"
+    method = f"approach {hypothesis} test over seeds and items ({ref_name}{', TOST' if hypothesis == 'equivalence' else ''})"
     return MarginTestResult(delta, pvalue, "greater" if hypothesis == "non-inferiority" else "two-sided", method,
                             margin=float(margin), hypothesis=hypothesis, alpha=alpha, shown=shown,
                             confidence_interval=base.confidence_interval, df=base.df, standard_error=se,

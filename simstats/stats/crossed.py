@@ -31,7 +31,21 @@ and gives its degrees of freedom by Satterthwaite's (1946) approximation,
   removes what a seed shares between the approaches.
 
 The terms with a negative coefficient remove the run x unit noise that the run scores and the
-unit means both contain.  The estimate is split into a seed part, a unit part (the interaction)
+unit means both contain.
+
+Reference distribution of T = difference / sqrt(estimate).  Satterthwaite's df computed from the
+observed mean squares is random and falls exactly when the estimate does (a small unit mean square
+shrinks the total while the residual terms keep the df's denominator), so a t reference on it is far
+too conservative with few seeds or few units (a size of 0.01 at alpha = 0.05 with 2-3 seeds, 100
+items; documented in the approaches study).  :class:`StudentisedReference` is instead the null
+distribution of T itself under normal theory with each mean square at its fitted expectation
+(:func:`fitted_mean_squares`: the components estimated below 0 set to 0): difference ~ N(0, V), mean
+squares independent E_t chi-square(df_t) / df_t, the estimate floored as above - a parametric
+bootstrap of the studentised difference in which the normal part is integrated exactly,
+P(T > t) = mean over draws of Phi(-t sqrt(V* / V)), over :data:`REFERENCE_DRAWS` fixed chi-square
+draws (:func:`chi2_draws`).  With one mean square (Welch's or the paired t-test's setting) it is the t distribution.
+With 2 runs per approach each approach's seed variance rests on 1 df and no reference holds alpha
+whatever the approaches' seed variances (the Behrens-Fisher problem): the validated minimum is 3.  The estimate is split into a seed part, a unit part (the interaction)
 and the residual part sum_j sigma_e,j^2 / (k_j n); each is unbiased, so a part whose true value is
 about 0 can come out negative.  The total is not floored (flooring parts would bias it upwards and
 make the test conservative); only when it is not positive (the seed and unit parts below minus the
@@ -40,12 +54,24 @@ degrees of freedom, and ``floored`` says so.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from simstats.stats.metrics import Metric
 from simstats.stats.resample import cluster_index
+from simstats.stats.lazy import lazy_module
+
+special = lazy_module("scipy.special")
+optimize = lazy_module("scipy.optimize")
+distributions = lazy_module("scipy.stats")
+
+#: Chi-square draws per mean square of :class:`StudentisedReference` (fixed seeds: same data, same p-value).
+REFERENCE_DRAWS = 8000
+REFERENCE_SEED = 20261126
+#: Runs per approach from which the approach t-test is validated (:mod:`simstats.studies.approaches`).
+MIN_VALIDATED_RUNS = 3
 
 
 @dataclass(frozen=True)
@@ -198,3 +224,78 @@ def crossed_variance(values_a, values_b, *, paired: bool = False) -> CrossedVari
     return CrossedVariance(float(variance), satterthwaite_df(terms, variance), float(seeds), float(units),
                            float(residual), bool(floored), terms,
                            (ka, kb), n, paired)
+
+
+def fitted_mean_squares(estimate: CrossedVariance) -> tuple[MeanSquare, ...]:
+    """The expectations of ``estimate``'s mean squares under its fitted components, each component
+    estimated below 0 set to 0: a runs (seeds) mean square below its residual mean square is raised to
+    it, a unit mean square below the residual part it contains is raised to that part."""
+    t = estimate.terms
+    if estimate.paired:
+        seeds, units, residual = t
+        return (MeanSquare(seeds.name, max(seeds.value, residual.value), seeds.df, seeds.coefficient),
+                MeanSquare(units.name, max(units.value, residual.value), units.df, units.coefficient), residual)
+    runs_a, runs_b, units, res_a, res_b = t
+    ka, kb = estimate.runs
+    return (MeanSquare(runs_a.name, max(runs_a.value, res_a.value), runs_a.df, runs_a.coefficient),
+            MeanSquare(runs_b.name, max(runs_b.value, res_b.value), runs_b.df, runs_b.coefficient),
+            MeanSquare(units.name, max(units.value, res_a.value / ka + res_b.value / kb), units.df, units.coefficient),
+            res_a, res_b)
+
+
+@functools.lru_cache(maxsize=1024)
+def chi2_draws(position: int, df: float) -> np.ndarray:
+    """:data:`REFERENCE_DRAWS` values of chi-square(df) / df for the mean square at ``position``: its
+    quantiles at the midpoints (i + 1/2) / draws, in a fixed random order per position (a Latin hypercube
+    over the mean squares: with one mean square the mean over the draws is the midpoint rule, accurate to
+    about 1e-6 where a random sample of this size errs by about 5 % of a p-value of 0.005)."""
+    order = np.random.default_rng([REFERENCE_SEED, position]).permutation(REFERENCE_DRAWS)
+    draws = distributions.chi2.ppf((order + 0.5) / REFERENCE_DRAWS, float(df)) / float(df)
+    draws.flags.writeable = False
+    return draws
+
+
+class StudentisedReference:
+    """Null distribution of T = difference / sqrt(estimate) when the mean squares ``terms`` (values =
+    expectations) are independent scaled chi-squares and the difference is normal (module docstring).
+
+    ``ratio``: the draws of sqrt(estimate / V), V = sum_t c_t E_t; T = Z / ratio with Z ~ N(0, 1).
+
+    Examples
+    --------
+    >>> from scipy import stats
+    >>> from simstats.stats.crossed import MeanSquare, StudentisedReference
+    >>> ref = StudentisedReference([MeanSquare("runs", 1.0, 4, 1.0)])     # one mean square: t on 4 df
+    >>> round(ref.isf(0.025), 2), round(float(stats.t.isf(0.025, 4)), 2)
+    (2.78, 2.78)
+    """
+
+    def __init__(self, terms):
+        terms = tuple(terms)
+        parts = np.stack([t.coefficient * t.value * chi2_draws(position, t.df) for position, t in enumerate(terms)])
+        total = parts.sum(axis=0)
+        residual = -parts[[t.coefficient < 0 for t in terms]].sum(axis=0)
+        estimate = np.where(total > 0, total, residual)            # floored as the estimate is
+        expected = sum(t.coefficient * t.value for t in terms)
+        if not expected > 0:
+            raise ValueError(f"the fitted variance of the difference must be positive, got {expected}")
+        self.terms = terms
+        self.ratio = np.sqrt(np.maximum(estimate, 0.0) / expected)
+
+    def sf(self, t) -> np.ndarray:
+        """P(T > t) (vectorised over t)."""
+        t = np.asarray(t, dtype=np.float64)
+        return special.ndtr(-t[..., None] * self.ratio).mean(axis=-1)
+
+    def cdf(self, t) -> np.ndarray:
+        """P(T < t) (T is symmetric)."""
+        return self.sf(-np.asarray(t, dtype=np.float64))
+
+    def isf(self, p: float) -> float:
+        """The t with P(T > t) = p, 0 < p < 0.5."""
+        if not 0 < p < 0.5:
+            raise ValueError(f"p must be in (0, 0.5), got {p}")
+        high = 1.0
+        while float(self.sf(high)) > p:
+            high *= 2
+        return float(optimize.brentq(lambda x: float(self.sf(x)) - p, 0.0, high, xtol=1e-10, rtol=1e-12))

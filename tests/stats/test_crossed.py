@@ -1,15 +1,17 @@
 """The approach t-test over seeds x items (simstats.stats.crossed, simstats.approach_t_test): the mean
 squares against statsmodels' ANOVA, the Welch, paired and over-items limits against scipy, the
-estimate's bias and the test's size by simulation (MCSE-based tolerances)."""
+fitted-components reference against numerical integration, the estimate's bias and the test's size by
+simulation (MCSE-based tolerances)."""
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import special, stats as sps
+from scipy import integrate, special, stats as sps
 
 import simstats
-from simstats.stats.crossed import cluster_values, crossed_variance, linearised_item_values, two_way_mean_squares
+from simstats.stats.crossed import (MeanSquare, StudentisedReference, chi2_draws, cluster_values, crossed_variance,
+                                    linearised_item_values, two_way_mean_squares)
 
 
 def _as_stats(values: np.ndarray) -> np.ndarray:
@@ -35,7 +37,7 @@ def test_runs_constant_over_items_give_welchs_t_test(alternative):
     score_a, score_b = rng.normal(0.80, 0.02, 3), rng.normal(0.78, 0.05, 4)
     values = np.repeat(np.r_[score_a, score_b][:, None], 50, axis=1)
     res = simstats.approach_t_test(_as_stats(values), simstats.accuracy, ["A"] * 3 + ["B"] * 4,
-                                   alternative=alternative)
+                                   alternative=alternative, reference="satterthwaite")
     ref = sps.ttest_ind(score_a, score_b, equal_var=False, alternative=alternative)
     assert res.statistic == pytest.approx(score_a.mean() - score_b.mean(), rel=1e-12)
     assert res.t_statistic == pytest.approx(ref.statistic, rel=1e-9)
@@ -43,6 +45,58 @@ def test_runs_constant_over_items_give_welchs_t_test(alternative):
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
     ci = sps.ttest_ind(score_a, score_b, equal_var=False).confidence_interval(0.95)   # two-sided, whatever H1
     np.testing.assert_allclose(res.confidence_interval, (ci.low, ci.high), rtol=1e-9)
+
+
+def _behrens_fisher_sf(t, weights, dfs):
+    """P(Z / sqrt(w1 X1 / df1 + w2 X2 / df2) > t), X_j ~ chi-square(df_j), w1 + w2 = 1: numerical
+    integration over the two chi-square densities (an independent reference of the fitted-components
+    reference with two mean squares)."""
+    (w1, w2), (d1, d2) = weights, dfs
+    f = lambda y, x: (special.ndtr(-t * math.sqrt(w1 * x / d1 + w2 * y / d2))
+                      * sps.chi2.pdf(x, d1) * sps.chi2.pdf(y, d2))
+    return integrate.dblquad(f, 0, np.inf, 0, np.inf, epsabs=1e-11, epsrel=1e-9)[0]
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_default_reference_with_runs_constant_over_items_is_welchs_statistic_exact_distribution(alternative):
+    """Runs constant over items: two mean squares (each approach's runs).  The default reference is
+    the distribution of Welch's statistic with the variances at their estimates, computed here by
+    numerical integration; the midpoint-rule Latin hypercube of 8,000 draws errs by less than 0.2 %."""
+    rng = np.random.default_rng(5)
+    score_a, score_b = rng.normal(0.80, 0.02, 3), rng.normal(0.78, 0.05, 4)
+    values = np.repeat(np.r_[score_a, score_b][:, None], 50, axis=1)
+    res = simstats.approach_t_test(_as_stats(values), simstats.accuracy, ["A"] * 3 + ["B"] * 4,
+                                   alternative=alternative)
+    welch = sps.ttest_ind(score_a, score_b, equal_var=False, alternative=alternative)
+    va, vb = score_a.var(ddof=1) / 3, score_b.var(ddof=1) / 4
+    weights = (va / (va + vb), vb / (va + vb))
+    upper = _behrens_fisher_sf(abs(welch.statistic), weights, (2, 3))
+    expected = {"two-sided": 2 * upper, "greater": upper if welch.statistic > 0 else 1 - upper,
+                "less": 1 - upper if welch.statistic > 0 else upper}[alternative]
+    assert res.t_statistic == pytest.approx(welch.statistic, rel=1e-9)
+    assert res.pvalue == pytest.approx(expected, rel=2e-3)
+    assert res.reference == "parametric" and "fitted-components reference" in res.method
+
+
+def test_studentised_reference_quantiles_and_floor():
+    """One mean square: scipy's t quantiles; a negative term: the draws are floored at the residual part
+    as the estimate is, so every draw of the estimate is positive."""
+    for df in (1, 3, 30):
+        ref = StudentisedReference([MeanSquare("runs", 2.0, df, 0.5)])
+        assert ref.isf(0.025) == pytest.approx(sps.t.isf(0.025, df), rel=1e-4)
+        assert float(ref.sf(1.3)) == pytest.approx(sps.t.sf(1.3, df), rel=1e-4)
+    terms = [MeanSquare("runs", 1.0, 1, 1.0), MeanSquare("residual", 0.9, 50, -1.0), MeanSquare("units", 1.0, 50, 1.0)]
+    ref = StudentisedReference(terms)
+    draws = [t.coefficient * t.value * chi2_draws(i, t.df) for i, t in enumerate(terms)]
+    total, residual = sum(draws), -draws[1]
+    assert (total <= 0).sum() > 100                       # the floor is exercised
+    np.testing.assert_allclose(ref.ratio[total <= 0] ** 2, residual[total <= 0] / 1.1, rtol=1e-12)
+    np.testing.assert_allclose(ref.ratio[total > 0] ** 2, total[total > 0] / 1.1, rtol=1e-12)
+    with pytest.raises(ValueError, match="must be positive"):
+        StudentisedReference([MeanSquare("runs", 1.0, 3, 1.0), MeanSquare("residual", 2.0, 50, -1.0)])
+    with pytest.raises(ValueError, match="reference must be one of"):
+        simstats.approach_t_test(_as_stats(np.random.default_rng(0).random((6, 20))), simstats.accuracy,
+                                 ["A"] * 3 + ["B"] * 3, reference="normal")
 
 
 def test_paired_seeds_constant_over_items_give_the_paired_t_test():
@@ -54,7 +108,10 @@ def test_paired_seeds_constant_over_items_give_the_paired_t_test():
                                    seed=list(range(5)) * 2)
     ref = sps.ttest_rel(score_a, score_b)
     assert res.paired_seeds and res.df == pytest.approx(4)
-    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+    # one mean square: the fitted-components reference is the t distribution (midpoint-rule error only)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-3)
+    ci = ref.confidence_interval()
+    np.testing.assert_allclose(res.confidence_interval, (ci.low, ci.high), rtol=1e-5)
     unpaired = simstats.approach_t_test(_as_stats(values), simstats.accuracy, ["A"] * 5 + ["B"] * 5,
                                         seed=list(range(5)) * 2, paired_seeds=False)
     assert unpaired.pvalue > 10 * res.pvalue          # the shared seed effect hides the difference
@@ -64,9 +121,10 @@ def test_runs_that_agree_within_each_approach_give_the_paired_t_test_over_items(
     rng = np.random.default_rng(7)
     item_a, item_b = rng.random(60), rng.random(60)
     values = np.vstack([np.tile(item_a, (3, 1)), np.tile(item_b, (2, 1))])
-    res = simstats.approach_t_test(_as_stats(values), simstats.accuracy, ["A"] * 3 + ["B"] * 2)
+    with pytest.warns(UserWarning, match="2 runs per approach: .* validated from 3 runs"):
+        res = simstats.approach_t_test(_as_stats(values), simstats.accuracy, ["A"] * 3 + ["B"] * 2)
     ref = sps.ttest_rel(item_a, item_b)
-    assert res.df == pytest.approx(59) and res.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+    assert res.df == pytest.approx(59) and res.pvalue == pytest.approx(ref.pvalue, rel=1e-4)
     assert res.variance["seeds"] == pytest.approx(0, abs=1e-15)
 
 
@@ -126,6 +184,9 @@ REGIMES = {
     # no seed variance, approach x item interaction and run x item noise dominate
     "item-dominant, 5 seeds": dict(k=5, n=300, sd_seed=0.0, sd_item=1.5, sd_inter=0.6, paired=False),
     "2 seeds, 100 items": dict(k=2, n=100, sd_seed=0.05, sd_item=1.0, sd_inter=0.3, paired=False),
+    # little seed variance, no interaction, few items: Satterthwaite's df is random and small exactly
+    # when the estimate is, and a t reference on it rejects in about 1 % of studies
+    "little variation, 3 seeds, 100 items": dict(k=3, n=100, sd_seed=0.02, sd_item=1.0, sd_inter=0.0, paired=False),
 }
 STUDIES = 2000
 ALPHA = 0.05
@@ -142,18 +203,19 @@ def _study(rng, k, n, sd_seed, sd_item, sd_inter, paired, mu=(1.0, 1.0)):
 
 
 @pytest.mark.filterwarnings("ignore:Precision loss:RuntimeWarning")   # scipy on identical run scores
+@pytest.mark.filterwarnings("ignore:2 runs per approach:UserWarning")
 @pytest.mark.parametrize("regime", list(REGIMES))
 def test_size_and_unbiased_variance_at_the_null(regime):
     """Identical approaches: the variance estimate is unbiased (its mean against the variance of the
     difference over the studies, both standard errors combined) and the test never rejects more
-    often than alpha + 3 MCSE.  Where seed variance dominates, the test is Welch's t-test on the run
-    scores (scipy, same studies) and as conservative as Welch's is at 3 runs (about 0.035);
-    where items dominate its size is alpha within 3 MCSE."""
+    often than alpha + 3 MCSE; from 3 seeds (the validated minimum) its size is alpha within 3 MCSE,
+    where seed variance dominates (Welch's t-test on the run scores is conservative there) and where
+    there is little variation (the t reference on Satterthwaite's df is far too conservative there)."""
     cfg = REGIMES[regime]
     rng = np.random.default_rng([20261126, list(REGIMES).index(regime)])
     k = cfg["k"]
     labels, seeds = ["A"] * k + ["B"] * k, list(range(k)) * 2
-    deltas, variances, rejections, welch = [], [], [], []
+    deltas, variances, rejections, welch, satterthwaite = [], [], [], [], []
     for _ in range(STUDIES):
         values = _study(rng, **cfg)
         res = simstats.approach_t_test(_as_stats(values), simstats.accuracy, labels, seeds,
@@ -161,6 +223,9 @@ def test_size_and_unbiased_variance_at_the_null(regime):
         deltas.append(res.statistic)
         variances.append(res.variance["total"])
         rejections.append(res.pvalue < ALPHA)
+        satterthwaite.append(simstats.approach_t_test(_as_stats(values), simstats.accuracy, labels, seeds,
+                                                      paired_seeds=cfg["paired"], reference="satterthwaite",
+                                                      confidence_level=None).pvalue < ALPHA)
         scores = values.mean(axis=1)
         welch.append(sps.ttest_ind(scores[:k], scores[k:], equal_var=False).pvalue < ALPHA)
     rate = float(np.mean(rejections))
@@ -169,15 +234,14 @@ def test_size_and_unbiased_variance_at_the_null(regime):
     true_var = deltas.var(ddof=1)
     se_true = true_var * math.sqrt((sps.kurtosis(deltas, fisher=False) - 1) / STUDIES)
     se_mean = variances.std(ddof=1) / math.sqrt(STUDIES)
-    discordant = np.asarray(rejections) != np.asarray(welch)
-    print(f"{regime}: size {rate:.4f} (MCSE {mcse:.4f}), Welch on run scores {np.mean(welch):.4f}; mean estimate "
-          f"{variances.mean():.3g} vs {true_var:.3g}")
+    print(f"{regime}: size {rate:.4f} (MCSE {mcse:.4f}), t on Satterthwaite df {np.mean(satterthwaite):.4f}, "
+          f"Welch on run scores {np.mean(welch):.4f}; mean estimate {variances.mean():.3g} vs {true_var:.3g}")
     assert abs(variances.mean() - true_var) < 3 * math.hypot(se_true, se_mean)
     assert rate < ALPHA + 3 * mcse, (rate, mcse)
-    if regime == "seed-dominant, 3 seeds":
-        assert abs(rate - np.mean(welch)) < 3 * max(discordant.std(ddof=1), 1 / STUDIES) / math.sqrt(STUDIES)
-    if regime.startswith("item-dominant"):
+    if k >= 3:
         assert abs(rate - ALPHA) < 3 * mcse, (rate, mcse)
+    if regime.startswith("little variation"):
+        assert np.mean(satterthwaite) < ALPHA - 3 * mcse
 
 
 # --------------------------------------------------------------------------- margins
@@ -189,11 +253,12 @@ def test_margin_tests_in_the_welch_limit_are_scipys_and_statsmodels_tost():
     values = np.repeat(np.r_[score_a, score_b][:, None], 30, axis=1)
     labels = ["A"] * 4 + ["B"] * 5
     m = 0.03
-    ni = simstats.approach_margin_test(_as_stats(values), simstats.accuracy, labels, margin=m)
+    ni = simstats.approach_margin_test(_as_stats(values), simstats.accuracy, labels, margin=m,
+                                       reference="satterthwaite")
     ref = sps.ttest_ind(score_a + m, score_b, equal_var=False, alternative="greater")
     assert ni.pvalue == pytest.approx(ref.pvalue, rel=1e-9) and ni.df == pytest.approx(ref.df, rel=1e-9)
     eq = simstats.approach_margin_test(_as_stats(values), simstats.accuracy, labels, margin=m,
-                                       hypothesis="equivalence")
+                                       hypothesis="equivalence", reference="satterthwaite")
     assert eq.pvalue == pytest.approx(ttost_ind(score_a, score_b, -m, m, usevar="unequal")[0], rel=1e-9)
     assert ni.shown == (ni.pvalue < 0.05)
     assert ni.verdict.startswith("A is non-inferior to B (margin 0.03)" if ni.shown else
@@ -218,8 +283,8 @@ MARGIN_REGIMES = {"item-dominant, 5 seeds, 400 items": (5, 400, 0.01, 0.1),
 def test_margin_tests_hold_alpha_at_the_margin(hypothesis, regime):
     """True difference exactly at the margin (-m; +m for the upper test of equivalence): the claim is
     false and is shown in at most alpha + 3 MCSE of 2,000 studies (Gaussian runs x items, run x item sd
-    0.4).  Non-inferiority is within 3 MCSE of alpha where items dominate and where n is small; with 3
-    seeds and seed variance dominant it is Welch's test at 3 runs, conservative."""
+    0.4).  Non-inferiority is within 3 MCSE of alpha in every regime (seed variance dominant at 3 seeds
+    included); equivalence, which needs both one-sided tests to reject, is below alpha."""
     k, n, seed_sd, inter_sd = MARGIN_REGIMES[regime]
     rng = np.random.default_rng([20261127, len(hypothesis), list(MARGIN_REGIMES).index(regime)])
     margin = 0.02
@@ -237,7 +302,7 @@ def test_margin_tests_hold_alpha_at_the_margin(hypothesis, regime):
     mcse = math.sqrt(ALPHA * (1 - ALPHA) / STUDIES)
     print(f"{hypothesis}, {regime}: shown at the margin in {rate:.4f} (MCSE {mcse:.4f})")
     assert rate < ALPHA + 3 * mcse
-    if hypothesis == "non-inferiority" and not regime.startswith("seed-dominant"):
+    if hypothesis == "non-inferiority":
         assert abs(rate - ALPHA) < 3 * mcse
 
 
