@@ -243,12 +243,13 @@ def _compare_approaches(args, runs) -> int:
         if floored:
             warnings.warn(f"{', '.join(map(str, floored))}: the estimated variance of the difference was not positive "
                           "and was set to its run x item part (var_residual); the seed and item parts are about 0")
-        header = (f"{a['metric']}: approach t-test over seeds x items (method of moments, Satterthwaite df; "
-                  f"{pairing}), correction {a['correction']}; {units}\n"
+        header = (f"{a['metric']}: approach t-test over seeds x items (method of moments, fitted-components "
+                  f"reference; {pairing}), correction {a['correction']}; {units}\n"
                   f"claim: {a['claim']}\n"
                   f"H1: reference {IMPROVEMENT_H1[alternative]} system (difference of the approaches' mean scores "
-                  f"over seeds); {_sides(alternative, args.confidence)} t; p-values from the t distribution on df "
-                  f"degrees of freedom; {DIFFERENCE_SIGN}\n"
+                  f"over seeds); {_sides(alternative, args.confidence)}; p-values and intervals from the null "
+                  f"distribution of difference / se under the fitted variance components (df: Satterthwaite's, a "
+                  f"summary); {DIFFERENCE_SIGN}\n"
                   "var_seeds, var_items, var_residual: the estimated variance of the difference from seed effects, "
                   "approach x item effects and run x item noise\n")
         if args.margin is not None:

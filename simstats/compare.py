@@ -784,8 +784,10 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
     if test == "t":
         out.attrs.update(test="approach t-test (approach_t_test)", claim=CLAIMS["both"],
                          target=TARGETS[("items", "seeds")], **common_attrs,
-                         pvalue_rule="t distribution on Satterthwaite degrees of freedom (df)",
-                         intervals="t interval, two-sided",
+                         pvalue_rule="null distribution of difference / se under the fitted variance components "
+                                     "(approach_t_test, reference='parametric'); df: Satterthwaite's degrees of "
+                                     "freedom of the variance estimate, a summary",
+                         intervals="two-sided, from the same reference distribution",
                          variance="estimated variance of the difference over new seeds and new items (method of "
                                   "moments): var_seeds (seed effects), var_items (approach x item effects), "
                                   "var_residual (run x item noise); the three sum to it unless floored")

@@ -445,7 +445,7 @@ def approach_margin_test(stats, metric: Metric, approach, seed=None, *, margin: 
     >>> stats = np.stack([correct, np.ones_like(correct)], axis=2)
     >>> res = approach_margin_test(stats, accuracy, ["A"] * 5 + ["B"] * 5, margin=0.02)
     >>> res.verdict
-    'A is non-inferior to B (margin 0.02): p = 0.0014 < 0.05'
+    'A is non-inferior to B (margin 0.02): p = 0.00014 < 0.05'
     """
     if not (np.isfinite(margin) and margin > 0):
         raise ValueError(f"margin must be a positive number in metric units, got {margin}")

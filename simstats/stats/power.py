@@ -22,9 +22,10 @@ and n items the difference of the approaches' mean scores has variance
 
 The estimates are the method of moments of :mod:`simstats.stats.crossed` on the pilot, pooled over
 the approaches; a component estimated below 0 is floored at 0 (``floored`` names it).  The planned
-t-test has, on average, the Satterthwaite degrees of freedom of its mean squares' expectations
-(:meth:`VarianceComponents.degrees_of_freedom`), and rejects two-sided when |T| > t_(1 - alpha/2, df):
-with a true difference d its power is that of a noncentral t with noncentrality d / sqrt(V(k, n)).
+test rejects two-sided when |T| exceeds the critical value of its reference distribution at the
+planned expected mean squares (:func:`power`); ``df`` in :func:`plan` is their Satterthwaite degrees
+of freedom (:meth:`VarianceComponents.degrees_of_freedom`), a summary of how precisely the planned
+study estimates its variance.
 
 A pilot of a few seeds estimates the seed component on few degrees of freedom, so a prediction
 from it is uncertain.  Each V(k, n) is a linear combination of the pilot's independent mean
@@ -42,7 +43,8 @@ import numpy as np
 import pandas as pd
 
 from simstats.stats.approaches import checked_runs, oriented_unit_values
-from simstats.stats.crossed import MeanSquare, satterthwaite_df, two_way_mean_squares
+from simstats.stats.crossed import (REFERENCE_DRAWS, MeanSquare, chi2_draws, fitted_values, floored_estimates, satterthwaite_df,
+                                    two_way_mean_squares)
 from simstats.stats.lazy import lazy_module
 from simstats.stats.metrics import Metric
 
@@ -187,20 +189,21 @@ def variance_components(stats, metric: Metric, approach, seed=None, *, approache
 
 
 #: Draws of the planned study's mean squares behind :func:`power` (fixed seed: the same prediction every time).
-POWER_DRAWS = 8000
-POWER_SEED = 20261126
+#: Draws of the planned study's mean squares (outer) and of each draw's reference (inner) in :func:`power`.
+OUTER_DRAWS, INNER_DRAWS = 1000, 100
 
 
 def power(components: VarianceComponents, seeds, items, difference, *, alpha: float = 0.05,
           variance=None) -> np.ndarray:
     """Predicted power of the two-sided approach t-test at a true difference (module docstring).
 
-    The test estimates its variance and degrees of freedom from mean squares, which with few seeds
-    vary a lot from study to study, and that makes it more conservative than a t-test on the expected
-    degrees of freedom.  The prediction follows the test: :data:`POWER_DRAWS` draws of the planned
-    study's mean squares (each its expectation times chi-square(df) / df, from a fixed seed), each
-    giving the variance estimate, its Satterthwaite df and critical value c; the difference is normal
-    with variance V(k, n), so P(reject | draw) = Phi((d - c se) / sqrt(V)) + Phi((-d - c se) / sqrt(V)),
+    The test refers T = difference / sqrt(estimate) to its null distribution under the components it
+    fits (:class:`simstats.stats.crossed.StudentisedReference`), and both the estimate and the fitted
+    components vary from study to study.  The prediction follows the test: :data:`OUTER_DRAWS` draws of
+    the planned study's mean squares (each its expectation times chi-square(df) / df, a fixed Latin
+    hypercube), each giving the estimate, the fitted components and the critical value c of their
+    reference (:data:`INNER_DRAWS` draws); the difference is normal with variance V(k, n), so
+    P(reject | draw) = Phi(d / sqrt(V) - c r) + Phi(-d / sqrt(V) - c r), r = sqrt(estimate / V),
     averaged over the draws.  ``variance`` replaces V(k, n) with the components scaled in proportion
     (e.g. an end of :meth:`VarianceComponents.variance_interval`)."""
     seeds, items, difference = np.broadcast_arrays(np.asarray(seeds), np.asarray(items),
@@ -210,54 +213,48 @@ def power(components: VarianceComponents, seeds, items, difference, *, alpha: fl
     for idx in np.ndindex(seeds.shape):
         k, n = int(seeds[idx]), int(items[idx])
         v = float(components.variance(k, n))
-        factor = 1.0 if scale is None or v <= 0 else float(scale[idx]) / v
-        out[idx] = _test_power(components.expected_mean_squares(k, n), v * factor, factor,
-                               abs(float(difference[idx])), alpha)
+        if v <= 0:
+            out[idx] = 1.0 if abs(float(difference[idx])) > 0 else alpha
+            continue
+        factor = 1.0 if scale is None else float(scale[idx]) / v
+        ratio, critical = _rejection_draws(components.expected_mean_squares(k, n), components.paired, (k, k),
+                                           float(alpha))
+        z = abs(float(difference[idx])) / math.sqrt(v * factor)
+        bound = critical * ratio
+        out[idx] = float(np.mean(special.ndtr(z - bound) + special.ndtr(-z - bound)))
     return out if out.ndim else out[()]
 
 
-def _test_power(terms, v: float, factor: float, d: float, alpha: float) -> float:
-    """P(the approach t-test rejects) with expected mean squares ``terms`` (times ``factor``), true
-    variance ``v`` and true difference d (see :func:`power`)."""
-    if v <= 0:
-        return 1.0 if d > 0 else alpha
-    parts = np.stack([t.coefficient * t.value * factor * _chi2_draws(position, int(t.df))
-                      for position, t in enumerate(terms)])
-    total = parts.sum(axis=0)
-    residual = -parts[[t.coefficient < 0 for t in terms]].sum(axis=0)
-    estimate = np.where(total > 0, total, residual)          # floored as the test floors it
-    spread = np.sum(parts**2 / np.array([float(t.df) for t in terms])[:, None], axis=0)
+@functools.lru_cache(maxsize=4096)
+def _rejection_draws(terms: tuple, paired: bool, runs: tuple, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per draw of the planned study's mean squares (expectations ``terms``): r = sqrt(estimate / V) and
+    the two-sided critical value at ``alpha`` of the reference at the draw's fitted components (found
+    for all draws at once by bisection)."""
+    coefficients = np.array([t.coefficient for t in terms])
+    expected = float(sum(t.coefficient * t.value for t in terms))
+    observed = np.stack([t.value * chi2_draws(p, t.df, OUTER_DRAWS) for p, t in enumerate(terms)])   # (T, outer)
+    ratio = np.sqrt(floored_estimates(coefficients[:, None] * observed, coefficients) / expected)
+    fitted = fitted_values(observed, paired=paired, runs=runs)                                       # (T, outer)
+    # each outer draw's reference: its own INNER_DRAWS of the test's reference draws (consecutive blocks
+    # of them, wrapping), so that the references' errors average out over the outer draws
+    block = (np.arange(OUTER_DRAWS)[:, None] * INNER_DRAWS + np.arange(INNER_DRAWS)) % REFERENCE_DRAWS
+    inner = np.stack([chi2_draws(p, t.df)[block] for p, t in enumerate(terms)])                      # (T, outer, inner)
+    parts = coefficients[:, None, None] * fitted[:, :, None] * inner
     with np.errstate(divide="ignore", invalid="ignore"):
-        df = np.where(spread > 0, estimate**2 / spread, np.inf)
-    crit = _t_quantile(alpha, df) * np.sqrt(estimate)
-    sd = math.sqrt(v)
-    return float(np.mean(special.ndtr((d - crit) / sd) + special.ndtr((-crit - d) / sd)))
-
-
-@functools.lru_cache(maxsize=512)
-def _chi2_draws(position: int, df: int) -> np.ndarray:
-    """:data:`POWER_DRAWS` draws of chi-square(df) / df for the mean square at ``position`` (fixed seeds)."""
-    draws = np.random.default_rng([POWER_SEED, position, df]).chisquare(df, POWER_DRAWS) / df
-    draws.flags.writeable = False
-    return draws
-
-
-@functools.lru_cache(maxsize=16)
-def _t_quantile_table(alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """t_(1 - alpha/2, df) on a grid of log df from 2 to 10^7 (2,001 points; scipy's values)."""
-    log_df = np.linspace(np.log(2.0), np.log(1e7), 2001)
-    return log_df, distributions.t.isf(alpha / 2, np.exp(log_df))
-
-
-def _t_quantile(alpha: float, df: np.ndarray) -> np.ndarray:
-    """t_(1 - alpha/2, df): scipy's below 2 df, else interpolated in log df on :func:`_t_quantile_table`
-    (relative error below 3e-5; beyond 10^7 df the value at 10^7, within 1e-6 of the normal quantile)."""
-    log_df, values = _t_quantile_table(float(alpha))
-    out = np.interp(np.log(np.clip(df, 2.0, 1e7)), log_df, values)
-    small = df < 2
-    if small.any():
-        out[small] = distributions.t.isf(alpha / 2, df[small])
-    return out
+        inner_ratio = np.sqrt(floored_estimates(parts, coefficients) / (coefficients @ fitted)[:, None])
+    # P(T > c) = alpha / 2 per outer draw: Newton's method, which from the t quantile on the fitted
+    # components' Satterthwaite df rises monotonically to the root (the tail is convex in c)
+    spread = ((coefficients[:, None] * fitted) ** 2 / np.array([float(t.df) for t in terms])[:, None]).sum(axis=0)
+    critical = np.maximum(distributions.t.isf(alpha / 2, (coefficients @ fitted) ** 2 / spread), 0.0)
+    for _ in range(12):
+        scaled = critical[:, None] * inner_ratio
+        gap = special.ndtr(-scaled).mean(axis=1) - alpha / 2
+        slope = -(inner_ratio * np.exp(-0.5 * scaled**2)).mean(axis=1) / math.sqrt(2 * math.pi)
+        step = gap / slope
+        critical = np.maximum(critical - step, 0.0)
+        if np.max(np.abs(step)) < 1e-9:
+            break
+    return ratio, critical
 
 
 def minimum_detectable_difference(components: VarianceComponents, seeds: int, items: int, *, alpha: float = 0.05,

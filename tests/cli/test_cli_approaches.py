@@ -117,10 +117,10 @@ def test_header_names_the_convention_and_the_claim(tmp_path, capsys, example):
     code, out, _ = run(capsys, "compare", path)
     lines = out.splitlines()
     assert code == 0
-    assert lines[0] == ("accuracy: approach t-test over seeds x items (method of moments, Satterthwaite df; paired "
-                        "seeds), correction none; 2000 items")
+    assert lines[0] == ("accuracy: approach t-test over seeds x items (method of moments, fitted-components "
+                        "reference; paired seeds), correction none; 2000 items")
     assert lines[1].startswith("claim: new seeds and new test items")
-    assert "p-values two-sided" in lines[2] and "t distribution on df degrees of freedom" in lines[2]
+    assert "p-values two-sided" in lines[2] and "under the fitted variance components" in lines[2]
     assert "| system | runs | score | score_sd | reference | difference |" in out and "| df |" in out
     code, out, _ = run(capsys, "compare", path, "--test", "bootstrap", "--resamples", 300)
     lines = out.splitlines()
