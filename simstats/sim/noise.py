@@ -408,7 +408,9 @@ def draw_abilities(scenario: Scenario, approach: str, indices, root_seed: int, s
     """Ability theta, test shift delta and failure flag of each model index.
 
     Every model draws the same five numbers in the same order whatever the family, so
-    changing the family or a sigma changes no other draw.
+    changing the family or a sigma changes no other draw.  With ``seed_sharing`` rho > 0 the
+    standardised seed effect is sqrt(rho) z_shared + sqrt(1 - rho) z, z_shared drawn per model index
+    whatever the approach (the model index is the seed id).
     """
     sc = scenario
     sd = sc.seed_distribution
@@ -422,6 +424,10 @@ def draw_abilities(scenario: Scenario, approach: str, indices, root_seed: int, s
         d = sd.shape / math.sqrt(1 + sd.shape**2)
         skew = d * np.abs(z) + math.sqrt(1 - d**2) * z2
         z = (skew - d * math.sqrt(2 / math.pi)) / math.sqrt(1 - 2 * d**2 / math.pi)
+    if sc.seed_sharing > 0:          # paired seeds: a part of the seed effect is the seed id's, in every approach
+        shared = np.array([generator(root_seed, stream, sc.name, "shared seed", int(index)).standard_normal()
+                           for index in indices])
+        z = math.sqrt(sc.seed_sharing) * shared + math.sqrt(1 - sc.seed_sharing) * z
     theta = mu + sc.sigma_seed * z
     failed = np.zeros(indices.size, dtype=bool)
     delta = sc.sigma_shift * z_shift

@@ -103,6 +103,8 @@ class Scenario:
     sigma_e: float = 1.0
     #: approach x item interaction: each approach's own difficulty offset per item, N(0, this^2)
     sigma_approach_item: float = 0.0
+    #: share of the seed effect's variance a seed id shares between the approaches (paired seeds)
+    seed_sharing: float = 0.0
     spurious_offset: float = 0.0
     seed_distribution: SeedDistribution = field(default_factory=SeedDistribution)
     clusters: ClusterSpec | None = None
@@ -215,6 +217,7 @@ def parse_scenario(name: str, value: Any, path: str | None = None) -> Scenario:
         approaches.append(ApproachSpec(aname, diff))
     return Scenario(name=name, metric=metric, target=target, dev=dev, test=test,
                     spurious_offset=float(value["spurious_offset"]), seed_distribution=seed_distribution,
+                    seed_sharing=float(value["seed_sharing"]),
                     clusters=clusters, approaches=tuple(approaches), description=value["description"],
                     reference=value["reference"], **sigmas)
 

@@ -36,7 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from simstats.stats.bootstrap import check_bootstrap_options, extreme_counts, item_bootstrap, pvalues_from_counts
-from simstats.stats.crossed import (MIN_VALIDATED_RUNS, StudentisedReference, cluster_values, crossed_variance,
+from simstats.stats.crossed import (MIN_VALIDATED_RUNS, StudentisedReference, bootstrap_variance, cluster_values,
+                                    crossed_variance,
                                     fitted_mean_squares, linearised_item_values)
 from simstats.stats.engine import as_generator, improvement, replicates, system_totals
 from simstats.stats.metrics import Metric
@@ -295,7 +296,8 @@ def t_reference(estimate, reference: str = "parametric"):
 
 def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=None, alternative: str = "two-sided",
                     confidence_level: float | None = 0.95, paired_seeds=None, clusters=None,
-                    reference: str = "parametric") -> ApproachTTestResult:
+                    reference: str = "parametric", variance: str = "moments", n_resamples: int = 2000,
+                    rng=None) -> ApproachTTestResult:
     """Test whether approach A is better than approach B over new seeds and new test items.
 
     The difference of the approaches' mean scores, its variance over new seeds and new items
@@ -325,6 +327,14 @@ def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=No
         Cluster id per item: clusters are the sampling units.
     reference : {"parametric", "satterthwaite"}
         Reference distribution of the studentised difference (above).
+    variance : {"moments", "bootstrap"}
+        How Var(difference) is estimated: the method of moments (default), or the multi-bootstrap
+        (:func:`compare_approaches` resampling seeds, items and both from one set of ``n_resamples``
+        draws) corrected for the crossed design
+        (:func:`simstats.stats.crossed.bootstrap_variance`: the same estimate up to Monte Carlo
+        error, with ratio metrics resampled rather than linearised).  The reference is the same.
+    n_resamples, rng
+        Bootstrap resamples and seeded generator (required) of ``variance="bootstrap"``.
 
     Returns
     -------
@@ -347,11 +357,15 @@ def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=No
     """
     return _approach_t(stats, metric, approach, seed, approaches=approaches, alternative=alternative,
                        confidence_level=confidence_level, paired_seeds=paired_seeds, clusters=clusters,
-                       reference=reference)[0]
+                       reference=reference, variance=variance, n_resamples=n_resamples, rng=rng)[0]
+
+
+#: Estimates of Var(difference) of :func:`approach_t_test`.
+VARIANCE_ESTIMATES = ("moments", "bootstrap")
 
 
 def _approach_t(stats, metric, approach, seed, *, approaches, alternative, confidence_level, paired_seeds, clusters,
-                reference):
+                reference, variance="moments", n_resamples=2000, rng=None):
     """:func:`approach_t_test`'s result and its reference distribution (None when nothing varies)."""
     check_alternative(alternative)
     if confidence_level is not None:
@@ -367,8 +381,21 @@ def _approach_t(stats, metric, approach, seed, *, approaches, alternative, confi
     a, b = values[runs[0]], values[runs[1]]
     scores = tuple(float(metric(system_totals(stats[r])).mean()) for r in runs)
     delta = float(improvement(metric, *scores))
+    if variance not in VARIANCE_ESTIMATES:
+        raise ValueError(f"variance must be one of {VARIANCE_ESTIMATES}, got {variance!r}")
+    if variance == "bootstrap" and rng is None:
+        raise ValueError("variance='bootstrap' needs a seeded generator: pass rng (an int or a numpy Generator)")
     est = crossed_variance(a, b, paired=pairing is not None)
-    se = float(np.sqrt(est.variance))
+    parts = {"seeds": est.seeds, "units": est.units, "residual": est.residual, "total": est.variance}
+    floored = est.floored
+    if variance == "bootstrap":
+        boot = compare_approaches(stats, metric, approach, seed, approaches=approaches, n_resamples=n_resamples,
+                                  confidence_level=None, paired_seeds=paired_seeds, clusters=clusters, rng=rng)
+        total, *split, floored = bootstrap_variance(boot.variance["seeds"], boot.variance["items"],
+                                                    boot.variance["both"], runs=est.runs, n_units=est.n_units,
+                                                    paired=est.paired)
+        parts = dict(zip(("seeds", "units", "residual"), split), total=total)
+    se = float(np.sqrt(max(parts["total"], 0.0)))
     if se <= 1e-12 * max(float(np.abs(values).max()), 1e-300):     # rounding residue of exactly no variation
         se = 0.0
     if se == 0 and delta != 0:
@@ -391,13 +418,14 @@ def _approach_t(stats, metric, approach, seed, *, approaches, alternative, confi
             pvalue = float(dist.sf(t_stat) if alternative == "greater" else dist.cdf(t_stat))
         half = float(dist.isf((1 - confidence_level) / 2)) * se if confidence_level is not None else 0.0
     ci = ConfidenceInterval(delta - half, delta + half) if confidence_level is not None else None
-    variance = {"seeds": est.seeds, "units": est.units, "residual": est.residual, "total": est.variance}
     ref_name = "fitted-components reference" if reference == "parametric" else "t on Satterthwaite df"
+    how = ("method of moments" if variance == "moments" else
+           f"crossed-design corrected bootstrap variance, {n_resamples} resamples")
     method = (f"approach t-test over seeds and {'clusters' if clusters is not None else 'items'} "
-              f"(method of moments, {ref_name}{', paired seeds' if pairing is not None else ''})")
+              f"({how}, {ref_name}{', paired seeds' if pairing is not None else ''})")
     result = ApproachTTestResult(delta, min(float(pvalue), 1.0), alternative, method, confidence_interval=ci,
                                  t_statistic=t_stat, df=est.df, standard_error=se, scores=scores, runs=est.runs,
-                                 n_units=est.n_units, variance=variance, floored=est.floored,
+                                 n_units=est.n_units, variance=parts, floored=floored,
                                  paired_seeds=pairing is not None, reference=reference)
     return result, (dist if se > 0 else None)
 

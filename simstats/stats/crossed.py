@@ -226,6 +226,38 @@ def crossed_variance(values_a, values_b, *, paired: bool = False) -> CrossedVari
                            (ka, kb), n, paired)
 
 
+def bootstrap_variance(seeds: float, items: float, both: float, *, runs: tuple, n_units: int,
+                       paired: bool = False) -> tuple[float, float, float, float, bool]:
+    """The crossed-design correction of the multi-bootstrap: Var(difference) over new seeds and new units
+    from the bootstrap variances of the difference resampling seeds only (``seeds``), units only
+    (``items``) and both (``both``) from one set of draws.
+
+    Resampling k runs sees (k - 1) / k of their variance and n units (n - 1) / n of theirs, and both
+    bootstraps count the run x unit noise that the seed-only and unit-only bootstraps already
+    contain.  From the two-way decomposition of the runs x units table, the three are
+    V_S = sum_j (k_j - 1) / k_j^2 MS_runs,j / n, V_I = (n - 1) / n^2 V_d and
+    V_B - V_S - V_I = sum_j (k_j - 1)(n - 1) / (k_j^2 n^2) MS_res,j (exactly, in expectation over the
+    draws), so that
+
+        V = f_s V_S + f_i V_I - f_r (V_B - V_S - V_I),  f_s = h / g,  f_i = n / (n - 1),  f_r = f_s f_i,
+
+    h = sum_j 1 / k_j, g = sum_j (k_j - 1) / k_j^2 (f_s = k / (k - 1) with k runs per approach; with
+    unequal k it assumes equal components in both approaches) is the method-of-moments estimate of
+    :func:`crossed_variance` up to the bootstrap's Monte Carlo error, for any metric of summed
+    statistics without linearising it.  Paired seeds: k = the pairs.  Returns (variance, seed part,
+    unit part, residual part, floored) with the estimate floored to its residual part as
+    :func:`crossed_variance` floors."""
+    ks = (runs[0],) if paired else tuple(runs)
+    f_s = sum(1.0 / k for k in ks) / sum((k - 1.0) / k**2 for k in ks)
+    f_i = n_units / (n_units - 1.0)
+    residual = f_s * f_i * (both - seeds - items)
+    seed_part, unit_part = f_s * seeds - residual, f_i * items - residual
+    total = seed_part + unit_part + residual
+    floored = not total > 0
+    return (float(residual if floored else total), float(seed_part), float(unit_part), float(residual),
+            bool(floored))
+
+
 def fitted_values(values: np.ndarray, *, paired: bool, runs: tuple) -> np.ndarray:
     """Expectations of mean squares (``values``: their observed values in :func:`crossed_variance`'s
     order of terms, first axis; any further axes are draws) under the fitted components, each component

@@ -315,3 +315,35 @@ def test_runs_without_any_variation():
     shifted = np.vstack([np.full((3, 50), 0.5), np.full((3, 50), 0.6)])   # B 0.1 better on every item and run
     with pytest.raises(ValueError, match="differ by -0.1 but nothing varies over seeds or items"):
         simstats.approach_t_test(_as_stats(shifted), simstats.accuracy, ["A"] * 3 + ["B"] * 3)
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_corrected_bootstrap_variance_is_the_method_of_moments_estimate(paired):
+    """The multi-bootstrap's three variances combined for the crossed design estimate what the method
+    of moments does: over 8 bootstraps of 4,000 resamples of one runs x items table, the mean of the
+    corrected variance is the moments estimate within 3 SE of that mean, and the uncorrected seeds x
+    items bootstrap variance exceeds it (it counts the run x item noise again)."""
+    rng = np.random.default_rng(21)
+    k, n = 4, 200
+    item = rng.normal(0, 1, n)
+    seed_effect = rng.normal(0, 0.15, (2, k, 1))
+    if paired:
+        seed_effect[1] = seed_effect[0] + rng.normal(0, 0.05, (k, 1))
+    latent = item + seed_effect.reshape(2 * k, 1) + rng.normal(0, 0.3, (2, 1, n)).repeat(k, 0).reshape(2 * k, n) \
+        + rng.normal(0, 0.8, (2 * k, n))
+    values = (latent > -0.5).astype(float)
+    labels, seeds = ["A"] * k + ["B"] * k, list(range(k)) * 2
+    moments = simstats.approach_t_test(_as_stats(values), simstats.accuracy, labels, seeds, paired_seeds=paired)
+    corrected, raw = [], []
+    for r in range(8):
+        res = simstats.approach_t_test(_as_stats(values), simstats.accuracy, labels, seeds, paired_seeds=paired,
+                                       variance="bootstrap", n_resamples=4000, rng=r)
+        corrected.append(res.variance["total"])
+        raw.append(simstats.compare_approaches(_as_stats(values), simstats.accuracy, labels, seeds, rng=r,
+                                               paired_seeds=paired, n_resamples=4000,
+                                               confidence_level=None).variance["both"])
+    corrected = np.asarray(corrected)
+    assert abs(corrected.mean() - moments.variance["total"]) < 3 * corrected.std(ddof=1) / math.sqrt(8)
+    assert np.mean(raw) > moments.variance["total"]
+    with pytest.raises(ValueError, match="needs a seeded generator"):
+        simstats.approach_t_test(_as_stats(values), simstats.accuracy, labels, variance="bootstrap")

@@ -12,7 +12,7 @@ with script_logger(snakemake.log[0]) as log:
     replicates = replicates.sort_values(["variant", "items", "truth", "replicate", "seeds"],
                                         kind="stable").reset_index(drop=True)
     summary = summarise(replicates, settings.alpha)
-    table = which_test_table(summary)
+    table = which_test_table(summary, settings.alpha)
     planner = planner_check(replicates, settings)
     write_csv(summary, snakemake.output.csv)
     write_csv(table, snakemake.output.which_test)

@@ -14,7 +14,7 @@ from simstats.studies.approaches.validation import TEST_LABELS, TESTS  # noqa: E
 STYLE = {"single_run": ("C0", "o", "-"), "welch": ("C1", "s", "-"), "mannwhitney": ("C2", "v", "-"),
          "aso_0.5": ("C3", "^", ":"), "aso_0.2": ("C4", "^", "--"), "approach_seeds": ("C5", "D", "-"),
          "approach_items": ("C6", "P", "-"), "approach_both": ("black", "*", "-"), "approach_t": ("C9", "X", "-"),
-         "known_variance": ("grey", "", "--")}
+         "approach_boot_t": ("C8", "x", "--"), "known_variance": ("grey", "", "--")}
 
 
 def validation_figure(summary: pd.DataFrame, alpha: float, difference: float):

@@ -18,6 +18,7 @@ def validation_section(results: Path, figures: Path, rel: str) -> tuple[list[str
         # default t-test and the bootstrap); the other tests' excess false positives under an interaction are
         # the study's finding, listed below
         for test, check in (("approach_t", "approach t-test over seeds x items (default)"),
+                            ("approach_boot_t", "approach t-test with the corrected bootstrap variance"),
                             ("approach_both", "approach bootstrap over seeds x items")):
             null = cells[(cells.truth == "identical") & (cells.test == test)]
             ok = int((null.holds_alpha.astype(str) == "True").sum())

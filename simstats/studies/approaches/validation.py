@@ -14,6 +14,9 @@ outcomes from the instance-level noise model (:mod:`simstats.sim.noise`).  The t
   difference of the approaches' mean score, two-sided, resampling seeds only, items only, or both;
 * ``approach_t``: :func:`simstats.approach_t_test`, the default of ``simstats compare`` with
   several seeds (method-of-moments variance over seeds and items, fitted-components reference);
+* ``approach_boot_t``: the same test with the variance from the seeds x items bootstrap of
+  ``approach_both`` corrected for the crossed design (``approach_t_test(variance="bootstrap")``,
+  computed from that bootstrap's draws);
 * ``known_variance``: the benchmark a test cannot beat at its size, a z-test of the observed
   difference with the variance of the difference known: in each (variant, items, k) cell, the
   variance of the difference over the cell's identical-approach studies (computed in
@@ -47,7 +50,8 @@ from simstats.stats.lazy import lazy_module
 from simstats.sim.schema import apply_schema
 from simstats.stats.metrics import accuracy
 from simstats.stats.aso import MIN_SCORES as ASO_MIN_SCORES, aso
-from simstats.stats.approaches import approach_t_test, compare_approaches
+from simstats.stats.approaches import approach_t_test, compare_approaches, oriented_unit_values, t_reference
+from simstats.stats.crossed import bootstrap_variance, crossed_variance
 from simstats.stats.power import components_from_mean_squares, power, variance_components
 from simstats.sim.seeding import generator
 from simstats.io import markdown_table
@@ -63,7 +67,7 @@ def proportion_confint(count: int, nobs: int, **kwargs) -> tuple[float, float]:
 SCHEMA = Path(__file__).with_name("schema.yaml")
 
 TESTS = ("single_run", "welch", "mannwhitney", "aso_0.5", "aso_0.2", "approach_seeds", "approach_items",
-         "approach_both", "approach_t", "known_variance")
+         "approach_both", "approach_t", "approach_boot_t", "known_variance")
 TEST_LABELS = {
     "single_run": "one run per approach, paired bootstrap over items",
     "welch": "Welch's t over seed scores",
@@ -74,6 +78,7 @@ TEST_LABELS = {
     "approach_items": "approach-level, resample items",
     "approach_both": "approach-level, resample seeds and items",
     "approach_t": "approach t-test over seeds and items (default)",
+    "approach_boot_t": "approach t-test, corrected bootstrap variance",
     "known_variance": "z-test with the variance known (benchmark)",
 }
 #: Tests computed per simulated study (the known-variance benchmark is computed from them in summarise).
@@ -176,19 +181,21 @@ def _winner_aso(scores_a: np.ndarray, scores_b: np.ndarray, rng: np.random.Gener
 
 
 def replicate_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resamples: int,
-                    rng: np.random.Generator, clusters: np.ndarray | None = None) -> dict[str, float]:
+                    rng: np.random.Generator, clusters: np.ndarray | None = None,
+                    paired: bool = False) -> dict[str, float]:
     """Every test's p-value (eps_min for ASO) on one simulated study.
 
     unit_stats: (2K, items, 2) per-item (correct, items) of runs A_0..A_{K-1}, B_0..B_{K-1}; the
     first k of each approach are used.  scores: (2K,) the runs' test accuracies.  clusters: the
     document of each item, if the items come in documents: the bootstrap tests then resample whole
-    documents (what a user who knows the documents does).
+    documents (what a user who knows the documents does).  paired: run i of A and run i of B share a seed
+    id (the scenario's ``seed_sharing``): the approach-level tests pair them.
     """
-    out = _resampling_tests(unit_stats, scores, k, n_resamples, rng, clusters)
+    out = _resampling_tests(unit_stats, scores, k, n_resamples, rng, clusters, paired)
     big_k = unit_stats.shape[0] // 2
     welch, mannwhitney = seed_score_tests(scores[None, :k], scores[None, big_k:big_k + k])
     out["welch"], out["mannwhitney"] = float(welch[0]), float(mannwhitney[0])
-    out["approach_t"] = approach_t_pvalue(unit_stats, k, clusters)
+    out["approach_t"] = approach_t_pvalue(unit_stats, k, clusters, paired)
     return {test: out[test] for test in study_tests(k)}
 
 
@@ -197,11 +204,19 @@ def replicate_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resamp
 PILOT_COLUMNS = ("ms_runs", "ms_units", "ms_residual")
 
 
-def pilot_mean_squares(unit_stats: np.ndarray, k: int, clusters: np.ndarray | None) -> dict[str, float]:
+def _labels(k: int, paired: bool) -> dict:
+    """approach (and seed ids, paired) of k runs of A then k of B, as the library functions take them."""
+    ids = np.r_[0:k, 0:k]
+    return {"approach": np.array(["A"] * k + ["B"] * k), "seed": ids if paired else None,
+            "paired_seeds": bool(paired)}
+
+
+def pilot_mean_squares(unit_stats: np.ndarray, k: int, clusters: np.ndarray | None,
+                       paired: bool = False) -> dict[str, float]:
     """The study's first k runs per approach read as a planner's pilot: its three mean squares."""
     big_k = unit_stats.shape[0] // 2
     rows = np.r_[0:k, big_k:big_k + k]
-    comp = variance_components(unit_stats[rows], accuracy, np.array(["A"] * k + ["B"] * k), clusters=clusters)
+    comp = variance_components(unit_stats[rows], accuracy, clusters=clusters, **_labels(k, paired))
     return {**{name: float(t.value) for name, t in zip(PILOT_COLUMNS, comp.terms)}, "units": comp.items}
 
 
@@ -210,24 +225,23 @@ def study_tests(k: int) -> tuple[str, ...]:
     return tuple(t for t in STUDY_TESTS if k >= ASO_MIN_SCORES or not t.startswith("aso_"))
 
 
-def approach_t_pvalue(unit_stats: np.ndarray, k: int, clusters: np.ndarray | None) -> float:
+def approach_t_pvalue(unit_stats: np.ndarray, k: int, clusters: np.ndarray | None, paired: bool = False) -> float:
     """The two-sided p-value of :func:`simstats.approach_t_test` on the first k runs of each approach."""
     big_k = unit_stats.shape[0] // 2
     rows = np.r_[0:k, big_k:big_k + k]
     with warnings.catch_warnings():             # k = 2, below the validated minimum, is studied on purpose
         warnings.filterwarnings("ignore", "2 runs per approach", UserWarning)
-        return float(approach_t_test(unit_stats[rows], accuracy, np.array(["A"] * k + ["B"] * k), clusters=clusters,
-                                     confidence_level=None).pvalue)
+        return float(approach_t_test(unit_stats[rows], clusters=clusters, metric=accuracy, confidence_level=None,
+                                     **_labels(k, paired)).pvalue)
 
 
 def _resampling_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resamples: int,
-                      rng: np.random.Generator, clusters: np.ndarray | None) -> dict[str, float]:
+                      rng: np.random.Generator, clusters: np.ndarray | None, paired: bool = False) -> dict[str, float]:
     """The tests of :func:`replicate_tests` that draw from ``rng`` (all but Welch and Mann-Whitney U), in its
     order of draws."""
     big_k = unit_stats.shape[0] // 2
     rows = np.r_[0:k, big_k:big_k + k]
     st, sc = unit_stats[rows], scores[rows]
-    labels = np.array(["A"] * k + ["B"] * k)
     out = {}
     first = compare_approaches(st[[0, k]], accuracy, ["A", "B"], resample=("items",), n_resamples=n_resamples,
                                confidence_level=None, clusters=clusters, rng=rng)
@@ -237,11 +251,26 @@ def _resampling_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resa
         out["aso_0.5"] = out["aso_0.2"] = eps
     # one bootstrap answers the three claims: each p-value is what compare_approaches gives with that
     # resample alone (the same draws of items and of seeds)
-    res = compare_approaches(st, accuracy, labels, resample=("seeds", "items"), n_resamples=n_resamples,
-                             confidence_level=None, clusters=clusters, rng=rng)
+    res = compare_approaches(st, accuracy, resample=("seeds", "items"), n_resamples=n_resamples,
+                             confidence_level=None, clusters=clusters, rng=rng, **_labels(k, paired))
     for key, source in (("approach_seeds", "seeds"), ("approach_items", "items"), ("approach_both", "both")):
         out[key] = res.pvalues[source]
+    out["approach_boot_t"] = corrected_bootstrap_pvalue(st, k, clusters, res.variance, paired)
     return out
+
+
+def corrected_bootstrap_pvalue(stats: np.ndarray, k: int, clusters: np.ndarray | None, variance: dict,
+                               paired: bool = False) -> float:
+    """Two-sided p-value of ``approach_t_test(variance="bootstrap")`` on ``stats`` (k runs of A, then k of
+    B) from the bootstrap variances ``variance`` of :func:`compare_approaches` on the same runs."""
+    values = oriented_unit_values(stats, accuracy, clusters)
+    est = crossed_variance(values[:k], values[k:], paired=paired)
+    total = bootstrap_variance(variance["seeds"], variance["items"], variance["both"], runs=est.runs,
+                               n_units=est.n_units, paired=paired)[0]
+    delta = float(accuracy(stats[:k].sum(axis=1)).mean() - accuracy(stats[k:].sum(axis=1)).mean())
+    if not total > 0:
+        return 1.0
+    return min(1.0, 2 * float(t_reference(est).sf(abs(delta) / math.sqrt(total))))
 
 
 def seed_score_tests(scores_a: np.ndarray, scores_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -297,12 +326,13 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
                 unit = np.concatenate([unit_statistics(b.unit_stats["test"], "accuracy") for b in batches])
                 scores = np.concatenate([b.psi["test"] for b in batches])
                 clusters = item_sets["test"].cluster if sc.clusters is not None else None
+                paired = sc.seed_sharing > 0
                 for k in settings.seeds:
                     rng = generator(root_seed, STREAM, variant, items, truth, r, k)
-                    values = _resampling_tests(unit, scores, k, settings.n_resamples, rng, clusters)
-                    values["approach_t"] = approach_t_pvalue(unit, k, clusters)
+                    values = _resampling_tests(unit, scores, k, settings.n_resamples, rng, clusters, paired)
+                    values["approach_t"] = approach_t_pvalue(unit, k, clusters, paired)
                     difference = float(scores[big_k:big_k + k].mean() - scores[:k].mean())
-                    pilot = pilot_mean_squares(unit, k, clusters)
+                    pilot = pilot_mean_squares(unit, k, clusters, paired)
                     study = {}
                     for test in study_tests(k):      # Welch and Mann-Whitney U: below, after all replicates
                         study[test] = {"variant": variant, "items": items, "seeds": k, "truth": truth,
@@ -382,9 +412,11 @@ def planner_check(replicates: pd.DataFrame, settings: ApproachStudySettings, *, 
         k_max = int(sub.seeds.max())
         top = sub[sub.seeds == k_max]
         units = int(top.units.iloc[0])
-        truth = components_from_mean_squares(*top[list(PILOT_COLUMNS)].mean(), runs=(k_max, k_max), items=units)
+        paired = settings.scenario(variant, int(items), "identical").seed_sharing > 0
+        truth = components_from_mean_squares(*top[list(PILOT_COLUMNS)].mean(), runs=(k_max, k_max), items=units,
+                                             paired=paired)
         chosen = sub[sub.seeds == pilot_seeds].sort_values(["replicate", "truth"], kind="stable").head(max_pilots)
-        pilots = [components_from_mean_squares(*p, runs=(pilot_seeds, pilot_seeds), items=units)
+        pilots = [components_from_mean_squares(*p, runs=(pilot_seeds, pilot_seeds), items=units, paired=paired)
                   for p in chosen[list(PILOT_COLUMNS)].itertuples(index=False)]
         for k, cell in sub[sub.truth == "difference"].groupby("seeds", sort=True):
             hits = int((cell.value < settings.alpha).sum())
@@ -406,15 +438,18 @@ def planner_check(replicates: pd.DataFrame, settings: ApproachStudySettings, *, 
     return pd.DataFrame(rows)
 
 
-def which_test_table(summary: pd.DataFrame) -> pd.DataFrame:
+def which_test_table(summary: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     """Per test and variant: the largest false-positive rate over the null cells (with its MCSE), whether
-    every null cell holds alpha, and the power range over the difference cells."""
+    every null cell holds alpha, how many null cells are below alpha - 3 MCSE (a test that conservative
+    loses power it could have), and the power range over the difference cells."""
     rows = []
     for (variant, test), sub in summary.groupby(["variant", "test"], sort=False):
         null = sub[sub.truth == "identical"]
         alt = sub[sub.truth == "difference"]
         worst = null.loc[null.rate.idxmax()] if len(null) else None
+        floor = alpha - 3 * np.sqrt(alpha * (1 - alpha) / null.replicates.astype(float))
         rows.append({"variant": variant, "test": test, "label": TEST_LABELS.get(test, test),
+                     "null_cells_far_below_alpha": int((null.rate < floor).sum()), "null_cells": len(null),
                      "max_false_positive": float(worst.rate) if worst is not None else math.nan,
                      "max_false_positive_mcse": float(worst.mcse) if worst is not None else math.nan,
                      "worst_cell": f"k = {int(worst.seeds)}, {int(worst['items']):,} items" if worst is not None else "",
@@ -435,10 +470,13 @@ def study_markdown(summary: pd.DataFrame, table: pd.DataFrame, settings: Approac
         "largest false-positive rate": [f"{r:.3f} ± {se:.3f} ({at})" for r, se, at in
                                         zip(table.max_false_positive, table.max_false_positive_mcse, table.worst_cell)],
         "holds alpha in every null cell": table.holds_alpha_everywhere.map({True: "yes", False: "no"}),
+        "null cells below alpha - 3 MCSE": [f"{b} of {c}" for b, c in zip(table.null_cells_far_below_alpha,
+                                                                        table.null_cells)],
         f"power at d = {settings.difference:g}": [f"{lo:.2f}–{hi:.2f}" for lo, hi in zip(table.power_min,
                                                                                        table.power_max)]})
     show = show[["variant", "label", "largest false-positive rate", "holds alpha in every null cell",
-                 f"power at d = {settings.difference:g}"]].rename(columns={"label": "test"})
+                 "null cells below alpha - 3 MCSE", f"power at d = {settings.difference:g}"]].rename(
+        columns={"label": "test"})
     cells = summary.assign(rate=summary.rate.map(lambda v: f"{v:.3f}"), mcse=summary.mcse.map(lambda v: f"{v:.3f}"),
                            holds_alpha=summary.holds_alpha.map({True: "yes", False: "no", None: ""}))
     limit = settings.alpha + 3 * math.sqrt(settings.alpha * (1 - settings.alpha) / settings.replicates)

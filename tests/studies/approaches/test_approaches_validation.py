@@ -200,3 +200,51 @@ def test_simulate_variant_rows_are_replicate_tests_bit_for_bit():
                 rows = got[(got.truth == truth) & (got.replicate == r) & (got.seeds == k)]
                 assert list(rows.test) == list(STUDY_TESTS)
                 np.testing.assert_array_equal(_bits(rows.value), _bits([want[t] for t in STUDY_TESTS]))
+
+
+def test_corrected_bootstrap_row_is_approach_t_test_with_the_bootstrap_variance():
+    """The study's corrected-bootstrap p-value, from the seeds x items bootstrap it already ran, is
+    approach_t_test(variance="bootstrap") on the same runs with the same generator state; unpaired and
+    paired seeds."""
+    from simstats import accuracy, approach_t_test, compare_approaches
+    from simstats.studies.approaches.validation import corrected_bootstrap_pvalue
+
+    rng = np.random.default_rng(4)
+    k, n = 4, 250
+    item = rng.normal(0, 1, n)
+    shared = rng.normal(0, 0.2, (1, k, 1))
+    latent = item + np.vstack([shared[0], shared[0]]) + rng.normal(0, 0.1, (2 * k, 1)) + rng.normal(0, 0.8, (2 * k, n))
+    correct = (latent > -0.8).astype(float)
+    stats = np.stack([correct, np.ones_like(correct)], axis=2)
+    labels = np.array(["A"] * k + ["B"] * k)
+    for paired in (False, True):
+        seeds = np.r_[0:k, 0:k] if paired else None
+        boot = compare_approaches(stats, accuracy, labels, seeds, n_resamples=500, confidence_level=None, rng=9,
+                                  paired_seeds=paired)
+        direct = approach_t_test(stats, accuracy, labels, seeds, paired_seeds=paired, variance="bootstrap",
+                                 n_resamples=500, rng=9, confidence_level=None)
+        got = corrected_bootstrap_pvalue(stats, k, None, boot.variance, paired)
+        assert got == pytest.approx(direct.pvalue, rel=1e-9)
+        assert direct.paired_seeds == paired and "corrected bootstrap variance" in direct.method
+
+
+def test_paired_variant_pairs_the_approach_level_tests():
+    """A variant with seed_sharing > 0: the approach t-test and the pilot's mean squares read the seeds
+    as paired (what approach_t_pvalue and pilot_mean_squares give with paired=True on the same runs)."""
+    from simstats.sim.noise import make_item_set, simulate_models, unit_statistics
+    from simstats.sim.scenario import SPLITS
+    from simstats.studies.approaches.validation import STREAM, approach_t_pvalue, pilot_mean_squares
+
+    s = settings(replicates=10, seeds=[3], n_resamples=100,
+                 variants={"paired": {"clusters": None, "sigma_seed": 0.13, "seed_sharing": 0.8}})
+    rows = simulate_variant(s, "paired", root_seed=5, replicates=range(2))
+    sc = s.scenario("paired", 500, "identical")
+    assert sc.seed_sharing == 0.8
+    for r in range(2):
+        items = {sp: make_item_set(sc, sp, 5, STREAM, dataset=r) for sp in SPLITS}
+        batches = [simulate_models(sc, name, r * 1000, r * 1000 + 3, 5, stream=STREAM, dataset=r, item_sets=items,
+                                   keep_unit_stats=("test",)) for name in ("A", "B")]
+        unit = np.concatenate([unit_statistics(b.unit_stats["test"], "accuracy") for b in batches])
+        row = rows[(rows.test == "approach_t") & (rows.truth == "identical") & (rows.replicate == r)].iloc[0]
+        assert row.value == approach_t_pvalue(unit, 3, None, paired=True) != approach_t_pvalue(unit, 3, None)
+        assert row.ms_runs == pilot_mean_squares(unit, 3, None, paired=True)["ms_runs"]
