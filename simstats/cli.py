@@ -143,7 +143,8 @@ def _compare(args) -> int:
                              "x items uses the shift convention")
         return _compare_approaches(args, runs)
     args.alternative = args.alternative or "two-sided"
-    for flag, value in (("--margin", args.margin), ("--fail-on", args.fail_on)):
+    for flag, value in (("--margin", args.margin), ("--fail-on", args.fail_on),
+                        ("--variance", None if args.variance == "moments" else args.variance)):
         if value is not None:
             raise ValueError(f"{flag} applies to approaches compared over several seeds per system (a long table "
                              "with a seed column, or --approach)")
@@ -233,7 +234,7 @@ def _compare_approaches(args, runs) -> int:
                                 alternative=alternative, n_resamples=args.resamples, seed=args.seed,
                                 confidence_level=args.confidence, correction=args.correction,
                                 paired_seeds={"auto": None, "yes": True, "no": False}[args.paired_seeds],
-                                margin=args.margin, claim=args.claim, alpha=args.alpha)
+                                margin=args.margin, claim=args.claim, alpha=args.alpha, variance=args.variance)
     a = out.attrs
     paired = out.paired_seeds.iloc[1:].tolist()
     pairing = "paired seeds" if all(paired) else "unpaired seeds" if not any(paired) else "seeds paired where shared"
@@ -243,7 +244,9 @@ def _compare_approaches(args, runs) -> int:
         if floored:
             warnings.warn(f"{', '.join(map(str, floored))}: the estimated variance of the difference was not positive "
                           "and was set to its run x item part (var_residual); the seed and item parts are about 0")
-        header = (f"{a['metric']}: approach t-test over seeds x items (method of moments, fitted-components "
+        how = ("method of moments" if a["variance_estimate"] == "moments" else
+               f"corrected bootstrap variance, {a['n_resamples']} resamples, seed {a['seed']}")
+        header = (f"{a['metric']}: approach t-test over seeds x items ({how}, fitted-components "
                   f"reference; {pairing}), correction {a['correction']}; {units}\n"
                   f"claim: {a['claim']}\n"
                   f"H1: reference {IMPROVEMENT_H1[alternative]} system (difference of the approaches' mean scores "
@@ -255,7 +258,7 @@ def _compare_approaches(args, runs) -> int:
         if args.margin is not None:
             header += (f"decision: is the reference {'non-inferior' if args.claim == 'non-inferiority' else 'equivalent'} "
                        f"to each system with margin {args.margin:g}? ({args.claim} test, "
-                       f"{'two one-sided t-tests' if args.claim == 'equivalence' else 'one-sided t-test'} at alpha = "
+                       f"{'two one-sided tests' if args.claim == 'equivalence' else 'one-sided test'} at alpha = "
                        f"{args.alpha:g}): claim_pvalue, claim_shown, verdict\n")
     else:
         header = (f"{a['metric']}: approach bootstrap over seeds x items (--resample {resample}, {pairing}), "
@@ -296,18 +299,78 @@ def _grid(text: str, flag: str, smallest: int) -> list[int]:
     return values
 
 
+def _floats(text: str, flag: str, count: int) -> list[float]:
+    """``count`` comma-separated numbers of ``flag``."""
+    from simstats.compare import InputError
+
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        raise InputError(f"{flag}: expected {count} comma-separated numbers, got {text!r}") from None
+    if len(values) != count:
+        raise InputError(f"{flag}: expected {count} comma-separated numbers, got {text!r}")
+    return values
+
+
+def _plan_one_run(args, out) -> int:
+    """``plan`` with one run per system (or --rates): the paired comparison of two runs on new items."""
+    from simstats.stats.power import MIN_DISCORDANT
+
+    a = out.attrs
+    name_a, name_b = a["systems"]
+    units = "clusters" if a["pilot_clusters"] else "items"
+    if a["few_discordant"]:
+        warnings.warn(f"at {', '.join(map(str, a['few_discordant']))} {units} the runs would differ on fewer than "
+                      f"{MIN_DISCORDANT} of them: the paired bootstrap then has less power than predicted")
+    source = (f"pilot {name_a} vs {name_b} (one run each) on {a['pilot_items']} {units}; observed difference "
+              f"{name_a} minus {name_b} = {a['pilot_difference']:.4g} (positive: {name_a} is better)"
+              if a["pilot_items"] else
+              f"rates: accuracy A minus accuracy B = {a['pilot_difference']:.4g}, disagreement "
+              f"{a['differing_share']:.4g}")
+    needed = a["items_needed"]
+    _emit(out, args.format,
+          f"{a['metric']}: {source}\n"
+          f"claim: these two runs on new test {units} (not their training procedures: that needs several seeds)\n"
+          f"variance of the per-{units[:-1]} difference: {a['variance_per_item']:.4g} (metric units squared)\n"
+          f"two-sided paired test at alpha = {args.alpha:g}: se of the difference, mdd = minimum detectable "
+          f"difference at {100 * args.power:g}% power, power against a true difference of "
+          f"{a['power_difference']:.4g} ({a['power_difference_source']})"
+          + (f"; _low/_high: {100 * args.confidence:g}% interval from the pilot's uncertainty" if a["pilot_items"]
+             else "") + "\n"
+          + (f"{units} needed for {100 * args.power:g}% power: "
+             f"{'not reachable' if needed is None else f'{needed:,}'}\n" if a["power_difference"] > 0 else ""))
+    return 0
+
+
 def _plan(args) -> int:
-    from simstats.compare import InputError, plan_from_runs, read_table, runs_clusters
+    from simstats.compare import (InputError, plan_from_runs, plan_one_run, read_table, runs_clusters,
+                                  statistics_from_predictions, wide_clusters)
 
     seeds = _grid(args.seeds, "--seeds", 2)
     items = _grid(args.items, "--items", 1) if args.items else None
     if not args.alpha < args.power < 1:
         raise InputError(f"--power must be in (--alpha, 1), got {args.power}")
+    if args.rates is not None or args.table is None:
+        if args.table is not None or args.rates is None:
+            raise InputError("plan needs a pilot table or --rates ACC_A,ACC_B,DISAGREEMENT (not both)")
+        rates = _floats(args.rates, "--rates", 3)
+        return _plan_one_run(args, plan_one_run(None, None, None, items=items, alpha=args.alpha, target=args.power,
+                                                difference=args.difference, confidence=args.confidence,
+                                                rates=rates))
     table = read_table(args.table)
     runs = _runs(args, table)
-    if runs is None:
-        raise InputError("plan needs several seeds per approach: give a long table (system, seed, item, pred, gold) "
-                         "or --approach NAME=col1,col2,...")
+    if runs is None or not runs.several_seeds:          # one run per system: a paired comparison on items
+        if runs is not None:
+            clusters = runs_clusters(runs, table, args.clusters).clusters if args.clusters else None
+            names, stats, metric = runs.names, runs.stats, runs.metric
+        else:
+            clusters, exclude = wide_clusters(table, args.clusters, args.systems, args.exclude)
+            names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric,
+                                                               args.positive, args.classes, id_column=args.id,
+                                                               exclude=exclude)
+        return _plan_one_run(args, plan_one_run(names, stats, metric, items=items, alpha=args.alpha,
+                                                target=args.power, difference=args.difference,
+                                                confidence=args.confidence, clusters=clusters))
     if args.clusters is not None:
         runs = runs_clusters(runs, table, args.clusters)
     out = plan_from_runs(runs, seeds=seeds, items=items, alpha=args.alpha, target=args.power,
@@ -459,9 +522,9 @@ def _competition(args) -> int:
     return 0
 
 
-def _prediction_arguments(p, table_help: str, metric_help: str) -> None:
-    """The input options shared by ``compare`` and ``competition``."""
-    p.add_argument("table", help=table_help)
+def _prediction_arguments(p, table_help: str, metric_help: str, optional: bool = False) -> None:
+    """The input options shared by ``compare``, ``plan`` and ``competition``."""
+    p.add_argument("table", help=table_help, **({"nargs": "?"} if optional else {}))
     p.add_argument("--gold", default="y", help="gold label column (default: y)")
     p.add_argument("--systems", nargs="+", help="system columns (default: all but the gold, id and --exclude "
                                                 "columns)")
@@ -553,6 +616,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="multiple-comparison correction of the p-values (default: none)")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="approach tests: level of the verdicts and of --fail-on (default: 0.05)")
+    p.add_argument("--variance", default="moments", choices=["moments", "bootstrap"],
+                   help="approach t-test: estimate the variance of the difference by the method of moments, or by "
+                        "the seeds x items bootstrap corrected for the crossed design (--resamples, --seed) "
+                        "(default: moments)")
     p.add_argument("--margin", type=float,
                    help="approach t-test: also test the --claim with this margin in metric units (default: none)")
     p.add_argument("--claim", default="non-inferiority", choices=["non-inferiority", "equivalence"],
@@ -568,11 +635,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_compare)
     p = sub.add_parser("plan", help="plan an approach comparison from pilot runs: power and minimum detectable "
                                     "difference over a grid of seeds and test items")
-    _prediction_arguments(p, "CSV/TSV/parquet pilot runs: long rows (system, seed, item, pred, gold) or a wide "
-                             "table with --approach NAME=col1,col2,...",
+    _prediction_arguments(p, "CSV/TSV/parquet pilot runs: long rows (system, seed, item, pred, gold), a wide "
+                             "table with --approach NAME=col1,col2,..., or one run per system (a wide table of "
+                             "one prediction column per system: a paired comparison of two runs)",
                           "accuracy, f1, precision, recall (binary, see --positive), macro_f1 (see --classes), "
-                          "weighted_f1, mae")
+                          "weighted_f1, mae", optional=True)
     _run_arguments(p)
+    p.add_argument("--rates", metavar="ACC_A,ACC_B,DISAGREEMENT",
+                   help="instead of a pilot table: plan a paired comparison of two runs from their accuracies and "
+                        "the share of items on which they disagree (needs --items)")
     p.add_argument("--seeds", default="3,5,10,20", help="seeds per approach of the planned study, comma-separated "
                                                         "(default: 3,5,10,20)")
     p.add_argument("--items", help="test items of the planned study, comma-separated (default: the pilot's number "

@@ -21,8 +21,10 @@ from simstats.stats.metrics import (STATISTICS_METRICS, Metric, accuracy, classi
                                     label_statistics, mae)
 from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
 from simstats.stats.lazy import lazy_module
-from simstats.stats.power import plan, seeds_items_grid, variance_components
-from simstats.stats.approaches import TARGETS, approach_margin_test, approach_t_test, compare_approaches
+from simstats.stats.power import (MIN_DISCORDANT, paired_item_variance, paired_item_variance_from_rates, paired_plan,
+                                  plan, seeds_items_grid, variance_components)
+from simstats.stats.approaches import (TARGETS, approach_margin_test, approach_t_test, compare_approaches,
+                                      oriented_unit_values)
 from simstats import __version__
 
 sps = lazy_module("scipy.stats")
@@ -682,8 +684,8 @@ APPROACH_TESTS = ("t", "bootstrap")
 def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both", reference: str = "best",
                           alternative: str = "two-sided", n_resamples: int = 10_000, seed: int = 0,
                           confidence_level: float = 0.95, correction: str = "none", paired_seeds=None,
-                          margin: float | None = None, claim: str = "non-inferiority", alpha: float = 0.05
-                          ) -> pd.DataFrame:
+                          margin: float | None = None, claim: str = "non-inferiority", alpha: float = 0.05,
+                          variance: str = "moments") -> pd.DataFrame:
     """Each approach against the reference approach, over new seeds and new test items.
 
     ``test="t"``: :func:`simstats.approach_t_test` (the default); ``"bootstrap"``:
@@ -697,7 +699,13 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
     With ``margin`` (t-test only) each row also tests the ``claim`` that the reference is
     non-inferior to the approach (at most ``margin`` worse) or equivalent to it (within ``margin``),
     :func:`simstats.approach_margin_test` at ``alpha``: ``claim_pvalue``, ``claim_shown``; the column
-    ``verdict`` states each row's answer in words (the difference at ``alpha``, or the claim)."""
+    ``verdict`` states each row's answer in words (the difference at ``alpha``, or the claim).
+    ``variance="bootstrap"`` (t-test only): the variance of the difference from the seeds x items
+    bootstrap corrected for the crossed design (``n_resamples``, ``rng=seed``)."""
+    if variance not in ("moments", "bootstrap"):
+        raise InputError(f"--variance must be moments or bootstrap, got {variance!r}")
+    if variance != "moments" and test != "t":
+        raise InputError("--variance applies to the approach t-test (--test t)")
     if margin is not None and test != "t":
         raise InputError("--margin applies to the approach t-test (--test t)")
     if test not in APPROACH_TESTS:
@@ -727,13 +735,14 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
                       paired_seeds=paired_seeds, clusters=runs.clusters)
         try:
             if test == "t":
+                how = dict(variance=variance, n_resamples=n_resamples, rng=seed)
                 results.append(approach_t_test(runs.stats[idx], runs.metric, runs.approach[idx], runs.seed[idx],
-                                               **common))
+                                               **common, **how))
                 if margin is not None:
                     claims.append(approach_margin_test(runs.stats[idx], runs.metric, runs.approach[idx],
                                                        runs.seed[idx], margin=margin, hypothesis=claim, alpha=alpha,
                                                        approaches=(ref, name), paired_seeds=paired_seeds,
-                                                       clusters=runs.clusters))
+                                                       clusters=runs.clusters, **how))
             else:
                 results.append(compare_approaches(runs.stats[idx], runs.metric, runs.approach[idx], runs.seed[idx],
                                                   resample=RESAMPLE[resample], n_resamples=n_resamples, rng=seed,
@@ -748,7 +757,7 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
         s = scores[runs.approach == name]
         return float(s.std(ddof=1)) if s.size > 1 else np.nan
 
-    def variance(res, source):
+    def variance_part(res, source):
         return res.variance["units" if test == "t" and source == "items" else source]
 
     blank = {"difference_ci_low": np.nan, "difference_ci_high": np.nan, "pvalue": np.nan, "pvalue_adjusted": np.nan,
@@ -764,7 +773,7 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
                "pvalue_adjusted": float(adj)}
         if test == "t":
             row["df"] = res.df
-        row.update({f"var_{source}": variance(res, source) for source in ("seeds", "items", "residual")})
+        row.update({f"var_{source}": variance_part(res, source) for source in ("seeds", "items", "residual")})
         row["paired_seeds"] = res.paired_seeds
         if test == "t":
             row["floored"] = res.floored
@@ -782,7 +791,8 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
                         clusters=int(runs.clusters.max() + 1) if runs.clusters is not None else None,
                         difference="reference minus system: difference of the approaches' mean scores over seeds")
     if test == "t":
-        out.attrs.update(test="approach t-test (approach_t_test)", claim=CLAIMS["both"],
+        out.attrs.update(test="approach t-test (approach_t_test)", claim=CLAIMS["both"], variance_estimate=variance,
+                         **({"n_resamples": n_resamples, "seed": seed} if variance == "bootstrap" else {}),
                          target=TARGETS[("items", "seeds")], **common_attrs,
                          pvalue_rule="null distribution of difference / se under the fitted variance components "
                                      "(approach_t_test, reference='parametric'); df: Satterthwaite's degrees of "
@@ -842,4 +852,55 @@ def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float
                      power_difference_source="the pilot's observed difference" if observed else "--difference",
                      items_needed=needed,
                      test="two-sided approach t-test over seeds x items (simstats compare's default)")
+    return out
+
+
+def plan_one_run(names, stats, metric: Metric, *, items=None, alpha: float = 0.05, target: float = 0.8,
+                 difference=None, confidence: float = 0.95, clusters=None, rates=None) -> pd.DataFrame:
+    """The planner for one run per system (:func:`simstats.stats.power.paired_plan`): a paired comparison
+    of two runs on new test items, from a pilot (``names``, ``stats`` (2, items, k) of two runs, per
+    cluster with ``clusters``) or from ``rates`` = (accuracy A, accuracy B, disagreement rate).
+
+    One row per number of items: ``se``, ``mdd`` and ``power`` against ``difference`` (default: the
+    pilot's observed difference; from rates, accuracy A minus accuracy B) with their ``confidence``
+    intervals from the pilot.  ``attrs``: the variance of the per-item difference, ``items_needed``,
+    and ``few_discordant``: the planned item counts at which the runs would differ on fewer than
+    :data:`~simstats.stats.power.MIN_DISCORDANT` items, where the paired bootstrap has less power than
+    predicted."""
+    if rates is not None:
+        try:
+            var = paired_item_variance_from_rates(*rates)
+        except (TypeError, ValueError) as err:
+            raise InputError(f"--rates: {err}") from None
+        names, share, pilot_items = ["A", "B"], float(rates[2]), None
+        if items is None:
+            raise InputError("--rates needs --items (the planned test-set sizes)")
+    else:
+        if len(names) != 2:
+            raise InputError(f"plan with one run per system needs exactly two systems, got {len(names)} "
+                             f"({', '.join(map(str, names))}); choose two with --systems")
+        try:
+            var = paired_item_variance(stats, metric, clusters=clusters)
+        except ValueError as err:
+            raise InputError(f"plan: {err}") from None
+        values = oriented_unit_values(np.asarray(stats, dtype=np.float64), metric, clusters)
+        share = float(np.mean(values[0] != values[1]))
+        pilot_items = var.units
+        items = (pilot_items, 2 * pilot_items, 4 * pilot_items) if items is None else items
+    observed = difference is None
+    difference = abs(var.difference) if observed else float(difference)
+    try:
+        out = paired_plan(var, items=items, difference=difference, alpha=alpha, target=target, confidence=confidence)
+    except ValueError as err:
+        raise InputError(f"plan: {err}") from None
+    out.attrs.update(metric=metric.name if rates is None else "accuracy", systems=[str(n) for n in names],
+                     pilot_items=pilot_items, pilot_clusters=clusters is not None,
+                     pilot_difference=var.difference, variance_per_item=var.variance, alpha=alpha,
+                     target_power=target, confidence_level=confidence, power_difference=difference,
+                     power_difference_source=("accuracy A minus accuracy B" if rates is not None and observed else
+                                              "the pilot's observed difference" if observed else "--difference"),
+                     differing_share=share,
+                     few_discordant=[int(n) for n in items if n * share < MIN_DISCORDANT],
+                     test="two-sided paired test of two runs on new test items (simstats compare's default with "
+                          "one run per system: the paired bootstrap)")
     return out

@@ -453,12 +453,13 @@ class MarginTestResult(TestResult):
 
 def approach_margin_test(stats, metric: Metric, approach, seed=None, *, margin: float,
                          hypothesis: str = "non-inferiority", alpha: float = 0.05, approaches=None,
-                         paired_seeds=None, clusters=None, reference: str = "parametric") -> MarginTestResult:
+                         paired_seeds=None, clusters=None, reference: str = "parametric", variance: str = "moments",
+                         n_resamples: int = 2000, rng=None) -> MarginTestResult:
     """Is approach A at most ``margin`` worse than B (non-inferiority), or within ``margin`` of B
     (equivalence, two one-sided tests), over new seeds and new test items?
 
-    The difference, its standard error and reference distribution (``reference``) are those of
-    :func:`approach_t_test`.  Non-inferiority tests H0: difference <= -margin against
+    The difference, its standard error and reference distribution (``reference``, ``variance``,
+    ``n_resamples``, ``rng``) are those of :func:`approach_t_test`.  Non-inferiority tests H0: difference <= -margin against
     H1: difference > -margin, with p = P(T > (difference + margin) / se); equivalence tests
     H0: |difference| >= margin with p = max of P(T > (difference + margin) / se) and
     P(T < (difference - margin) / se) (Schuirmann 1987).  ``margin`` is in metric units (> 0); the difference is A's improvement, so a
@@ -483,7 +484,7 @@ def approach_margin_test(stats, metric: Metric, approach, seed=None, *, margin: 
         raise ValueError(f"alpha must be in (0, 0.5), got {alpha}")
     base, dist = _approach_t(stats, metric, approach, seed, approaches=approaches, alternative="two-sided",
                              confidence_level=1 - 2 * alpha, paired_seeds=paired_seeds, clusters=clusters,
-                             reference=reference)
+                             reference=reference, variance=variance, n_resamples=n_resamples, rng=rng)
     names = approaches or list(dict.fromkeys(np.asarray(approach).tolist()))
     delta, se = base.statistic, base.standard_error
     lower = float(dist.sf((delta + margin) / se)) if se > 0 else float(delta <= -margin)

@@ -326,3 +326,132 @@ def seeds_items_grid(components: VarianceComponents, difference: float, *, seeds
     return pd.DataFrame({"seeds": [int(k) for k in seeds],
                          "items_needed": [items_needed(components, k, difference, alpha=alpha, target=target)
                                           for k in seeds]})
+
+
+# --------------------------------------------------------------------------- one run per system
+#: Expected items on which the runs differ from which :func:`paired_power` matches the paired bootstrap
+#: within Monte Carlo error (tests/stats/test_power.py); with fewer the bootstrap has less power.
+MIN_DISCORDANT = 100
+
+
+@dataclass(frozen=True)
+class PairedItemVariance:
+    """One run per system: the variance of the per-item (or per-cluster) difference of the two runs,
+    the planner's input for a paired comparison on n test items (:func:`paired_plan`).
+
+    ``variance``: Var(d_i) of d_i = y_Ai - y_Bi (metric units squared; linearised for ratio metrics);
+    ``difference``: the pilot's observed difference A - B (NaN when given by rates); ``units``: the
+    pilot's items or clusters (0 when the variance is given, not estimated: no interval);
+    ``disagreement``: for accuracy from rates, P(the runs disagree on an item), so that the variance
+    at a true difference d is disagreement - d^2."""
+
+    variance: float
+    difference: float = float("nan")
+    units: int = 0
+    disagreement: float | None = None
+
+    def variance_at(self, difference: float) -> float:
+        """Var(d_i) when the true difference is ``difference`` (for rates: disagreement - difference^2)."""
+        if self.disagreement is None:
+            return self.variance
+        return max(self.disagreement - float(difference) ** 2, 0.0)
+
+    def variance_interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Chi-square interval of Var(d_i) on units - 1 degrees of freedom (normal-theory: approximate for
+        0/1 differences); the variance itself when it was given."""
+        if self.units < 2:
+            return self.variance, self.variance
+        df = self.units - 1
+        tail = (1 - confidence) / 2
+        return (df * self.variance / float(distributions.chi2.isf(tail, df)),
+                df * self.variance / float(distributions.chi2.ppf(tail, df)))
+
+
+def paired_item_variance(stats, metric: Metric, *, clusters=None) -> PairedItemVariance:
+    """:class:`PairedItemVariance` from a pilot: per-item statistics ``stats`` (2, items, k) of run A and
+    run B on the same items (clusters: the per-cluster differences)."""
+    stats = np.asarray(stats, dtype=np.float64)
+    if stats.ndim != 3 or stats.shape[0] != 2:
+        raise ValueError(f"a one-run pilot needs the statistics of exactly two runs, got shape {stats.shape}")
+    values = oriented_unit_values(stats, metric, clusters)
+    d = values[0] - values[1]
+    if d.size < 2:
+        raise ValueError(f"the pilot needs at least 2 test {'clusters' if clusters is not None else 'items'}")
+    return PairedItemVariance(float(np.var(d, ddof=1)), float(d.mean()), int(d.size))
+
+
+def paired_item_variance_from_rates(accuracy_a: float, accuracy_b: float, disagreement: float) -> PairedItemVariance:
+    """:class:`PairedItemVariance` of two runs' accuracies and their disagreement rate (the share of items
+    one gets right and the other wrong): Var(d_i) = disagreement - (accuracy_a - accuracy_b)^2."""
+    for name, v in (("accuracy_a", accuracy_a), ("accuracy_b", accuracy_b), ("disagreement", disagreement)):
+        if not 0 <= v <= 1:
+            raise ValueError(f"{name} must lie in [0, 1], got {v}")
+    d = float(accuracy_a) - float(accuracy_b)
+    most = min(accuracy_a + accuracy_b, 2 - accuracy_a - accuracy_b)
+    if not abs(d) <= disagreement <= most:
+        raise ValueError(f"with accuracies {accuracy_a:g} and {accuracy_b:g} the disagreement rate must lie in "
+                         f"[{abs(d):g}, {most:g}], got {disagreement:g}")
+    return PairedItemVariance(float(disagreement) - d * d, d, 0, float(disagreement))
+
+
+def paired_power(variance: PairedItemVariance, items, difference, *, alpha: float = 0.05, var=None) -> np.ndarray:
+    """Power of the two-sided paired test of two runs on ``items`` test items against a true difference:
+    the paired t-test over items on the per-item differences (noncentral t on items - 1 df), which the
+    paired bootstrap, ``simstats compare``'s default with one run per system, matches when the runs
+    differ on at least :data:`MIN_DISCORDANT` of the items (checked by simulation in the tests; with
+    fewer the bootstrap has less power than predicted).  ``var`` overrides Var(d_i) (an end of its interval)."""
+    items, difference = np.broadcast_arrays(np.asarray(items, float), np.asarray(difference, float))
+    out = np.empty(items.shape)
+    for idx in np.ndindex(items.shape):
+        n, d = float(items[idx]), abs(float(difference[idx]))
+        v = variance.variance_at(d) if var is None else float(var)
+        if v <= 0:
+            out[idx] = 1.0 if d > 0 else alpha
+            continue
+        df = n - 1
+        crit = float(distributions.t.isf(alpha / 2, df))
+        nc = d / math.sqrt(v / n)
+        out[idx] = float(distributions.nct.sf(crit, df, nc) + distributions.nct.cdf(-crit, df, nc))
+    return out if out.ndim else out[()]
+
+
+def paired_plan(variance: PairedItemVariance, *, items, difference=None, alpha: float = 0.05, target: float = 0.8,
+                confidence: float = 0.95) -> pd.DataFrame:
+    """One run per system: per number of test items, the standard error of the difference, the minimum
+    detectable difference at ``target`` power and (with ``difference``) the power against it, each
+    with its ``confidence`` interval from the pilot's uncertainty of Var(d_i) (none from rates).
+    ``attrs['items_needed']``: the fewest items that reach ``target`` power against ``difference``."""
+    if not alpha < target < 1:
+        raise ValueError(f"target power must lie in (alpha, 1), got {target}")
+    low, high = variance.variance_interval(confidence)
+
+    def mdd(n, v):
+        def gap(d):
+            return float(paired_power(variance, n, d, alpha=alpha, var=v)) - target
+        top = 4 * math.sqrt(max(variance.variance if v is None else v, 1e-300) / n) + 1e-12
+        while gap(top) < 0:
+            top *= 2
+        return float(optimize.brentq(gap, 0.0, top, xtol=1e-12))
+
+    rows = []
+    for n in items:
+        if n < 2:
+            raise ValueError(f"items must be >= 2, got {n}")
+        row = {"items": int(n), "se": math.sqrt(variance.variance_at(difference or 0.0) / n),
+               "mdd": mdd(n, None), "mdd_low": mdd(n, low), "mdd_high": mdd(n, high)}
+        if difference is not None:
+            row["power"] = float(paired_power(variance, n, difference, alpha=alpha))
+            row["power_low"] = float(paired_power(variance, n, difference, alpha=alpha, var=high))
+            row["power_high"] = float(paired_power(variance, n, difference, alpha=alpha, var=low))
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    needed = None
+    if difference:
+        if paired_power(variance, 10**8, difference, alpha=alpha) >= target:
+            lo_n, hi_n = 2, 10**8
+            while hi_n - lo_n > 1:
+                mid = (lo_n + hi_n) // 2
+                lo_n, hi_n = (lo_n, mid) if paired_power(variance, mid, difference, alpha=alpha) >= target else (mid, hi_n)
+            needed = hi_n
+    out.attrs["items_needed"] = needed
+    return out

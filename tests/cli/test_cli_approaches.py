@@ -281,3 +281,60 @@ def test_fail_on_difference_gates_on_the_adjusted_p_value(tmp_path, capsys, exam
     one_run = write(tmp_path, example[0][example[0].seed == 0], "one.csv")
     code, _, err = run(capsys, "compare", one_run, "--margin", "0.01")
     assert code == 2 and "--margin applies to approaches compared over several seeds" in err
+
+
+def test_variance_bootstrap_is_the_librarys_corrected_bootstrap_t_test(tmp_path, capsys, example):
+    """--variance bootstrap: the approach t-test with the crossed-design corrected bootstrap variance;
+    its numbers are approach_t_test(variance="bootstrap", rng=--seed); with one run per system it is a
+    one-line error."""
+    long, stats, labels, ids = example
+    path = write(tmp_path, long)
+    code, out, _ = run(capsys, "compare", path, "--variance", "bootstrap", "--resamples", 500, "--seed", 3,
+                       "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["settings"]["variance_estimate"] == "bootstrap" and doc["settings"]["n_resamples"] == 500
+    row = doc["rows"][1]
+    direct = simstats.approach_t_test(stats, simstats.accuracy, labels, ids, approaches=("B", "A"),
+                                      variance="bootstrap", n_resamples=500, rng=3)
+    assert row["pvalue"] == pytest.approx(direct.pvalue, rel=1e-12)
+    assert row["difference_ci_low"] == pytest.approx(direct.confidence_interval.low, rel=1e-12)
+    assert row["var_residual"] == pytest.approx(direct.variance["residual"], rel=1e-12)
+    code, out, _ = run(capsys, "compare", path, "--variance", "bootstrap", "--resamples", 500)
+    assert code == 0 and out.splitlines()[0].startswith(
+        "accuracy: approach t-test over seeds x items (corrected bootstrap variance, 500 resamples, seed 0,")
+    one = wide(long)[["item", "y", "A0", "B0"]]                       # one run per system
+    code, _, err = run(capsys, "compare", write(tmp_path, one), "--variance", "bootstrap")
+    assert code != 0 and "--variance applies to approaches compared over several seeds" in err
+
+
+def test_plan_with_one_run_per_system_is_the_librarys_paired_plan(tmp_path, capsys, example):
+    """One run per system (a wide table of two prediction columns): `plan` plans the paired comparison
+    of the two runs on new items, with the numbers of simstats.stats.power.paired_plan; --rates plans
+    it from accuracies and the disagreement rate; few differing items give a warning."""
+    from simstats.stats.power import paired_item_variance, paired_item_variance_from_rates, paired_plan
+
+    long, stats, labels, ids = example
+    one = wide(long)[["item", "y", "A0", "B0"]]
+    code, out, err = run(capsys, "plan", write(tmp_path, one), "--items", "2000,8000", "--difference", 0.01,
+                         "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    pilot = paired_item_variance(stats[[0, 5]], simstats.accuracy)
+    want = paired_plan(pilot, items=(2000, 8000), difference=0.01)
+    for row, (_, expected) in zip(doc["rows"], want.iterrows()):
+        for column in ("se", "mdd", "mdd_low", "mdd_high", "power", "power_low", "power_high"):
+            assert row[column] == pytest.approx(expected[column], rel=1e-12), column
+    assert doc["settings"]["items_needed"] == want.attrs["items_needed"]
+    code, out, err = run(capsys, "plan", write(tmp_path, one))
+    assert code == 0 and "claim: these two runs on new test items" in out and "| items | se | mdd |" in out
+    code, out, err = run(capsys, "plan", "--rates", "0.82,0.80,0.10", "--items", "300,3000", "--format", "json")
+    assert code == 0
+    row = json.loads(out)["rows"][1]
+    rates = paired_item_variance_from_rates(0.82, 0.80, 0.10)
+    assert row["power"] == pytest.approx(paired_plan(rates, items=(3000,), difference=0.02).power[0], rel=1e-12)
+    assert "at 300 items the runs would differ on fewer than 100 of them" in err
+    code, _, err = run(capsys, "plan", "--rates", "0.9,0.8,0.05", "--items", "300")
+    assert code == 2 and "--rates: with accuracies 0.9 and 0.8 the disagreement rate must lie in" in err
+    code, _, err = run(capsys, "plan", "--rates", "0.9,0.8")
+    assert code == 2 and "--rates: expected 3 comma-separated numbers" in err
