@@ -25,6 +25,7 @@ _EXPORTS = {
     "ApproachTTestResult": "simstats.stats.approaches",
     "approach_t_test": "simstats.stats.approaches",
     "approach_margin_test": "simstats.stats.approaches",
+    "paired_margin_test": "simstats.stats.approaches",
     "MarginTestResult": "simstats.stats.approaches",
     "ASOResult": "simstats.stats.aso",
     "SmallSampleWarning": "simstats.stats.aso",
@@ -70,7 +71,7 @@ __all__ = [
     "paired_bootstrap", "bootstrap_scores", "bootstrap_score_matrix",
     "approximate_randomization", "exact_randomization", "exact_stratified_randomization",
     # approaches over seeds x items
-    "approach_t_test", "ApproachTTestResult", "approach_margin_test", "MarginTestResult", "compare_approaches", "ApproachComparisonResult",
+    "approach_t_test", "ApproachTTestResult", "approach_margin_test", "paired_margin_test", "MarginTestResult", "compare_approaches", "ApproachComparisonResult",
     # classical tests (scipy / statsmodels underneath)
     "mcnemar_test", "mcnemar_counts", "sign_test", "wilcoxon_test", "paired_t_test", "two_sample_t_test",
     "welch_t_test", "mann_whitney_test", "two_proportion_z_test", "precision_chi2_test",

@@ -143,11 +143,11 @@ def _compare(args) -> int:
                              "x items uses the shift convention")
         return _compare_approaches(args, runs)
     args.alternative = args.alternative or "two-sided"
-    for flag, value in (("--margin", args.margin), ("--fail-on", args.fail_on),
-                        ("--variance", None if args.variance == "moments" else args.variance)):
-        if value is not None:
-            raise ValueError(f"{flag} applies to approaches compared over several seeds per system (a long table "
-                             "with a seed column, or --approach)")
+    if args.variance != "moments":
+        raise ValueError("--variance applies to approaches compared over several seeds per system (a long table "
+                         "with a seed column, or --approach)")
+    if args.fail_on == "claim-not-shown" and args.margin is None:
+        raise ValueError("--fail-on claim-not-shown needs --margin (the claim to show)")
     if args.test == "t":
         raise ValueError("--test t is the approach t-test over seeds x items and needs several seeds per system "
                          "(a long table with a seed column, or --approach); with one run per system use --test "
@@ -166,6 +166,16 @@ def _compare(args) -> int:
                           n_resamples=args.resamples, seed=args.seed, correction=args.correction,
                           alternative=args.alternative, confidence_level=args.confidence,
                           convention=args.pvalue or "shift", clusters=clusters)
+    out.attrs["alpha"] = args.alpha
+    decision = ""
+    if args.margin is not None or args.fail_on is not None:
+        out = _one_run_decisions(out, names, stats, metric, args, clusters)
+        if args.margin is not None:
+            decision = (f"decision: is the reference {'non-inferior' if args.claim == 'non-inferiority' else 'equivalent'}"
+                        f" to each system with margin {args.margin:g}? ({args.claim} test: paired t-test over "
+                        f"{'clusters' if clusters is not None else 'items'}"
+                        f"{', two one-sided tests' if args.claim == 'equivalence' else ', one-sided'} at alpha = "
+                        f"{args.alpha:g}): claim_pvalue, claim_shown, verdict\n")
     a = out.attrs
     resampling, intervals = f"{a['n_resamples']} resamples, seed {a['seed']}, ", ""
     if args.test == "exact-randomization":  # exact p-values need no resampling; the intervals do
@@ -174,8 +184,39 @@ def _compare(args) -> int:
         resampling += f"{a['clusters']} clusters resampled whole, "
     _emit(out, args.format, f"{a['metric']}: {a['test']}, {resampling}correction {a['correction']}\n"
                             f"H1: reference {IMPROVEMENT_H1[a['alternative']]} system; "
-                            f"{_sides(a['alternative'], args.confidence)}{intervals}; {DIFFERENCE_SIGN}\n")
-    return 0
+                            f"{_sides(a['alternative'], args.confidence)}{intervals}; {DIFFERENCE_SIGN}\n"
+                            + decision)
+    return _gate(out, args.fail_on)
+
+
+def _one_run_decisions(out, names, stats, metric, args, clusters):
+    """One run per system: the ``verdict`` column (and with --margin the claim of
+    :func:`simstats.paired_margin_test` for the reference against each system)."""
+    from simstats.stats.approaches import paired_margin_test
+
+    names = list(names)
+    ref = names.index(out.system.iloc[0])
+    alpha = args.alpha
+    verdicts, pvalues, shown = ["reference"], [np.nan], [np.nan]
+    for row in out.iloc[1:].itertuples():
+        if args.margin is None:
+            verdicts.append(f"{row.reference} and {row.system} differ: adjusted p = {row.pvalue_adjusted:.2g} < {alpha:g}"
+                            if row.pvalue_adjusted < alpha else
+                            f"{row.reference} and {row.system} are not shown to differ: adjusted p = "
+                            f"{row.pvalue_adjusted:.2g} >= {alpha:g}")
+            continue
+        claim = paired_margin_test(stats[[ref, names.index(row.system)]], metric, margin=args.margin,
+                                   hypothesis=args.claim, alpha=alpha, clusters=clusters,
+                                   names=(row.reference, row.system))
+        pvalues.append(claim.pvalue)
+        shown.append(claim.shown)
+        verdicts.append(claim.verdict)
+    out = out.copy()
+    if args.margin is not None:
+        out["claim_pvalue"], out["claim_shown"] = pvalues, shown
+        out.attrs.update(margin=args.margin, margin_claim=args.claim)
+    out["verdict"] = verdicts
+    return out
 
 
 def _runs(args, table):

@@ -503,3 +503,77 @@ def approach_margin_test(stats, metric: Metric, approach, seed=None, *, margin: 
                             margin=float(margin), hypothesis=hypothesis, alpha=alpha, shown=shown,
                             confidence_interval=base.confidence_interval, df=base.df, standard_error=se,
                             verdict=verdict)
+
+
+def paired_margin_test(stats, metric: Metric, *, margin: float, hypothesis: str = "non-inferiority",
+                       alpha: float = 0.05, clusters=None, names=("A", "B")) -> MarginTestResult:
+    """Is run A at most ``margin`` worse than run B (non-inferiority), or within ``margin`` of it
+    (equivalence, two one-sided tests), on new test items?  One run per system.
+
+    The paired t-test over items on the per-item differences d_i = y_Ai - y_Bi (per cluster with
+    ``clusters``; ratio metrics through their linearisation at each run's statistics, so that the mean
+    of d_i is the difference of the runs' scores; a lower-is-better metric is negated, so d is A's
+    improvement): non-inferiority p = P(T_(n-1) > (mean d + margin) / se), equivalence the larger of
+    that and P(T_(n-1) < (mean d - margin) / se) (Schuirmann 1987); ``confidence_interval`` is the
+    1 - 2 alpha t interval, which decides as the test does.
+
+    Parameters
+    ----------
+    stats : array (2, items, k)
+        Per-item statistics of run A and run B on the same items.
+    metric : Metric
+    margin : float
+        Margin in metric units (> 0).
+    hypothesis : {"non-inferiority", "equivalence"}
+    alpha : float
+    clusters : array (items,), optional
+    names : (str, str)
+        Names of A and B in the verdict.
+
+    Returns
+    -------
+    MarginTestResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats import accuracy, paired_margin_test
+    >>> rng = np.random.default_rng(0)
+    >>> gold_easy = rng.random(3000) < 0.8
+    >>> a = (rng.random(3000) < np.where(gold_easy, 0.95, 0.40)).astype(float)
+    >>> b = (rng.random(3000) < np.where(gold_easy, 0.95, 0.42)).astype(float)
+    >>> stats = np.stack([np.stack([a, np.ones(3000)], 1), np.stack([b, np.ones(3000)], 1)])
+    >>> paired_margin_test(stats, accuracy, margin=0.02).verdict
+    'A is non-inferior to B (margin 0.02): p = 0.0021 < 0.05'
+    """
+    if not (np.isfinite(margin) and margin > 0):
+        raise ValueError(f"margin must be a positive number in metric units, got {margin}")
+    if hypothesis not in MARGIN_HYPOTHESES:
+        raise ValueError(f"hypothesis must be one of {MARGIN_HYPOTHESES}, got {hypothesis!r}")
+    if not 0 < alpha < 0.5:
+        raise ValueError(f"alpha must be in (0, 0.5), got {alpha}")
+    stats = np.asarray(stats, dtype=np.float64)
+    if stats.ndim != 3 or stats.shape[0] != 2:
+        raise ValueError(f"stats must hold exactly two runs (2, items, k), got shape {stats.shape}")
+    values = oriented_unit_values(stats, metric, clusters)
+    d = values[0] - values[1]
+    n = d.size
+    if n < 2:
+        raise ValueError(f"the margin test needs at least 2 test {'clusters' if clusters is not None else 'items'}")
+    delta, se, df = float(d.mean()), float(d.std(ddof=1) / np.sqrt(n)), n - 1
+    dist = distributions.t(df)
+    lower = float(dist.sf((delta + margin) / se)) if se > 0 else float(delta <= -margin)
+    pvalue = lower
+    if hypothesis == "equivalence":
+        pvalue = max(lower, float(dist.cdf((delta - margin) / se)) if se > 0 else float(delta >= margin))
+    half = float(dist.isf(alpha)) * se
+    shown = bool(pvalue < alpha)
+    claim = "non-inferior to" if hypothesis == "non-inferiority" else "equivalent to"
+    verdict = (f"{names[0]} is {claim} {names[1]} (margin {margin:g}): p = {pvalue:.2g} < {alpha:g}" if shown else
+               f"{names[0]} is not shown {claim} {names[1]} (margin {margin:g}): p = {pvalue:.2g} >= {alpha:g}")
+    method = (f"paired {hypothesis} test of two runs over {'clusters' if clusters is not None else 'items'} "
+              f"(t on {df} df{', TOST' if hypothesis == 'equivalence' else ''})")
+    return MarginTestResult(delta, pvalue, "greater" if hypothesis == "non-inferiority" else "two-sided", method,
+                            margin=float(margin), hypothesis=hypothesis, alpha=alpha, shown=shown,
+                            confidence_interval=ConfidenceInterval(delta - half, delta + half), df=float(df),
+                            standard_error=se, verdict=verdict)

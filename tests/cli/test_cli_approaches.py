@@ -278,9 +278,32 @@ def test_fail_on_difference_gates_on_the_adjusted_p_value(tmp_path, capsys, exam
                            (["--margin", "0.01", "--test", "bootstrap"], "--margin applies to the approach t-test")]:
         code, out, err = run(capsys, "compare", path, *extra)
         assert code == 2 and out == "" and err.startswith(f"simstats: error: {message}"), err
-    one_run = write(tmp_path, example[0][example[0].seed == 0], "one.csv")
-    code, _, err = run(capsys, "compare", one_run, "--margin", "0.01")
-    assert code == 2 and "--margin applies to approaches compared over several seeds" in err
+
+
+@pytest.mark.parametrize("claim, margin", [("non-inferiority", 0.01), ("non-inferiority", 0.002),
+                                           ("equivalence", 0.03), ("equivalence", 0.005)])
+def test_one_run_per_system_margin_verdict_and_exit_status_are_the_librarys(tmp_path, capsys, example, claim,
+                                                                              margin):
+    """One run per system: --margin tests the claim with simstats.paired_margin_test (paired t-test over
+    items), the verdict and the exit status of --fail-on follow it; --fail-on difference gates on the
+    bootstrap's adjusted p-value."""
+    long, stats, labels, ids = example
+    one = write(tmp_path, long[long.seed == 0], "one.csv")
+    code, out, err = run(capsys, "compare", one, "--margin", margin, "--claim", claim, "--fail-on",
+                         "claim-not-shown", "--format", "json", "--resamples", 500)
+    doc = json.loads(out)
+    row = doc["rows"][1]
+    ref = 0 if doc["rows"][0]["system"] == "A" else 5
+    other = 5 - ref
+    direct = simstats.paired_margin_test(stats[[ref, other]], simstats.accuracy, margin=margin, hypothesis=claim,
+                                         names=(doc["rows"][0]["system"], row["system"]))
+    assert row["claim_pvalue"] == pytest.approx(direct.pvalue, rel=1e-12) and row["claim_shown"] is direct.shown
+    assert row["verdict"] == direct.verdict and doc["settings"]["margin"] == margin
+    assert code == (0 if direct.shown else 1)
+    code, out, _ = run(capsys, "compare", one, "--fail-on", "difference", "--resamples", 500, "--format", "json")
+    rows = json.loads(out)["rows"]
+    assert code == int(rows[1]["pvalue_adjusted"] < 0.05) and rows[1]["verdict"].startswith("A and B" if ref == 0
+                                                                                          else "B and A")
 
 
 def test_variance_bootstrap_is_the_librarys_corrected_bootstrap_t_test(tmp_path, capsys, example):

@@ -347,3 +347,40 @@ def test_corrected_bootstrap_variance_is_the_method_of_moments_estimate(paired):
     assert np.mean(raw) > moments.variance["total"]
     with pytest.raises(ValueError, match="needs a seeded generator"):
         simstats.approach_t_test(_as_stats(values), simstats.accuracy, labels, variance="bootstrap")
+
+
+# --------------------------------------------------------------------------- one run per system
+def test_paired_margin_test_is_scipys_and_statsmodels_paired_tests():
+    """Two runs on the same items: non-inferiority is scipy's one-sample t-test of d + margin > 0,
+    equivalence statsmodels' paired TOST; the 1 - 2 alpha interval decides as the test does."""
+    from statsmodels.stats.weightstats import ttost_paired
+
+    rng = np.random.default_rng(31)
+    a, b = (rng.random(800) < 0.81).astype(float), (rng.random(800) < 0.80).astype(float)
+    stats = np.stack([_as_stats(a[None])[0], _as_stats(b[None])[0]])
+    for m in (0.01, 0.04):
+        ni = simstats.paired_margin_test(stats, simstats.accuracy, margin=m)
+        ref = sps.ttest_1samp(a - b + m, 0.0, alternative="greater")
+        assert ni.pvalue == pytest.approx(ref.pvalue, rel=1e-10) and ni.df == 799
+        eq = simstats.paired_margin_test(stats, simstats.accuracy, margin=m, hypothesis="equivalence")
+        assert eq.pvalue == pytest.approx(ttost_paired(a, b, -m, m)[0], rel=1e-10)
+        assert ni.shown == (ni.confidence_interval.low > -m)
+        assert eq.shown == (-m < eq.confidence_interval.low and eq.confidence_interval.high < m)
+
+
+def test_paired_margin_test_holds_alpha_at_the_margin():
+    """Two runs whose true accuracy difference is exactly -margin (0.8 - 0.02 vs 0.8, disagreement
+    0.15), 2,000 items: non-inferiority is shown in alpha within 3 MCSE of 4,000 simulated test sets."""
+    rng = np.random.default_rng(32)
+    m, n, q = 0.02, 2000, 0.15
+    p10, p01 = (q - m) / 2, (q + m) / 2
+    p11 = 0.78 - p10
+    shown = []
+    for _ in range(4000):
+        cell = rng.choice(4, size=n, p=[p11, p10, p01, 1 - p11 - p10 - p01])
+        a, b = np.isin(cell, (0, 1)).astype(float), np.isin(cell, (0, 2)).astype(float)
+        stats = np.stack([_as_stats(a[None])[0], _as_stats(b[None])[0]])
+        shown.append(simstats.paired_margin_test(stats, simstats.accuracy, margin=m).shown)
+    rate, mcse = float(np.mean(shown)), math.sqrt(ALPHA * (1 - ALPHA) / 4000)
+    print(f"non-inferiority shown at the margin: {rate:.4f} (MCSE {mcse:.4f})")
+    assert abs(rate - ALPHA) < 3 * mcse
