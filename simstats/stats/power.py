@@ -411,7 +411,10 @@ def paired_power(variance: PairedItemVariance, items, difference, *, alpha: floa
         df = n - 1
         crit = float(distributions.t.isf(alpha / 2, df))
         nc = d / math.sqrt(v / n)
-        out[idx] = float(distributions.nct.sf(crit, df, nc) + distributions.nct.cdf(-crit, df, nc))
+        value = float(distributions.nct.sf(crit, df, nc) + distributions.nct.cdf(-crit, df, nc))
+        if not math.isfinite(value):         # scipy's noncentral t fails far in its tail: the normal limit
+            value = float(special.ndtr(nc - crit) + special.ndtr(-nc - crit))
+        out[idx] = value
     return out if out.ndim else out[()]
 
 
@@ -423,7 +426,7 @@ def paired_plan(variance: PairedItemVariance, *, items, difference=None, alpha: 
     ``attrs['items_needed']``: the fewest items that reach ``target`` power against ``difference``."""
     if not alpha < target < 1:
         raise ValueError(f"target power must lie in (alpha, 1), got {target}")
-    low, high = variance.variance_interval(confidence)
+    low, high = variance.variance_interval(confidence) if variance.units >= 2 else (None, None)
 
     def mdd(n, v):
         def gap(d):
