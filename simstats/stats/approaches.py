@@ -476,33 +476,40 @@ def approach_margin_test(stats, metric: Metric, approach, seed=None, *, margin: 
     >>> res.verdict
     'A is non-inferior to B (margin 0.02): p = 0.00014 < 0.05'
     """
+    _check_margin(margin, hypothesis, alpha)
+    base, dist = _approach_t(stats, metric, approach, seed, approaches=approaches, alternative="two-sided",
+                             confidence_level=1 - 2 * alpha, paired_seeds=paired_seeds, clusters=clusters,
+                             reference=reference, variance=variance, n_resamples=n_resamples, rng=rng)
+    names = approaches or list(dict.fromkeys(np.asarray(approach).tolist()))
+    ref_name = "fitted-components reference" if reference == "parametric" else "t on Satterthwaite df"
+    method = f"approach {hypothesis} test over seeds and items ({ref_name}{', TOST' if hypothesis == 'equivalence' else ''})"
+    return _margin_result(base.statistic, base.standard_error, dist, margin, hypothesis, alpha, names, method,
+                          base.confidence_interval, base.df)
+
+
+def _check_margin(margin: float, hypothesis: str, alpha: float) -> None:
     if not (np.isfinite(margin) and margin > 0):
         raise ValueError(f"margin must be a positive number in metric units, got {margin}")
     if hypothesis not in MARGIN_HYPOTHESES:
         raise ValueError(f"hypothesis must be one of {MARGIN_HYPOTHESES}, got {hypothesis!r}")
     if not 0 < alpha < 0.5:
         raise ValueError(f"alpha must be in (0, 0.5), got {alpha}")
-    base, dist = _approach_t(stats, metric, approach, seed, approaches=approaches, alternative="two-sided",
-                             confidence_level=1 - 2 * alpha, paired_seeds=paired_seeds, clusters=clusters,
-                             reference=reference, variance=variance, n_resamples=n_resamples, rng=rng)
-    names = approaches or list(dict.fromkeys(np.asarray(approach).tolist()))
-    delta, se = base.statistic, base.standard_error
+
+
+def _margin_result(delta, se, dist, margin, hypothesis, alpha, names, method, interval, df) -> MarginTestResult:
+    """The margin test of a difference ``delta`` with standard error ``se`` whose studentised form has the
+    reference ``dist`` (``sf``, ``cdf``; None when se = 0): p-values, verdict and result."""
     lower = float(dist.sf((delta + margin) / se)) if se > 0 else float(delta <= -margin)
-    if hypothesis == "non-inferiority":
-        pvalue = lower
-    else:
-        upper = float(dist.cdf((delta - margin) / se)) if se > 0 else float(delta >= margin)
-        pvalue = max(lower, upper)
+    pvalue = lower
+    if hypothesis == "equivalence":
+        pvalue = max(lower, float(dist.cdf((delta - margin) / se)) if se > 0 else float(delta >= margin))
     shown = bool(pvalue < alpha)
     claim = "non-inferior to" if hypothesis == "non-inferiority" else "equivalent to"
     verdict = (f"{names[0]} is {claim} {names[1]} (margin {margin:g}): p = {pvalue:.2g} < {alpha:g}" if shown else
                f"{names[0]} is not shown {claim} {names[1]} (margin {margin:g}): p = {pvalue:.2g} >= {alpha:g}")
-    ref_name = "fitted-components reference" if reference == "parametric" else "t on Satterthwaite df"
-    method = f"approach {hypothesis} test over seeds and items ({ref_name}{', TOST' if hypothesis == 'equivalence' else ''})"
     return MarginTestResult(delta, pvalue, "greater" if hypothesis == "non-inferiority" else "two-sided", method,
                             margin=float(margin), hypothesis=hypothesis, alpha=alpha, shown=shown,
-                            confidence_interval=base.confidence_interval, df=base.df, standard_error=se,
-                            verdict=verdict)
+                            confidence_interval=interval, df=float(df), standard_error=se, verdict=verdict)
 
 
 def paired_margin_test(stats, metric: Metric, *, margin: float, hypothesis: str = "non-inferiority",
@@ -546,12 +553,7 @@ def paired_margin_test(stats, metric: Metric, *, margin: float, hypothesis: str 
     >>> paired_margin_test(stats, accuracy, margin=0.02).verdict
     'A is non-inferior to B (margin 0.02): p = 0.0021 < 0.05'
     """
-    if not (np.isfinite(margin) and margin > 0):
-        raise ValueError(f"margin must be a positive number in metric units, got {margin}")
-    if hypothesis not in MARGIN_HYPOTHESES:
-        raise ValueError(f"hypothesis must be one of {MARGIN_HYPOTHESES}, got {hypothesis!r}")
-    if not 0 < alpha < 0.5:
-        raise ValueError(f"alpha must be in (0, 0.5), got {alpha}")
+    _check_margin(margin, hypothesis, alpha)
     stats = np.asarray(stats, dtype=np.float64)
     if stats.ndim != 3 or stats.shape[0] != 2:
         raise ValueError(f"stats must hold exactly two runs (2, items, k), got shape {stats.shape}")
@@ -562,18 +564,8 @@ def paired_margin_test(stats, metric: Metric, *, margin: float, hypothesis: str 
         raise ValueError(f"the margin test needs at least 2 test {'clusters' if clusters is not None else 'items'}")
     delta, se, df = float(d.mean()), float(d.std(ddof=1) / np.sqrt(n)), n - 1
     dist = distributions.t(df)
-    lower = float(dist.sf((delta + margin) / se)) if se > 0 else float(delta <= -margin)
-    pvalue = lower
-    if hypothesis == "equivalence":
-        pvalue = max(lower, float(dist.cdf((delta - margin) / se)) if se > 0 else float(delta >= margin))
     half = float(dist.isf(alpha)) * se
-    shown = bool(pvalue < alpha)
-    claim = "non-inferior to" if hypothesis == "non-inferiority" else "equivalent to"
-    verdict = (f"{names[0]} is {claim} {names[1]} (margin {margin:g}): p = {pvalue:.2g} < {alpha:g}" if shown else
-               f"{names[0]} is not shown {claim} {names[1]} (margin {margin:g}): p = {pvalue:.2g} >= {alpha:g}")
     method = (f"paired {hypothesis} test of two runs over {'clusters' if clusters is not None else 'items'} "
               f"(t on {df} df{', TOST' if hypothesis == 'equivalence' else ''})")
-    return MarginTestResult(delta, pvalue, "greater" if hypothesis == "non-inferiority" else "two-sided", method,
-                            margin=float(margin), hypothesis=hypothesis, alpha=alpha, shown=shown,
-                            confidence_interval=ConfidenceInterval(delta - half, delta + half), df=float(df),
-                            standard_error=se, verdict=verdict)
+    return _margin_result(delta, se, dist, margin, hypothesis, alpha, names, method,
+                          ConfidenceInterval(delta - half, delta + half), df)
