@@ -248,3 +248,26 @@ def test_paired_variant_pairs_the_approach_level_tests():
         row = rows[(rows.test == "approach_t") & (rows.truth == "identical") & (rows.replicate == r)].iloc[0]
         assert row.value == approach_t_pvalue(unit, 3, None, paired=True) != approach_t_pvalue(unit, 3, None)
         assert row.ms_runs == pilot_mean_squares(unit, 3, None, paired=True)["ms_runs"]
+
+
+def test_report_section_splits_the_size_check_at_the_validated_minimum(tmp_path):
+    """The report's overview counts the default test's null cells from k = 3 apart from k = 2 (below the
+    validated minimum), counts the needlessly conservative cells, and names the tests that hold alpha in
+    every null cell from k = 3."""
+    from simstats.studies.approaches.report_section import validation_section
+
+    s = settings(replicates=10, seeds=[2, 3], n_resamples=100)
+    summary = summarise(simulate_variant(s, "interaction", root_seed=3), 0.05)
+    summary.loc[(summary.test == "approach_t") & (summary.seeds == 2) & (summary.truth == "identical"),
+                ["rate", "holds_alpha"]] = [0.5, False]                    # a k = 2 miss
+    (tmp_path / "approaches").mkdir()
+    summary.to_csv(tmp_path / "approaches/validation.csv", index=False)
+    which_test_table(summary).to_csv(tmp_path / "approaches/which_test.csv", index=False)
+    lines, overview = validation_section(tmp_path, tmp_path, ".")
+    rows = {r["check"]: (r["agrees"], r["misses"], r["checked"]) for r in overview}
+    key = "approach t-test over seeds x items (default), k >= 3 runs per approach: size under the null (alpha + 3 MCSE)"
+    assert rows[key][2] == 1 and sum(rows[key][:2]) == 1                 # the one k = 3 null cell
+    below = "approach t-test over seeds x items (default), k < 3 (below the t-test's validated minimum): size under " \
+            "the null (alpha + 3 MCSE)"
+    assert rows[below] == (0, 1, 1)
+    assert any(line.startswith("From k = 3 runs per approach on") for line in lines)
