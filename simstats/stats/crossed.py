@@ -334,10 +334,22 @@ class StudentisedReference:
         return self.sf(-np.asarray(t, dtype=np.float64))
 
     def isf(self, p: float) -> float:
-        """The t with P(T > t) = p, 0 < p < 0.5."""
+        """The t with P(T > t) = p, 0 < p < 0.5: Newton's method from 0, which rises monotonically to the
+        root because P(T > t) is convex and decreasing in t > 0 (bisection if it has not converged)."""
         if not 0 < p < 0.5:
             raise ValueError(f"p must be in (0, 0.5), got {p}")
-        high = 1.0
+        t = 0.0
+        for _ in range(60):
+            scaled = t * self.ratio
+            gap = float(special.ndtr(-scaled).mean()) - p
+            slope = float((self.ratio * np.exp(-0.5 * scaled**2)).mean()) / np.sqrt(2 * np.pi)
+            if gap <= 0 or slope <= 0:
+                break
+            step = gap / slope
+            t += step
+            if step <= 1e-12 * max(t, 1.0):
+                return t
+        high = max(2 * t, 1.0)
         while float(self.sf(high)) > p:
             high *= 2
-        return float(optimize.brentq(lambda x: float(self.sf(x)) - p, 0.0, high, xtol=1e-10, rtol=1e-12))
+        return float(optimize.brentq(lambda x: float(self.sf(x)) - p, 0.0, high, xtol=1e-12, rtol=1e-14))
