@@ -2,6 +2,7 @@
 squares against statsmodels' ANOVA, the Welch, paired and over-items limits against scipy, the
 fitted-components reference against numerical integration, the estimate's bias and the test's size by
 simulation (MCSE-based tolerances)."""
+import functools
 import math
 
 import numpy as np
@@ -47,6 +48,7 @@ def test_runs_constant_over_items_give_welchs_t_test(alternative):
     np.testing.assert_allclose(res.confidence_interval, (ci.low, ci.high), rtol=1e-9)
 
 
+@functools.lru_cache(maxsize=8)
 def _behrens_fisher_sf(t, weights, dfs):
     """P(Z / sqrt(w1 X1 / df1 + w2 X2 / df2) > t), X_j ~ chi-square(df_j), w1 + w2 = 1: numerical
     integration over the two chi-square densities (an independent reference of the fitted-components
