@@ -30,12 +30,37 @@ rule simulate_approaches_variant:
         "../scripts/approaches_variant.py"
 
 
+rule check_approaches_planner:
+    """The planner's predictions against one variant's simulated power (off the summary's critical path)."""
+    input:
+        approaches_variant_chunks,
+    output:
+        f"{RESULTS}/approaches/variants/{{variant}}/planner.csv",
+    params:
+        settings=approaches_variant_settings,
+    log:
+        log_path("approaches/{variant}_planner"),
+    benchmark:
+        benchmark_path("approaches/{variant}_planner")
+    conda:
+        "../envs/simstats.yaml"
+    resources:
+        mem_mb=1500,
+        runtime=30,
+    script:
+        "../scripts/approaches_planner.py"
+
+
 rule summarise_approaches:
     input:
-        expand(
+        chunks=expand(
             f"{RESULTS}/approaches/variants/{{variant}}/chunks/{{chunk}}.parquet",
             variant=APPROACHES.variant_names if APPROACHES else [],
             chunk=range(len(APPROACHES.chunks())) if APPROACHES else [],
+        ),
+        planners=expand(
+            f"{RESULTS}/approaches/variants/{{variant}}/planner.csv",
+            variant=APPROACHES.variant_names if APPROACHES else [],
         ),
     output:
         csv=report(

@@ -352,6 +352,12 @@ def approaches_chunk_replicates(wildcards):
     return SETTINGS.approaches.chunks()[int(wildcards.chunk)]
 
 
+def approaches_variant_chunks(wildcards):
+    """The simulated chunks of one variant."""
+    return [f"{RESULTS}/approaches/variants/{wildcards.variant}/chunks/{chunk}.parquet"
+            for chunk in range(len(SETTINGS.approaches.chunks()))]
+
+
 def approaches_outputs():
     if SETTINGS.approaches is None:
         return []

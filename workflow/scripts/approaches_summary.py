@@ -3,17 +3,16 @@ import pandas as pd
 
 from simstats.io import save_figure, script_logger, write_csv, write_text
 from simstats.studies.approaches.figures import validation_figure
-from simstats.studies.approaches.validation import planner_check, study_markdown, summarise, which_test_table
+from simstats.studies.approaches.validation import read_replicates, study_markdown, summarise, which_test_table
 
 with script_logger(snakemake.log[0]) as log:
     settings = snakemake.params.settings.value
-    replicates = pd.concat([pd.read_parquet(p) for p in snakemake.input], ignore_index=True)
-    # one order whatever the chunking (rates are counts: the order changes no number)
-    replicates = replicates.sort_values(["variant", "items", "truth", "replicate", "seeds"],
-                                        kind="stable").reset_index(drop=True)
+    replicates = read_replicates(snakemake.input.chunks)
     summary = summarise(replicates, settings.alpha)
     table = which_test_table(summary, settings.alpha)
-    planner = planner_check(replicates, settings)
+    # the per-variant checks, in the variants' sorted order as one check of all variants gives them
+    planner = pd.concat([pd.read_csv(p) for p in snakemake.input.planners], ignore_index=True)
+    planner = planner.sort_values(["variant", "items", "seeds"], kind="stable").reset_index(drop=True)
     write_csv(summary, snakemake.output.csv)
     write_csv(table, snakemake.output.which_test)
     write_csv(planner, snakemake.output.planner)

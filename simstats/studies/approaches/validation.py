@@ -199,6 +199,9 @@ def replicate_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resamp
     return {test: out[test] for test in study_tests(k)}
 
 
+#: Columns of :func:`planner_check`.
+PLANNER_COLUMNS = ("variant", "items", "seeds", "simulated_power", "predicted_power", "mcse", "z", "within_3_mcse",
+                   "pilot_coverage", "pilots")
 #: The planner's mean squares of a study (:func:`simstats.stats.power.variance_components`, unpaired seeds)
 #: and its number of units (items, or documents when the items come in documents).
 PILOT_COLUMNS = ("ms_runs", "ms_units", "ms_residual")
@@ -354,6 +357,14 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
     return pd.DataFrame(rows)
 
 
+def read_replicates(paths) -> pd.DataFrame:
+    """The replicate rows of simulated chunks (:func:`simulate_variant`), in one order whatever the chunking
+    (variant, items, truth, replicate, seeds), so that sums over them do not depend on it."""
+    replicates = pd.concat([pd.read_parquet(p) for p in paths], ignore_index=True)
+    return replicates.sort_values(["variant", "items", "truth", "replicate", "seeds"],
+                                  kind="stable").reset_index(drop=True)
+
+
 def known_variance_rows(replicates: pd.DataFrame, alpha: float) -> pd.DataFrame:
     """The known-variance benchmark's rows (test ``known_variance``): per (variant, items, seeds), the
     sd of the difference over the identical-approach studies, and per study whether
@@ -406,7 +417,7 @@ def planner_check(replicates: pd.DataFrame, settings: ApproachStudySettings, *, 
     too)."""
     studies = replicates[replicates.test == "approach_t"]
     if not set(PILOT_COLUMNS) <= set(studies.columns):
-        return pd.DataFrame()
+        return pd.DataFrame(columns=list(PLANNER_COLUMNS))
     rows = []
     for (variant, items), sub in studies.groupby(["variant", "items"], sort=True):
         k_max = int(sub.seeds.max())
