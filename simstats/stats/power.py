@@ -229,7 +229,7 @@ def power(components: VarianceComponents, seeds, items, difference, *, alpha: fl
 def _rejection_draws(terms: tuple, paired: bool, runs: tuple, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     """Per draw of the planned study's mean squares (expectations ``terms``): r = sqrt(estimate / V) and
     the two-sided critical value at ``alpha`` of the reference at the draw's fitted components (found
-    for all draws at once by bisection)."""
+    for all draws at once by Newton's method)."""
     coefficients = np.array([t.coefficient for t in terms])
     expected = float(sum(t.coefficient * t.value for t in terms))
     observed = np.stack([t.value * chi2_draws(p, t.df, OUTER_DRAWS) for p, t in enumerate(terms)])   # (T, outer)
@@ -240,12 +240,13 @@ def _rejection_draws(terms: tuple, paired: bool, runs: tuple, alpha: float) -> t
     block = (np.arange(OUTER_DRAWS)[:, None] * INNER_DRAWS + np.arange(INNER_DRAWS)) % REFERENCE_DRAWS
     inner = np.stack([chi2_draws(p, t.df)[block] for p, t in enumerate(terms)])                      # (T, outer, inner)
     parts = coefficients[:, None, None] * fitted[:, :, None] * inner
+    fitted_total = (coefficients[:, None] * fitted).sum(axis=0)        # summed in term order (no BLAS)
     with np.errstate(divide="ignore", invalid="ignore"):
-        inner_ratio = np.sqrt(floored_estimates(parts, coefficients) / (coefficients @ fitted)[:, None])
+        inner_ratio = np.sqrt(floored_estimates(parts, coefficients) / fitted_total[:, None])
     # P(T > c) = alpha / 2 per outer draw: Newton's method, which from the t quantile on the fitted
     # components' Satterthwaite df rises monotonically to the root (the tail is convex in c)
     spread = ((coefficients[:, None] * fitted) ** 2 / np.array([float(t.df) for t in terms])[:, None]).sum(axis=0)
-    critical = np.maximum(distributions.t.isf(alpha / 2, (coefficients @ fitted) ** 2 / spread), 0.0)
+    critical = np.maximum(distributions.t.isf(alpha / 2, fitted_total**2 / spread), 0.0)
     for _ in range(12):
         scaled = critical[:, None] * inner_ratio
         gap = special.ndtr(-scaled).mean(axis=1) - alpha / 2
