@@ -55,6 +55,7 @@ degrees of freedom, and ``floored`` says so.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -342,13 +343,13 @@ class StudentisedReference:
         for _ in range(60):
             scaled = t * self.ratio
             gap = float(special.ndtr(-scaled).mean()) - p
-            slope = float((self.ratio * np.exp(-0.5 * scaled**2)).mean()) / np.sqrt(2 * np.pi)
+            slope = float((self.ratio * np.exp(-0.5 * scaled**2)).mean()) / math.sqrt(2 * math.pi)
             if gap <= 0 or slope <= 0:
                 break
             step = gap / slope
             t += step
             if step <= 1e-12 * max(t, 1.0):
-                return t
+                return float(t)
         high = max(2 * t, 1.0)
         while float(self.sf(high)) > p:
             high *= 2
