@@ -225,9 +225,10 @@ def test_size_and_unbiased_variance_at_the_null(regime):
         deltas.append(res.statistic)
         variances.append(res.variance["total"])
         rejections.append(res.pvalue < ALPHA)
-        satterthwaite.append(simstats.approach_t_test(_as_stats(values), simstats.accuracy, labels, seeds,
-                                                      paired_seeds=cfg["paired"], reference="satterthwaite",
-                                                      confidence_level=None).pvalue < ALPHA)
+        if regime.startswith("little variation"):
+            satterthwaite.append(simstats.approach_t_test(_as_stats(values), simstats.accuracy, labels, seeds,
+                                                          paired_seeds=cfg["paired"], reference="satterthwaite",
+                                                          confidence_level=None).pvalue < ALPHA)
         scores = values.mean(axis=1)
         welch.append(sps.ttest_ind(scores[:k], scores[k:], equal_var=False).pvalue < ALPHA)
     rate = float(np.mean(rejections))
@@ -236,8 +237,8 @@ def test_size_and_unbiased_variance_at_the_null(regime):
     true_var = deltas.var(ddof=1)
     se_true = true_var * math.sqrt((sps.kurtosis(deltas, fisher=False) - 1) / STUDIES)
     se_mean = variances.std(ddof=1) / math.sqrt(STUDIES)
-    print(f"{regime}: size {rate:.4f} (MCSE {mcse:.4f}), t on Satterthwaite df {np.mean(satterthwaite):.4f}, "
-          f"Welch on run scores {np.mean(welch):.4f}; mean estimate {variances.mean():.3g} vs {true_var:.3g}")
+    print(f"{regime}: size {rate:.4f} (MCSE {mcse:.4f}), Welch on run scores {np.mean(welch):.4f}; mean estimate "
+          f"{variances.mean():.3g} vs {true_var:.3g}")
     assert abs(variances.mean() - true_var) < 3 * math.hypot(se_true, se_mean)
     assert rate < ALPHA + 3 * mcse, (rate, mcse)
     if k >= 3:
