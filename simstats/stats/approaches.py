@@ -296,7 +296,7 @@ def t_reference(estimate, reference: str = "parametric"):
 
 def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=None, alternative: str = "two-sided",
                     confidence_level: float | None = 0.95, paired_seeds=None, clusters=None,
-                    reference: str = "parametric", variance: str = "moments", n_resamples: int = 2000,
+                    reference: str = "parametric", variance: str = "moments", n_resamples: int = 10_000,
                     rng=None) -> ApproachTTestResult:
     """Test whether approach A is better than approach B over new seeds and new test items.
 
@@ -365,7 +365,7 @@ VARIANCE_ESTIMATES = ("moments", "bootstrap")
 
 
 def _approach_t(stats, metric, approach, seed, *, approaches, alternative, confidence_level, paired_seeds, clusters,
-                reference, variance="moments", n_resamples=2000, rng=None):
+                reference, variance="moments", n_resamples=10_000, rng=None):
     """:func:`approach_t_test`'s result and its reference distribution (None when nothing varies)."""
     check_alternative(alternative)
     if confidence_level is not None:
@@ -455,7 +455,7 @@ class MarginTestResult(TestResult):
 def approach_margin_test(stats, metric: Metric, approach, seed=None, *, margin: float,
                          hypothesis: str = "non-inferiority", alpha: float = 0.05, approaches=None,
                          paired_seeds=None, clusters=None, reference: str = "parametric", variance: str = "moments",
-                         n_resamples: int = 2000, rng=None) -> MarginTestResult:
+                         n_resamples: int = 10_000, rng=None) -> MarginTestResult:
     """Is approach A at most ``margin`` worse than B (non-inferiority), or within ``margin`` of B
     (equivalence, two one-sided tests), over new seeds and new test items?
 
