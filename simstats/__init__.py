@@ -61,15 +61,17 @@ _EXPORTS = {
     "mean_with_se": "simstats.stats.montecarlo",
     "proportion_with_se": "simstats.stats.montecarlo",
     "adjust_pvalues": "simstats.stats.multitest",
+    "randomization_test": "simstats.stats.randomization",
     "approximate_randomization": "simstats.stats.randomization",
     "exact_randomization": "simstats.stats.randomization",
     "exact_stratified_randomization": "simstats.stats.randomization",
+    "ScoreIntervals": "simstats.stats.results",
 }
 
 __all__ = [
     # resampling tests
     "paired_bootstrap", "bootstrap_scores", "bootstrap_score_matrix",
-    "approximate_randomization", "exact_randomization", "exact_stratified_randomization",
+    "randomization_test", "ScoreIntervals",
     # approaches over seeds x items
     "approach_t_test", "ApproachTTestResult", "approach_margin_test", "paired_margin_test", "MarginTestResult", "compare_approaches", "ApproachComparisonResult",
     # classical tests (scipy / statsmodels underneath)

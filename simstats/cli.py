@@ -1,4 +1,4 @@
-"""Command line: ``simstats compare``, ``plan``, ``compare-scores``, ``competition``, ``check-config``, ``implied``."""
+"""Command line: simstats compare, plan, compare-scores, competition, check-config, implied."""
 from __future__ import annotations
 
 import argparse
@@ -83,16 +83,28 @@ def _implied(args) -> int:
     return 0
 
 
+#: Settings every CSV row carries (when the command has them): the claim, and how it was tested.
+CLAIM_FIELDS = ("claim", "test", "alternative", "correction", "correction_scope", "pvalue_method", "pvalue_rule",
+                "n_resamples", "seed", "confidence_level", "alpha", "aso_threshold", "aso_note")
+
+
 def _emit(table, fmt: str, header: str) -> None:
+    """Print ``table`` as Markdown (``header`` above it), CSV or JSON; CSV and JSON carry the claim and
+    settings (``table.attrs``) as the header states them: JSON in ``settings``, CSV as constant columns."""
     from simstats.io import markdown_table
 
     if fmt == "json":
         records = [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
                    for row in table.to_dict(orient="records")]
-        settings = {**dict(table.attrs), "simstats_version": __version__}
+        settings = {**dict(table.attrs), "summary": header.strip(), "simstats_version": __version__}
         print(json.dumps({"settings": settings, "rows": records}, indent=2, default=float))
     elif fmt == "csv":
-        print(table.to_csv(index=False, lineterminator="\n"), end="")  # floats at full (repr) precision
+        out = table.copy()
+        for key in CLAIM_FIELDS:
+            value = table.attrs.get(key)
+            if value is not None and key not in out.columns and not isinstance(value, (dict, list, tuple)):
+                out[key] = value
+        print(out.to_csv(index=False, lineterminator="\n"), end="")  # floats at full (repr) precision
     else:
         print(header)
         print(markdown_table(table, digits=4), end="")
@@ -138,9 +150,10 @@ def _compare(args) -> int:
     if args.reference == "best" and args.alternative in BEST_ONE_SIDED:
         warnings.warn(BEST_ONE_SIDED[args.alternative])
     if runs is not None and (args.resample is not None or runs.several_seeds):
-        if args.pvalue not in (None, "shift"):
-            raise ValueError(f"--pvalue {args.pvalue} applies to one run per system; the approach test over seeds "
-                             "x items uses the shift convention")
+        if args.pvalue_method not in (None, "shift") or args.pvalue_rule not in (None, "add-one"):
+            raise ValueError(f"--pvalue-method {args.pvalue_method or 'shift'} --pvalue-rule "
+                             f"{args.pvalue_rule or 'add-one'}: these apply to one run per system; the approach "
+                             "bootstrap over seeds x items uses the shift method with (c + 1)/(B + 1)")
         return _compare_approaches(args, runs)
     args.alternative = args.alternative or "two-sided"
     if args.variance != "moments":
@@ -163,9 +176,10 @@ def _compare(args) -> int:
                                                            args.positive, args.classes, id_column=args.id,
                                                            exclude=exclude)
     out = compare_systems(names, stats, metric, test=args.test, reference=args.reference,
-                          n_resamples=args.resamples, seed=args.seed, correction=args.correction,
+                          n_resamples=args.n_resamples, rng=args.seed, correction=args.correction,
                           alternative=args.alternative, confidence_level=args.confidence,
-                          convention=args.pvalue or "shift", clusters=clusters)
+                          pvalue_method=args.pvalue_method or "shift", pvalue_rule=args.pvalue_rule or "add-one",
+                          clusters=clusters)
     out.attrs["alpha"] = args.alpha
     decision = ""
     if args.margin is not None or args.fail_on is not None:
@@ -182,7 +196,9 @@ def _compare(args) -> int:
         resampling, intervals = "", f" from {a['n_resamples']} bootstrap resamples (seed {a['seed']})"
     if a.get("clusters"):
         resampling += f"{a['clusters']} clusters resampled whole, "
-    _emit(out, args.format, f"{a['metric']}: {a['test']}, {resampling}correction {a['correction']}\n"
+    _emit(out, args.format, f"{a['metric']}: {a['test']}, {resampling}correction {a['correction']} over "
+                            f"{a['correction_scope']}\n"
+                            f"claim: {a['claim']}\n"
                             f"H1: reference {IMPROVEMENT_H1[a['alternative']]} system; "
                             f"{_sides(a['alternative'], args.confidence)}{intervals}; {DIFFERENCE_SIGN}\n"
                             + decision)
@@ -195,10 +211,15 @@ def _one_run_decisions(out, names, stats, metric, args, clusters):
     from simstats.stats.approaches import paired_margin_test
 
     names = list(names)
-    ref = names.index(out.system.iloc[0])
+    ref = names.index(out.reference.iloc[0])
     alpha = args.alpha
-    verdicts, pvalues, shown = ["reference"], [np.nan], [np.nan]
-    for row in out.iloc[1:].itertuples():
+    verdicts, pvalues, shown = [], [], []
+    for row in out.itertuples():
+        if row.role == "reference":
+            verdicts.append("reference")
+            pvalues.append(np.nan)
+            shown.append(np.nan)
+            continue
         if args.margin is None:
             verdicts.append(f"{row.reference} and {row.system} differ: adjusted p = {row.pvalue_adjusted:.2g} < {alpha:g}"
                             if row.pvalue_adjusted < alpha else
@@ -272,12 +293,12 @@ def _compare_approaches(args, runs) -> int:
     if args.fail_on == "claim-not-shown" and args.margin is None:
         raise InputError("--fail-on claim-not-shown needs --margin (the claim to show)")
     out = compare_approach_runs(runs, test=test, resample=resample, reference=args.reference,
-                                alternative=alternative, n_resamples=args.resamples, seed=args.seed,
+                                alternative=alternative, n_resamples=args.n_resamples, rng=args.seed,
                                 confidence_level=args.confidence, correction=args.correction,
                                 paired_seeds={"auto": None, "yes": True, "no": False}[args.paired_seeds],
                                 margin=args.margin, claim=args.claim, alpha=args.alpha, variance=args.variance)
     a = out.attrs
-    paired = out.paired_seeds.iloc[1:].tolist()
+    paired = out.paired_seeds[out.role == "system"].tolist()
     pairing = "paired seeds" if all(paired) else "unpaired seeds" if not any(paired) else "seeds paired where shared"
     units = f"{a['items']} items" + (f" in {a['clusters']} clusters" if a.get("clusters") else "")
     if test == "t":
@@ -288,7 +309,7 @@ def _compare_approaches(args, runs) -> int:
         how = ("method of moments" if a["variance_estimate"] == "moments" else
                f"corrected bootstrap variance, {a['n_resamples']} resamples, seed {a['seed']}")
         header = (f"{a['metric']}: approach t-test over seeds x items ({how}, fitted-components "
-                  f"reference; {pairing}), correction {a['correction']}; {units}\n"
+                  f"reference; {pairing}), correction {a['correction']} over {a['correction_scope']}; {units}\n"
                   f"claim: {a['claim']}\n"
                   f"H1: reference {IMPROVEMENT_H1[alternative]} system (difference of the approaches' mean scores "
                   f"over seeds); {_sides(alternative, args.confidence)}; p-values and intervals from the null "
@@ -303,10 +324,10 @@ def _compare_approaches(args, runs) -> int:
                        f"{args.alpha:g}): claim_pvalue, claim_shown, verdict\n")
     else:
         header = (f"{a['metric']}: approach bootstrap over seeds x items (--resample {resample}, {pairing}), "
-                  f"{a['n_resamples']} resamples, seed {a['seed']}, correction {a['correction']}; {units}\n"
+                  f"{a['n_resamples']} resamples, seed {a['seed']}, correction {a['correction']} over {a['correction_scope']}; {units}\n"
                   f"claim: {a['claim']}\n"
                   f"H1: reference {IMPROVEMENT_H1[alternative]} system (difference of the approaches' mean scores "
-                  f"over seeds); {_sides(alternative, args.confidence)} percentile; p-values in the shift convention "
+                  f"over seeds); {_sides(alternative, args.confidence)} percentile; p-values by the shift method "
                   f"({a['pvalue_rule']}); {DIFFERENCE_SIGN}\n"
                   "var_seeds, var_items, var_residual: bootstrap variance of the difference from seeds only, items "
                   "only, and the rest of the seeds x items variance\n")
@@ -316,7 +337,7 @@ def _compare_approaches(args, runs) -> int:
 
 def _gate(out, fail_on: str | None) -> int:
     """``--fail-on``: exit status 1 when a compared system meets the condition, else 0."""
-    rows = out.iloc[1:]
+    rows = out[out.role == "system"]
     if fail_on == "difference":
         return int(bool((rows.pvalue_adjusted < out.attrs["alpha"]).any()))
     if fail_on == "claim-not-shown":
@@ -353,6 +374,14 @@ def _floats(text: str, flag: str, count: int) -> list[float]:
     return values
 
 
+def _observed_difference(name_a: str, name_b: str, difference: float) -> str:
+    """A pilot's observed difference with compare's sign: the observed best (compare's default
+    reference) minus the other, so both commands print the same number for the same data."""
+    ref, other = (name_a, name_b) if difference >= 0 else (name_b, name_a)
+    return (f"observed difference {ref} minus {other} = {abs(difference):.4g} (reference minus system, as "
+            f"simstats compare prints it with the observed best, {ref}, as reference)")
+
+
 def _plan_one_run(args, out) -> int:
     """``plan`` with one run per system (or --rates): the paired comparison of two runs on new items."""
     from simstats.stats.power import MIN_DISCORDANT
@@ -363,10 +392,10 @@ def _plan_one_run(args, out) -> int:
     if a["few_discordant"]:
         warnings.warn(f"at {', '.join(map(str, a['few_discordant']))} {units} the runs would differ on fewer than "
                       f"{MIN_DISCORDANT} of them: the paired bootstrap then has less power than predicted")
-    source = (f"pilot {name_a} vs {name_b} (one run each) on {a['pilot_items']} {units}; observed difference "
-              f"{name_a} minus {name_b} = {a['pilot_difference']:.4g} (positive: {name_a} is better)"
+    source = (f"pilot {name_a} vs {name_b} (one run each) on {a['pilot_items']} {units}; "
+              + _observed_difference(name_a, name_b, a["pilot_difference"])
               if a["pilot_items"] else
-              f"rates: accuracy A minus accuracy B = {a['pilot_difference']:.4g}, disagreement "
+              f"rates: {_observed_difference('A', 'B', a['pilot_difference'])} (accuracies), disagreement "
               f"{a['differing_share']:.4g}")
     needed = a["items_needed"]
     _emit(out, args.format,
@@ -429,7 +458,7 @@ def _plan(args) -> int:
     _emit(out, args.format,
           f"{a['metric']}: pilot {name_a} ({ka} seeds) vs {name_b} ({kb} seeds, "
           f"{'paired' if a['paired_seeds'] else 'unpaired'}) on {a['pilot_items']} {units}; "
-          f"observed difference {name_a} minus {name_b} = {a['pilot_difference']:.4g} (positive: {name_a} is better)\n"
+          f"{_observed_difference(name_a, name_b, a['pilot_difference'])}\n"
           f"variance components: seed {a['sigma2_seed']:.4g}, approach x item {a['sigma2_interaction']:.4g}, "
           f"residual {a['sigma2_residual']:.4g} (metric units squared"
           + (f"; floored at 0: {', '.join(a['floored'])}" if a["floored"] else "") + ")\n"
@@ -443,25 +472,43 @@ def _plan(args) -> int:
 
 def _compare_scores(args) -> int:
     from simstats.compare import compare_score_distributions, read_table
+    from simstats.stats.aso import NOT_A_TEST
 
+    if args.reference == "best" and args.alternative in BEST_ONE_SIDED:
+        warnings.warn(BEST_ONE_SIDED[args.alternative])
     out = compare_score_distributions(read_table(args.table), reference=args.reference, tests=args.tests,
                                       correction=args.correction, alternative=args.alternative,
-                                      min_scores=args.min_scores, aso_alpha=args.aso_alpha, seed=args.seed,
+                                      min_scores=args.min_scores, aso_alpha=args.aso_alpha,
+                                      aso_threshold=args.aso_threshold, rng=args.seed,
                                       confidence_level=args.confidence, aso_method=args.aso_method)
-    tests = [f"aso ({args.aso_method})" if t == "aso" and args.aso_method != "exact" else t for t in args.tests]
-    _emit(out, args.format, f"score distributions: {', '.join(tests)}, correction {args.correction}\n"
-                            f"H1: reference {SCORES_H1[args.alternative]} system; "
-                            f"{_sides(args.alternative, args.confidence)} (Welch, difference of means); "
-                            "difference = reference minus system (of the mean scores)\n")
+    a = out.attrs
+    tests = [t for t in args.tests if t != "aso"]
+    header = (f"score distributions: {', '.join(tests) or 'no p-value test'}, correction {args.correction} over "
+              f"{a['correction_scope']}\n"
+              f"claim: {a['claim']}\n"
+              f"H1: reference {SCORES_H1[args.alternative]} system; "
+              f"{_sides(args.alternative, args.confidence)} (Welch, difference of means); "
+              "difference = reference minus system (of the mean scores)\n")
+    if "aso" in args.tests:
+        header += (f"eps_min_aso: ASO ({args.aso_method}), upper {100 * (1 - args.aso_alpha):g} % confidence bound "
+                   f"of the violation ratio of 'reference almost stochastically larger'"
+                   + (f", level divided by {max(1, len(out) - 1)} comparisons" if args.correction != "none" else "")
+                   + "; " + (f"aso_decision: eps_min < {args.aso_threshold:g}" if args.aso_threshold is not None
+                             else "no decision (set --aso-threshold)")
+                   + f"\nnote: {NOT_A_TEST}\n")
+    out.attrs["aso_note"] = NOT_A_TEST if "aso" in args.tests else None
+    _emit(out, args.format, header)
     return 0
 
 
 def _competition(args) -> int:
-    from simstats.compare import read_table, statistics_from_predictions, wide_clusters
-    from simstats.stats.competition import (TIE_METHOD, WINNER_METHOD, analyse_competition, pvalue_description,
-                                            resolution_warning)
-    from simstats.studies.navamunoz2024.conventions import (convention_settings, difference_matrix,
-                                                            marked_significance, significance_mark)
+    import pandas as pd
+
+    from simstats.compare import (item_clusters, read_table, statistics_from_long, statistics_from_predictions,
+                                  statistics_metric, wide_clusters)
+    from simstats.stats.competition import (analyse_competition, competition_settings, decision_rule,
+                                            pvalue_description)
+    from simstats.studies.navamunoz2024.conventions import marked_significance
     from simstats.studies.navamunoz2024.tables import case_markdown, case_tables
     from simstats.io import write_csv, write_text
 
@@ -476,91 +523,85 @@ def _competition(args) -> int:
                     ("bootstrap", "Bootstrap distribution of the difference between the two best systems (Figure 3)"))
 
     table = read_table(args.table)
-    clusters, exclude = wide_clusters(table, args.clusters, args.systems, args.exclude)
-    names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric, args.positive,
-                                                       args.classes, id_column=args.id, exclude=exclude)
-    # --convention gives every setting; --scope, --pvalue, --alternative, --marks override single ones
-    conv = convention_settings(args.convention, scope=args.scope, pvalue_rule=args.pvalue,
-                               alternative=args.alternative, marks=args.marks)
-    args.scope = conv["scope"]
-    analysis = analyse_competition(names, stats, metric, n_resamples=args.resamples,
+    if args.statistics:
+        for flag, value in (("--systems", args.systems), ("--exclude", args.exclude), ("--id", args.id)):
+            if value:
+                raise ValueError(f"{flag} applies to prediction tables; with --statistics the systems and items are "
+                                 "the columns 'system' and 'item'")
+        metric = statistics_metric(args.metric)
+        names, stats = statistics_from_long(table, metric)
+        clusters = (item_clusters(table, args.clusters, items=np.sort(pd.unique(table.item)))
+                    if args.clusters is not None else None)
+    else:
+        clusters, exclude = wide_clusters(table, args.clusters, args.systems, args.exclude)
+        names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric,
+                                                           args.positive, args.classes, id_column=args.id,
+                                                           exclude=exclude)
+    # --preset gives every setting; --correction, --correction-scope, --pvalue-rule, --alternative override
+    settings = competition_settings(args.preset, correction=args.correction, scope=args.correction_scope,
+                                    pvalue_rule=args.pvalue_rule, alternative=args.alternative)
+    analysis = analyse_competition(names, stats, metric, n_resamples=args.n_resamples,
                                    rng=np.random.default_rng(args.seed), confidence_level=args.confidence,
-                                   pvalue_rule=conv["pvalue_rule"], alternative=conv["alternative"],
-                                   clusters=clusters)
-    if conv["pvalue_rule"] == "add-one":      # tie groups always correct over all pairs, the largest family
-        message = resolution_warning(analysis.m * (analysis.m - 1) // 2, args.resamples, args.alpha)
-        if message:
-            warnings.warn(message)
-    tables = case_tables(analysis, alpha=args.alpha, scope=args.scope)
-    marks_label = "no correction" if conv["marks"] == "none" else (
-        f"{conv['marks'].capitalize() if conv['marks'] != 'bh' else 'BH'} over "
-        + ("each reference system's group" if args.scope == "group" else "all pairs"))
-    if conv["marks"] != "none":
-        tables["matrix"] = difference_matrix(analysis, conv["marks"], scope=args.scope)
-        tables["pairs"]["mark"] = [significance_mark(p) for p in tables["pairs"][f"pvalue_{conv['marks']}"]]
+                                   clusters=clusters, alpha=args.alpha, **settings)
+    tables = case_tables(analysis, alpha=args.alpha)
+    rule = decision_rule(settings["correction"], settings["scope"], args.alpha)
+    pvalues = pvalue_description(settings["alternative"], settings["pvalue_rule"])
     title = (f"{args.table}: {analysis.m} systems, n = {analysis.n_items}, {metric.name}; "
-             f"{args.resamples} bootstrap samples, seed {args.seed}, corrections over "
-             + ("each reference system's group" if args.scope == "group" else "all pairs"))
-    # the paper's settings keep the paper's report; other settings are named in the title and legends
-    paper_pvalues = (conv["alternative"], conv["pvalue_rule"]) == ("greater", "fraction")
-    if not paper_pvalues:
-        title += f"; p-values {pvalue_description(conv['alternative'], conv['pvalue_rule'])}"
-    if conv["marks"] != "none":
-        title += f"; Table 4 marks: {marks_label}"
+             f"{args.n_resamples} bootstrap samples, seed {args.seed}"
+             + (f", {int(clusters.max() + 1)} clusters resampled whole" if clusters is not None else ""))
     report = case_markdown(title, tables)
-    report = report.replace("significance, no correction (Table 4)", f"significance, {marks_label} (Table 4)")
-    if not paper_pvalues:
-        report = report.replace("(one-sided bootstrap, P*(δ* ≥ 2δ))",
-                                f"(bootstrap, {pvalue_description(conv['alternative'], conv['pvalue_rule'])})")
-    if conv["alternative"] != "greater":
-        report = report.replace("m − 1 one-sided comparisons", "m − 1 two-sided comparisons")
     # Files and JSON: Table 4 as numbers (matrix) with its significance in long form beside it; the
     # Markdown report keeps the marked cells.
     files = {**tables, "matrix": analysis.difference_values(),
-             "matrix_significance": marked_significance(analysis, alpha=args.alpha, scope=args.scope,
-                                                         marks=conv["marks"])}
+             "matrix_significance": marked_significance(analysis, alpha=args.alpha)}
     if args.out:
-        from simstats.studies.navamunoz2024.figures import bootstrap_difference_figure, difference_intervals_figure, ordered_intervals_figure
+        from simstats.studies.navamunoz2024.figures import (bootstrap_difference_figure, difference_intervals_figure,
+                                                            ordered_intervals_figure)
         from simstats.io import save_figure
 
+        level = f"{100 * args.confidence:g} %"
         out = Path(args.out)
         for name, frame in files.items():
             write_csv(frame, out / f"{name}.csv")
         figures = "\n## Figures\n\n" + "\n\n".join(f"![{caption}]({stem}.png)" for stem, caption in
                                                      figure_links) + "\n"
         write_text(report + figures, out / "report.md")
-        save_figure(ordered_intervals_figure(tables["scores"], metric.name), out / "intervals.png",
-                    out / "intervals.pdf")
-        save_figure(difference_intervals_figure(tables["differences"], metric.name), out / "differences.png",
-                    out / "differences.pdf")
+        save_figure(ordered_intervals_figure(tables["scores"], metric.name, label=f"score and {level} percentile CI"),
+                    out / "intervals.png", out / "intervals.pdf")
+        save_figure(difference_intervals_figure(tables["differences"], metric.name, rule=rule),
+                    out / "differences.png", out / "differences.pdf")
         first = tables["differences"].iloc[0]
         panel = (f"{first.reference} vs {first.system}", analysis.improvement_replicates(0, 1), first.difference,
                  float(tables["pairs"].pvalue.iloc[0]))
         figure = bootstrap_difference_figure([panel], metric.name)
-        if not paper_pvalues:
-            figure.axes[0].set_title(f"{panel[0]}\np = {pvalue_description(conv['alternative'], conv['pvalue_rule'])}"
-                                     f" = {panel[3]:.4f}", fontsize=9)
+        figure.axes[0].set_title(f"{panel[0]}\np ({pvalues}) = {panel[3]:.4f}", fontsize=9)
         save_figure(figure, out / "bootstrap.png", out / "bootstrap.pdf")
     if args.format == "json":
-        settings = {"table": str(args.table), "metric": metric.name, "higher_is_better": metric.higher_is_better,
-                    "systems": analysis.m, "items": analysis.n_items, "resamples": args.resamples,
-                    "seed": args.seed, "confidence": args.confidence, "alpha": args.alpha, "scope": args.scope,
-                    "convention": args.convention, "pvalue_rule": conv["pvalue_rule"],
-                    "alternative": conv["alternative"], "marks": conv["marks"],
-                    "pvalues": ("one-sided, P*(delta* >= 2 delta), reference ranked above system"
-                                if conv["alternative"] == "greater" else
-                                "two-sided, P*(|delta* - delta| >= |delta|), direction: reference ranked above system")
-                    + (", count/B" if conv["pvalue_rule"] == "fraction" else ", (count + 1)/(B + 1)"),
-                    "tie_method": TIE_METHOD, "possible_winner_method": WINNER_METHOD,
-                    "clusters": int(clusters.max() + 1) if clusters is not None else None,
-                    "simstats_version": __version__}
-        print(json.dumps({"settings": settings, "tables": {name: records(frame) for name, frame in files.items()}},
-                         indent=2))
+        json_settings = {"table": str(args.table), "metric": metric.name, "higher_is_better": metric.higher_is_better,
+                         "systems": analysis.m, "items": analysis.n_items, "n_resamples": args.n_resamples,
+                         "seed": args.seed, "confidence_level": args.confidence, "alpha": args.alpha,
+                         "preset": args.preset, **settings, "pvalues": pvalues, "decision_rule": rule,
+                         "claim": "these systems (one run each) differ on the population of test items",
+                         "clusters": int(clusters.max() + 1) if clusters is not None else None,
+                         "simstats_version": __version__}
+        print(json.dumps({"settings": json_settings,
+                          "tables": {name: records(frame) for name, frame in files.items()}}, indent=2))
     elif args.format == "csv":
-        print(tables["ranks"].to_csv(index=False, lineterminator="\n"), end="")  # full (repr) precision
+        ranks = tables["ranks"].copy()
+        for key, value in (("claim", "these systems (one run each) differ on the population of test items"),
+                           ("decision_rule", rule), ("pvalues", pvalues), ("n_resamples", args.n_resamples),
+                           ("seed", args.seed)):
+            ranks[key] = value
+        print(ranks.to_csv(index=False, lineterminator="\n"), end="")  # full (repr) precision
     else:
         print(report, end="")
     return 0
+
+
+def _pvalue_rule_argument(p, default: str = "add-one") -> None:
+    p.add_argument("--pvalue-rule", choices=["add-one", "fraction"],
+                   help="how a count c of the B resamples at least as extreme becomes a p-value: add-one "
+                        f"(c + 1)/(B + 1), never 0, or fraction c/B (can print 0) (default: {default})")
 
 
 def _prediction_arguments(p, table_help: str, metric_help: str, optional: bool = False) -> None:
@@ -581,12 +622,13 @@ def _prediction_arguments(p, table_help: str, metric_help: str, optional: bool =
 
 #: Checks of numeric options, so that errors name the flag: (attribute, flag, test, requirement).
 OPTION_CHECKS = [
-    ("resamples", "--resamples", lambda v: v >= 1, "must be >= 1"),
+    ("n_resamples", "--n-resamples", lambda v: v >= 1, "must be >= 1"),
     ("seed", "--seed", lambda v: v >= 0, "must be >= 0"),
     ("confidence", "--confidence", lambda v: 0 < v < 1, "must be in (0, 1)"),
     ("alpha", "--alpha", lambda v: 0 < v < 1, "must be in (0, 1)"),
     ("margin", "--margin", lambda v: v is None or (math.isfinite(v) and v > 0), "must be a positive number"),
     ("aso_alpha", "--aso-alpha", lambda v: 0 < v < 1, "must be in (0, 1)"),
+    ("min_scores", "--min-scores", lambda v: v >= 2, "must be >= 2 (the sd and Welch's t need 2 scores per system)"),
 ]
 
 
@@ -610,8 +652,44 @@ def _run_arguments(p) -> None:
                         "every column is one system)")
 
 
+#: Options renamed for one vocabulary; the old spellings still work for one release, with a warning.
+#: (command or None for every command, old option) -> new option.
+RENAMED_OPTIONS = {(None, "--resamples"): "--n-resamples", ("compare", "--pvalue"): "--pvalue-method",
+                   ("competition", "--pvalue"): "--pvalue-rule", ("competition", "--convention"): "--preset",
+                   ("competition", "--scope"): "--correction-scope", ("competition", "--marks"): "--correction"}
+
+DESCRIPTION = """Compare ML/NLP systems with tests validated by simulation.
+
+commands:
+  compare         systems' outputs on one test set, or approaches over seeds x items
+  plan            seeds and test items a comparison needs (power, minimum detectable difference)
+  compare-scores  score distributions, one score per run
+  competition     rank the systems of a competition, with intervals and one decision rule
+  check-config    validate configuration files and list their scenarios
+  implied         the summary values a scenario's noise model implies
+
+Every p-value is two-sided unless asked otherwise and never 0; every output states its claim."""
+
+
+def renamed_argv(argv: Sequence[str]) -> list[str]:
+    """``argv`` with renamed options (:data:`RENAMED_OPTIONS`) spelled the new way, warning once for each."""
+    argv = list(argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    out = []
+    for arg in argv:
+        name, eq, value = arg.partition("=")
+        new = RENAMED_OPTIONS.get((command, name)) or RENAMED_OPTIONS.get((None, name))
+        if new is not None and name.startswith("--"):
+            warnings.warn(f"{name} is renamed {new}; the old name will be removed in the next release")
+            arg = new + eq + value
+        out.append(arg)
+    return out
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="simstats", description=__doc__)
+    parser = argparse.ArgumentParser(prog="simstats", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"simstats {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("compare", help="compare systems' predictions (or per-item statistics) on one test set; "
                        "with several seeds per system, approaches over seeds x items")
@@ -627,16 +705,17 @@ def build_parser() -> argparse.ArgumentParser:
                         "(stratified); several seeds per system: t (the approach t-test over seeds x items) or "
                         "bootstrap (over seeds x items, see --resample) (default: bootstrap with one run per system, "
                         "t with several seeds, bootstrap when --resample is given)")
-    p.add_argument("--pvalue", choices=["shift", "percentile", "sacrebleu"],
-                   help="p-value convention of --test bootstrap: shift (P*(d* >= 2d) one-sided), percentile "
-                        "(P*(d* <= 0) one-sided, Koehn 2004) or sacrebleu (sacrebleu --paired-bs, two-sided: "
-                        "(#{|d*| - mean |d*| > |d|} + 1) / (B + 1)) (default: shift)")
+    p.add_argument("--pvalue-method", choices=["shift", "percentile", "sacrebleu"],
+                   help="which bootstrap replicates count as extreme (--test bootstrap): shift (two-sided "
+                        "|d* - d| >= |d|; one-sided d* >= 2d), percentile (d* <= 0 one-sided, Koehn 2004) or "
+                        "sacrebleu (sacrebleu --paired-bs, two-sided: #{|d*| - mean |d*| > |d|}) (default: shift)")
+    _pvalue_rule_argument(p)
     p.add_argument("--reference", default="best", help="system every other is compared with (default: the best)")
     p.add_argument("--alternative", choices=["greater", "less", "two-sided"],
                    help="H1 about the reference's improvement over each system (default: two-sided); greater or "
                         "less are one-sided, meant for a reference named before seeing the data: against "
                         "--reference best, greater rejects about 2 x alpha of the time under no difference")
-    p.add_argument("--resamples", type=int, default=10_000,
+    p.add_argument("--n-resamples", type=int, default=10_000,
                    help="bootstrap resamples of the intervals, and of the p-values of --test bootstrap or "
                         "randomization (default: 10000)")
     _run_arguments(p)
@@ -718,11 +797,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ASO computation: exact (exact integrals of the quantile functions), grid (deepsig's grid, "
                         "first point counted), deepsig (as deepsig >= 1.2.4), dror2019 (as Dror et al. 2019's "
                         "released script) (default: exact)")
+    p.add_argument("--aso-threshold", type=float,
+                   help="decide with ASO: the reference is declared almost stochastically larger when eps_min < "
+                        "this value, in (0, 0.5] (0.2 for a strict claim, Dror et al. 2019); ASO is not a test at "
+                        "level alpha (default: no decision, eps_min only)")
     p.add_argument("--seed", type=int, default=0, help="seed of ASO's bootstrap (default: 0)")
     p.add_argument("--reference", default="best",
                    help="system every other is compared with (default: the best, highest mean)")
-    p.add_argument("--alternative", default="greater", choices=["greater", "less", "two-sided"],
-                   help="H1 about the reference's scores against each system's (default: greater)")
+    p.add_argument("--alternative", default="two-sided", choices=["greater", "less", "two-sided"],
+                   help="H1 about the reference's scores against each system's (default: two-sided); greater or "
+                        "less are one-sided, meant for a reference named before seeing the data")
     p.add_argument("--correction", default="none", choices=["none", "bonferroni", "holm", "bh"],
                    help="multiple-comparison correction of the p-values (default: none)")
     p.add_argument("--min-scores", type=int, default=3, help="fewest scores a system may have (default: 3)")
@@ -731,34 +815,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_compare_scores)
     p = sub.add_parser("competition", help="analyse a competition as Nava-Muñoz et al. 2024: CIs, differences "
                        "vs the best, p-value matrix, corrections, summary measures")
-    _prediction_arguments(p, "CSV/TSV/parquet: a gold column and one prediction column per system",
+    _prediction_arguments(p, "CSV/TSV/parquet: a gold column and one prediction column per system, or with "
+                             "--statistics long rows (system, item, statistics...)",
                           "accuracy, f1 (see --positive), macro_f1 (see --classes), weighted_f1, mae (lower is "
-                          "better)")
-    p.add_argument("--resamples", type=int, default=10_000, help="bootstrap samples (default: 10000)")
+                          "better); with --statistics also precision, recall and bleu (sacrebleu's corpus BLEU)")
+    p.add_argument("--statistics", action="store_true",
+                   help="the table holds per-item sufficient statistics in long rows (system, item, statistics...), "
+                        "e.g. BLEU's (default: it holds predictions)")
+    p.add_argument("--n-resamples", type=int, default=10_000, help="bootstrap samples (default: 10000)")
     p.add_argument("--clusters", metavar="COLUMN",
                    help="column of cluster (document) ids: the bootstrap resamples whole clusters (default: none, "
                         "items resampled one by one)")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
     p.add_argument("--confidence", type=float, default=0.95, help="level of the CIs (default: 0.95)")
     p.add_argument("--alpha", type=float, default=0.05,
-                   help="level for counting ties (Table 6), tie groups and possible winners (default: 0.05)")
-    p.add_argument("--convention", default="recommended", choices=["recommended", "paper"],
-                   help="recommended: corrections over all pairs, two-sided (count+1)/(B+1) p-values, Table 4 "
-                        "marks from Holm; paper: Nava-Muñoz et al./CompStats (within-group corrections, one-sided "
-                        "count/B p-values, uncorrected marks); the flags below override single settings "
+                   help="level of every verdict: Table 3's 'different', Table 4's marks, ties (Table 6), tie groups "
+                        "and possible winners (default: 0.05)")
+    p.add_argument("--preset", default="recommended", choices=["recommended", "paper"],
+                   help="recommended: two-sided (count+1)/(B+1) p-values, Holm over all pairs; paper: Nava-Muñoz et "
+                        "al./CompStats (one-sided count/B p-values, no correction of the verdicts, Table 5 within "
+                        "each reference system's comparisons); the flags below override single settings "
                         "(default: recommended)")
-    p.add_argument("--scope", choices=["group", "all"],
-                   help="corrections within each reference system's comparisons (as the paper) or over all pairs "
-                        "(default: from --convention: all; paper: group)")
-    p.add_argument("--pvalue", choices=["add-one", "fraction"],
-                   help="p-value from the count of bootstrap samples at least as extreme: (count+1)/(B+1) or "
-                        "count/B (default: from --convention: add-one; paper: fraction)")
+    p.add_argument("--correction", choices=["none", "bonferroni", "holm", "bh"],
+                   help="correction of every verdict (Table 3, Table 4's marks, ties, possible winners) (default: "
+                        "from --preset: holm; paper: none)")
+    p.add_argument("--correction-scope", choices=["all", "group"],
+                   help="family of the corrections: all pairs, or each reference system's comparisons (default: "
+                        "from --preset: all; paper: group)")
+    _pvalue_rule_argument(p, "from --preset: add-one; paper: fraction")
     p.add_argument("--alternative", choices=["two-sided", "greater"],
                    help="two-sided, P*(|d*-d| >= |d|), or one-sided 'the system ranked above is better', "
-                        "P*(d* >= 2d) (default: from --convention: two-sided; paper: greater)")
-    p.add_argument("--marks", choices=["none", "bonferroni", "holm", "bh"],
-                   help="correction (over --scope) behind the significance marks of Table 4 and the mark columns "
-                        "(default: from --convention: holm; paper: none)")
+                        "P*(d* >= 2d) (default: from --preset: two-sided; paper: greater)")
     p.add_argument("--out", help="directory for the tables (CSV), report.md and figures (PNG, PDF) "
                                  "(default: print the report only)")
     p.add_argument("--format", default="md", choices=["md", "csv", "json"],
@@ -790,10 +877,10 @@ def _discard_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     # Python warnings (numpy, scipy, ASO's small-sample warning) become one line each, after the output;
     # after an error only the error is printed.
     with warnings.catch_warnings(record=True) as caught:
+        args = build_parser().parse_args(renamed_argv(sys.argv[1:] if argv is None else argv))
         try:
             _check_options(args)
             code = args.func(args)

@@ -16,10 +16,12 @@ import pandas as pd
 from simstats.stats import classical
 from simstats.stats.aso import METHODS as GENERIC_ASO_METHODS, WARN_SCORES, SmallSampleWarning, aso
 from simstats.studies.dror2019.conventions import dror2019_aso
-from simstats.stats.bootstrap import PAIRED_CONVENTIONS, bootstrap_scores, paired_bootstrap
+from simstats.stats.bootstrap import PAIRED_PVALUE_METHODS, PVALUE_RULES, bootstrap_scores, paired_bootstrap
+from simstats.stats.multitest import adjust_pvalues
+from simstats.stats.renamed import renamed_parameters
 from simstats.stats.metrics import (STATISTICS_METRICS, Metric, accuracy, classification_f1, get_metric,
                                     label_statistics, mae)
-from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
+from simstats.stats.randomization import randomization_test
 from simstats.stats.lazy import lazy_module
 from simstats.stats.power import (MIN_DISCORDANT, paired_item_variance, paired_item_variance_from_rates, paired_plan,
                                   plan, seeds_items_grid, variance_components)
@@ -28,7 +30,6 @@ from simstats.stats.approaches import (TARGETS, approach_margin_test, approach_t
 from simstats import __version__
 
 sps = lazy_module("scipy.stats")
-_multitest = lazy_module("statsmodels.stats.multitest")
 
 LABEL_METRICS = ("accuracy", "f1", "precision", "recall", "macro_f1", "weighted_f1", "mae")
 TESTS = ("bootstrap", "randomization", "exact-randomization")
@@ -57,14 +58,25 @@ def read_table(path: str) -> pd.DataFrame:
             return pd.read_parquet(p)
         sep = "\t" if p.suffix in (".tsv", ".tab") else ","
         return pd.read_csv(p, sep=sep, keep_default_na=True)
-    except Exception as err:  # pandas/pyarrow raise many types
-        raise InputError(f"{path}: cannot read table ({type(err).__name__}: {str(err).splitlines()[0]})") from None
+    except pd.errors.EmptyDataError:
+        raise InputError(f"{path}: empty file (no header line)") from None
+    except Exception as err:  # pandas/pyarrow raise many types; their class names mean nothing to a user
+        import re
+
+        text = str(err).splitlines()[0] if str(err) else "unreadable"
+        fields = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", text)
+        if fields:
+            header, line, saw = fields.groups()
+            raise InputError(f"{path}: line {line} has {saw} fields, the header has {header}") from None
+        raise InputError(f"{path}: cannot read table ({text})") from None
 
 
 def _no_missing(frame: pd.DataFrame, what: str) -> None:
-    bad = frame.columns[frame.isna().any()].tolist()
-    if bad:
-        raise InputError(f"{what}: missing or NaN values in column(s) {', '.join(map(str, bad))}")
+    """A one-line error naming the first missing (NaN or empty) cell: its column and row (the file's line)."""
+    missing = frame.isna().to_numpy()
+    if missing.any():
+        i, j = (int(k[0]) for k in np.nonzero(missing))
+        raise InputError(f"{what}: missing value in column {frame.columns[j]!r} (row {i + 2})")
 
 
 def _show(value) -> str:
@@ -78,6 +90,91 @@ def _first_not_finite(values: pd.Series) -> int | None:
     Messages give position + 2 as the row: the line of a CSV file, whose line 1 is the header."""
     bad = np.flatnonzero(~np.isfinite(pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)))
     return int(bad[0]) if bad.size else None
+
+
+def _in_all(count: int, what: str) -> str:
+    """"; 7 missing in all" after the first bad cell of a message, when it is not the only one."""
+    return f"; {count} {what} in all" if count > 1 else ""
+
+
+def _not_numbers(values: pd.Series) -> np.ndarray:
+    """Positions of the (present) values that do not parse as numbers."""
+    return np.flatnonzero((pd.to_numeric(values, errors="coerce").isna() & values.notna()).to_numpy())
+
+
+def _mixes_numbers(values: pd.Series) -> bool:
+    """A text column that is mostly numbers: some of its cells parse as numbers and some do not (a typo)."""
+    if pd.api.types.is_numeric_dtype(values):
+        return False
+    bad = _not_numbers(values)
+    return 0 < bad.size < int(values.notna().sum())
+
+
+def _ids(values) -> str:
+    """The first ids of a list, as messages show them: "17, 18, 40" or "17, 18, 40, 41, 42, ..."."""
+    values = list(values)
+    return ", ".join(_show(v) for v in values[:5]) + (", ..." if len(values) > 5 else "")
+
+
+def _lacking(name: str, ids, other: str, other_ids, what: str = "items") -> list[str]:
+    """Both ways, what one of two id sets lacks of the other: ["'B' lacks 3 of the 50 items of 'A'
+    (first: 17, 18, 40)"]; every unmatched id is counted."""
+    parts = []
+    for x, x_ids, y, y_ids in ((name, ids, other, other_ids), (other, other_ids, name, ids)):
+        y_set = set(y_ids)
+        lacking = _sorted_unique(pd.Series(list(y_set - set(x_ids)), dtype=object))
+        if lacking:
+            parts.append(f"{x} lacks {len(lacking)} of the {len(y_set)} {what} of {y} (first: {_ids(lacking)})")
+    return parts
+
+
+def _check_gold(gold: pd.Series, metric_name: str, where, numeric_predictions: bool = False) -> None:
+    """Gold labels: none missing; finite numbers for mae; numbers if the predictions are (a typo
+    such as 'seven' in a numeric column).  ``where(i)``: the place of the i-th row in messages."""
+    name = f"gold column {gold.name!r}"
+    missing = np.flatnonzero(gold.isna().to_numpy())
+    if missing.size:
+        raise InputError(f"{name}: missing gold label (empty or NaN) in {where(missing[0])}"
+                         f"{_in_all(missing.size, 'missing')}")
+    if metric_name == "mae":
+        i = _first_not_finite(gold)
+        if i is not None:
+            raise InputError(f"{name}: {_show(gold.iloc[i])} ({where(i)}) is not a finite number")
+    elif numeric_predictions and _mixes_numbers(gold):
+        bad = _not_numbers(gold)
+        raise InputError(f"{name}: {_show(gold.iloc[bad[0]])} ({where(bad[0])}) is not a number, unlike the "
+                         f"other gold labels and the predictions{_in_all(bad.size, 'such labels')}")
+
+
+def _check_predictions(pred: pd.Series, labels, numeric_gold: bool, metric_name: str, who, where,
+                       run=None) -> None:
+    """Predictions (one column of a wide table, or a long table's prediction column): none missing;
+    finite numbers for mae; numbers if the gold labels are; else gold labels only.  Messages name
+    the system (``who(i)``), the value and its place (``where(i)``: the row, the file's line);
+    ``run(i)``: the rows of row i's run (default: all), whose unknown labels are listed."""
+    missing = np.flatnonzero(pred.isna().to_numpy())
+    if missing.size:
+        i = missing[0]
+        raise InputError(f"{who(i)}: missing prediction (empty or NaN) in {where(i)}"
+                         f"{_in_all(missing.size, 'missing')}")
+    if metric_name == "mae":
+        i = _first_not_finite(pred)
+        if i is not None:
+            raise InputError(f"{who(i)}: {_show(pred.iloc[i])} ({where(i)}) is not a finite number")
+        return
+    if numeric_gold and _mixes_numbers(pred):
+        bad = _not_numbers(pred)
+        raise InputError(f"{who(bad[0])}: prediction {_show(pred.iloc[bad[0]])} ({where(bad[0])}) is not a number, "
+                         f"but the gold labels are numbers{_in_all(bad.size, 'such predictions')}")
+    known = set(labels)
+    unknown = [v for v in pd.unique(pred).tolist() if v not in known]
+    if unknown:
+        bad = np.flatnonzero(pred.isin(unknown).to_numpy())
+        i = int(bad[0])
+        rows = pred if run is None else pred[run(i)]
+        listed = sorted((v for v in pd.unique(rows).tolist() if v not in known), key=str)
+        raise InputError(f"{who(i)} predicts labels that are not gold labels: {listed[:5]} "
+                         f"(first: {_show(pred.iloc[i])} in {where(i)}{_in_all(bad.size, 'such predictions')})")
 
 
 def label_metric(name: str, labels, positive=None, subset=None) -> tuple[Metric, dict]:
@@ -110,21 +207,28 @@ def _coerce(values: pd.Series, like):
     out = []
     for v in values:
         try:
-            value = str(v) if isinstance(like, str) else type(like)(v)
-        except (TypeError, ValueError):
-            raise InputError(f"label {v!r} is not a gold label (gold labels are of type {type(like).__name__})") \
-                from None
+            if isinstance(like, (bool, np.bool_)):  # bool("False") is True: read the words
+                value = {"true": True, "1": True, "false": False, "0": False}[str(v).strip().lower()]
+            else:
+                value = str(v) if isinstance(like, str) else type(like)(v)
+        except (KeyError, TypeError, ValueError):
+            kind = ("true/false" if isinstance(like, (bool, np.bool_)) else
+                    "integers" if isinstance(like, (int, np.integer)) else
+                    "numbers" if isinstance(like, (float, np.floating)) else "text")
+            raise InputError(f"label {v!r} is not a gold label (gold labels are {kind})") from None
         out.append(value.item() if isinstance(value, np.generic) else value)  # 5, not np.int64(5), in messages
     return out
 
 
 def statistics_from_predictions(table: pd.DataFrame, gold_column: str, systems=None, metric_name: str = "accuracy",
-                                positive=None, subset=None, *, id_column=None, exclude=()):
+                                positive=None, subset=None, *, id_column=None, exclude=(), describe=None):
     """(names, stats (systems, items, k), metric) from a wide table of gold labels and predictions.
 
     The systems are ``systems`` or else every column but the gold column, the item-id column
     (``id_column``, default: a column named ``id`` or ``item``) and the ``exclude`` columns.
-    Item ids must be unique.
+    Item ids must be unique.  A bad cell (missing, not a number where numbers are needed, not a
+    gold label) is an error naming the column (``describe(column)``, default "system 'a'"), the
+    value and its row (the file's line: the first row after the header is row 2).
     """
     columns = ", ".join(map(str, table.columns))
     if gold_column not in table.columns:
@@ -154,6 +258,9 @@ def statistics_from_predictions(table: pd.DataFrame, gold_column: str, systems=N
     if missing:
         raise InputError(f"system column(s) {', '.join(missing)} not found")
     for c in ids:
+        missing = np.flatnonzero(table[c].isna().to_numpy())
+        if missing.size:
+            raise InputError(f"item id column {c!r}: missing id (row {missing[0] + 2})")
         repeated = table[c].duplicated()
         if repeated.any():
             i = int(np.flatnonzero(repeated.to_numpy())[0])
@@ -162,19 +269,16 @@ def statistics_from_predictions(table: pd.DataFrame, gold_column: str, systems=N
         raise InputError(f"need at least two systems to compare, got {len(systems)}")
     if len(table) == 0:
         raise InputError("the table has no rows")
-    _no_missing(table[[gold_column, *systems]], "input")
-    for c in [gold_column, *systems] if metric_name == "mae" else []:
-        i = _first_not_finite(table[c])
-        if i is not None:
-            what = f"gold column {c!r}" if c == gold_column else f"system {c!r}"
-            raise InputError(f"{what}: {_show(table[c].iloc[i])} (row {i + 2}) is not a finite number")
+    def where(i):
+        return f"row {i + 2}"
+
+    numeric = pd.api.types.is_numeric_dtype
+    _check_gold(table[gold_column], metric_name, where, all(numeric(table[s]) for s in systems))
     gold = table[gold_column].to_numpy()
     labels = sorted(pd.unique(gold).tolist(), key=str)
-    if metric_name != "mae":
-        for s in systems:
-            unknown = sorted(set(pd.unique(table[s]).tolist()) - set(labels), key=str)
-            if unknown:
-                raise InputError(f"system {s!r} predicts labels that are not gold labels: {unknown[:5]}")
+    describe = describe or (lambda s: f"system {s!r}")
+    for s in systems:
+        _check_predictions(table[s], labels, numeric(table[gold_column]), metric_name, lambda i: describe(s), where)
     like = gold[0]
     if positive is not None:
         positive = _coerce(pd.Series([positive]), like)[0]
@@ -201,14 +305,35 @@ def statistics_from_long(table: pd.DataFrame, metric: Metric):
     if missing:
         raise InputError(f"statistics table lacks column(s) {', '.join(missing)} (metric {metric.name} needs "
                          f"{', '.join(metric.statistics)})")
-    _no_missing(table[need], "statistics table")
+    _no_missing(table[["system", "item"]], "statistics table")
+
+    def cell(i, c):
+        return (f"statistics table: system {_show(table.system.iloc[i])}, item {_show(table.item.iloc[i])}, "
+                f"column {c!r}")
+
+    for c in metric.statistics:
+        missing = np.flatnonzero(table[c].isna().to_numpy())
+        if missing.size:
+            i = missing[0]
+            raise InputError(f"{cell(i, c)}: missing value (row {i + 2}{_in_all(missing.size, 'missing')})")
     for c in metric.statistics:
         i = _first_not_finite(table[c])
         if i is not None:
             raise InputError(f"statistics table: system {_show(table.system.iloc[i])}, column {c!r}: "
                              f"{_show(table[c].iloc[i])} (row {i + 2}) is not a finite number")
-    if table.duplicated(["system", "item"]).any():
-        raise InputError("statistics table has repeated (system, item) rows")
+    for c in metric.statistics:  # every statistic is a count but mae's absolute error, a number >= 0
+        values = pd.to_numeric(table[c]).to_numpy(float)
+        bad = np.flatnonzero(values < 0 if c == "abs_error" else (values < 0) | (values != np.round(values)))
+        if bad.size:
+            i = bad[0]
+            need = "negative (an absolute error is >= 0)" if c == "abs_error" else "not a count (an integer >= 0)"
+            raise InputError(f"{cell(i, c)}: {_show(table[c].iloc[i])} (row {i + 2}) is {need}"
+                             f"{_in_all(bad.size, 'such values')}")
+    repeated = np.flatnonzero(table.duplicated(["system", "item"]).to_numpy())
+    if repeated.size:
+        i = repeated[0]
+        raise InputError(f"statistics table: system {_show(table.system.iloc[i])}, item {_show(table.item.iloc[i])} "
+                         f"(row {i + 2}) repeats an earlier (system, item) row")
     names = list(pd.unique(table.system))
     if len(names) < 2:
         raise InputError(f"need at least two systems to compare, got {len(names)}")
@@ -216,42 +341,97 @@ def statistics_from_long(table: pd.DataFrame, metric: Metric):
     first = items[names[0]]
     for s in names[1:]:
         if items[s] != first:
-            raise InputError(f"systems {names[0]!r} and {s!r} are scored on different items "
-                             f"({len(first)} vs {len(items[s])})")
+            raise InputError(f"systems {_show(names[0])} and {_show(s)} are scored on different items: "
+                             + "; ".join(_lacking(_show(s), items[s], _show(names[0]), first)))
     ordered = table.sort_values(["system", "item"], kind="stable")
     stats = np.stack([ordered.loc[ordered.system == s, list(metric.statistics)].to_numpy(float) for s in names])
     return names, stats
 
 
+@renamed_parameters(seed="rng", convention="pvalue_method")
 def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", reference: str = "best",
-                    n_resamples: int = 10_000, seed: int = 0, correction: str = "none",
+                    n_resamples: int = 10_000, rng=0, correction: str = "none",
                     alternative: str = "two-sided", confidence_level: float = 0.95,
-                    convention: str = "shift", clusters=None) -> pd.DataFrame:
-    """Each system against the reference (default: the best by observed score).
+                    pvalue_method: str = "shift", pvalue_rule: str = "add-one", clusters=None) -> pd.DataFrame:
+    """Each system against the reference (default: the best by observed score) on one test set.
 
-    ``difference`` is the reference's improvement over the system.  The p-value is two-sided by
-    default ("the reference differs"); alternative="greater" tests "the reference is better".
-    With reference="best" the reference is chosen by the data, so "greater" is one-sided in the
-    direction the data chose: under no difference it rejects about 2 alpha of the time.
-    ``convention`` is the p-value convention of ``test="bootstrap"`` (:func:`paired_bootstrap`);
-    with "sacrebleu" (two-sided only) the test's resamples come from a fresh generator seeded
-    ``seed``, so ``seed=12345, n_resamples=1000`` gives ``sacrebleu --paired-bs``'s p-values.
-    ``clusters`` (one id per item): the bootstrap resamples whole clusters (documents).
+    Parameters
+    ----------
+    names : sequence of str
+        System names, one per row of ``stats``.
+    stats : array (systems, items, k)
+        Per-item statistics of ``metric`` (one run per system).
+    metric : Metric
+        Metric of summed statistics.
+    test : {"bootstrap", "randomization", "exact-randomization"}
+        Paired bootstrap (:func:`simstats.paired_bootstrap`), approximate randomization or the exact
+        stratified randomization test (:func:`simstats.randomization_test`).
+    reference : str
+        The system every other is compared with; "best" (default) picks the best observed score.
+    n_resamples : int
+        Bootstrap resamples (intervals, and the bootstrap's p-values) or shuffles (randomization).
+    rng : int or numpy.random.Generator
+        Seed of the resampling (default 0).  With ``pvalue_method="sacrebleu"`` the test's resamples
+        come from a fresh generator seeded ``rng``, so ``rng=12345, n_resamples=1000`` gives
+        ``sacrebleu --paired-bs``'s p-values.
+    correction : {"none", "bonferroni", "holm", "bh"}
+        Correction of the p-values over the m - 1 comparisons with the reference.
+    alternative : {"two-sided", "greater", "less"}
+        H1 about the reference's improvement over each system; two-sided by default ("the
+        reference differs").  With reference="best" the data choose the reference, so "greater"
+        is one-sided in the direction the data chose and rejects about 2 alpha of the time under
+        no difference.
+    confidence_level : float
+        Level of the two-sided percentile intervals of the scores and differences.
+    pvalue_method : {"shift", "percentile", "sacrebleu"}
+        Which bootstrap replicates count as extreme (``test="bootstrap"`` only).
+    pvalue_rule : {"add-one", "fraction"}
+        (c + 1)/(B + 1), never 0 (default), or c/B (bootstrap, shift and percentile).
+    clusters : array (items,), optional
+        Cluster (document) id per item: the bootstrap resamples whole clusters.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per system, sorted by score (best first): ``role`` (reference or system), score
+        and its interval, ``difference`` (reference minus system, as its improvement for a
+        lower-is-better metric) with its interval, ``pvalue`` and ``pvalue_adjusted``.  ``attrs``
+        holds the claim and every setting.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats import accuracy, label_statistics
+    >>> gold = np.arange(300) % 2
+    >>> right = np.random.default_rng(0).random((3, 300)) < [[0.80], [0.78], [0.70]]
+    >>> stats = np.stack([label_statistics(accuracy, gold, np.where(r, gold, 1 - gold)) for r in right])
+    >>> out = compare_systems(["a", "b", "c"], stats, accuracy, n_resamples=2000, correction="holm")
+    >>> print(out[["system", "role", "score", "pvalue_adjusted"]].round(4).to_string(index=False))
+    system      role  score  pvalue_adjusted
+         b reference 0.8033              NaN
+         a    system 0.7367           0.0605
+         c    system 0.6800           0.0010
     """
     if test not in TESTS:
         raise InputError(f"unknown test {test!r} (choose from {', '.join(TESTS)})")
-    if convention not in PAIRED_CONVENTIONS:
-        raise InputError(f"unknown p-value convention {convention!r} (choose from {', '.join(PAIRED_CONVENTIONS)})")
-    if convention != "shift" and test != "bootstrap":
-        raise InputError(f"--pvalue {convention} is a convention of --test bootstrap, not of --test {test}")
-    if convention == "sacrebleu" and alternative != "two-sided":
-        raise InputError(f"--pvalue sacrebleu is two-sided (sacrebleu's paired bootstrap tests |difference|); "
+    if pvalue_method not in PAIRED_PVALUE_METHODS:
+        raise InputError(f"unknown p-value method {pvalue_method!r} (choose from {', '.join(PAIRED_PVALUE_METHODS)})")
+    if pvalue_method != "shift" and test != "bootstrap":
+        raise InputError(f"--pvalue-method {pvalue_method} is a method of --test bootstrap, not of --test {test}")
+    if pvalue_method == "sacrebleu" and alternative != "two-sided":
+        raise InputError(f"--pvalue-method sacrebleu is two-sided (sacrebleu's paired bootstrap tests |difference|); "
                          f"got --alternative {alternative}")
+    if pvalue_rule not in PVALUE_RULES:
+        raise InputError(f"unknown p-value rule {pvalue_rule!r} (choose from {', '.join(PVALUE_RULES)})")
+    if pvalue_rule != "add-one" and (test != "bootstrap" or pvalue_method == "sacrebleu"):
+        raise InputError(f"--pvalue-rule {pvalue_rule} applies to --test bootstrap with --pvalue-method shift or "
+                         "percentile (the randomization tests and sacrebleu's method count (c + 1)/(B + 1))")
     if correction not in CORRECTIONS:
         raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
-    if clusters is not None and (test != "bootstrap" or convention == "sacrebleu"):
-        raise InputError(f"--clusters resamples whole clusters in the bootstrap (--test bootstrap, --pvalue shift or "
-                         f"percentile); got --test {test}" + (f" --pvalue {convention}" if test == "bootstrap" else ""))
+    if clusters is not None and (test != "bootstrap" or pvalue_method == "sacrebleu"):
+        raise InputError(f"--clusters resamples whole clusters in the bootstrap (--test bootstrap, --pvalue-method "
+                         f"shift or percentile); got --test {test}"
+                         + (f" --pvalue-method {pvalue_method}" if test == "bootstrap" else ""))
     names = list(names)
     scores = metric(stats.sum(axis=1))
     if reference == "best":
@@ -262,45 +442,67 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
         raise InputError(f"reference system {reference!r} not found (systems: {', '.join(names)})")
     others = [i for i in range(len(names)) if i != ref]
     pairs = [(ref, i) for i in others]
+    seed = rng
     rng = np.random.default_rng(seed)
-    _, low, high = bootstrap_scores(stats, metric, n_resamples=n_resamples, rng=rng,
-                                    confidence_level=confidence_level, clusters=clusters)
+    intervals = bootstrap_scores(stats, metric, n_resamples=n_resamples, rng=rng,
+                                 confidence_level=confidence_level, clusters=clusters)
+    low, high = intervals.confidence_interval
     if test == "bootstrap":
         res = paired_bootstrap(stats, metric, pairs, n_resamples=n_resamples, alternative=alternative,
-                               rng=np.random.default_rng(seed) if convention == "sacrebleu" else rng,
-                               confidence_level=confidence_level, convention=convention, clusters=clusters)
+                               rng=np.random.default_rng(seed) if pvalue_method == "sacrebleu" else rng,
+                               confidence_level=confidence_level, pvalue_method=pvalue_method,
+                               pvalue_rule=pvalue_rule, clusters=clusters)
     else:
         boot = paired_bootstrap(stats, metric, pairs, n_resamples=n_resamples, rng=rng, alternative=alternative,
                                 confidence_level=confidence_level)
-        if test == "randomization":
-            res = approximate_randomization(stats, metric, pairs, n_resamples=n_resamples, rng=rng,
-                                            alternative=alternative)
-        else:
-            try:
-                res = exact_stratified_randomization(stats, metric, pairs, alternative=alternative)
-            except ValueError as err:  # too many discordant-item kinds for the exact distribution
-                raise InputError(f"--test exact-randomization: {str(err).split('; use ')[0]}; "
-                                 "use --test randomization (approximate) instead") from None
+        try:
+            res = randomization_test(stats, metric, pairs, method="approximate" if test == "randomization"
+                                     else "exact-stratified", n_resamples=n_resamples, rng=rng,
+                                     alternative=alternative)
+        except ValueError as err:  # too many discordant-item kinds for the exact distribution
+            raise InputError(f"--test exact-randomization: {str(err).split('; use ')[0]}; "
+                             "use --test randomization (approximate) instead") from None
         res = dataclasses.replace(res, confidence_interval=boot.confidence_interval)
     pvalues = np.asarray(res.pvalue, dtype=float)
-    method = CORRECTIONS[correction]
-    adjusted = _multitest.multipletests(pvalues, method=method)[1] if method else pvalues
-    rows = [{"system": names[ref], "score": scores[ref], "score_ci_low": low[ref], "score_ci_high": high[ref],
-             "reference": names[ref], "difference": 0.0, "difference_ci_low": np.nan,
+    adjusted = adjust_pvalues(pvalues, correction)
+    rows = [{"system": names[ref], "role": "reference", "score": scores[ref], "score_ci_low": low[ref],
+             "score_ci_high": high[ref], "reference": names[ref], "difference": 0.0, "difference_ci_low": np.nan,
              "difference_ci_high": np.nan, "pvalue": np.nan, "pvalue_adjusted": np.nan}]
     for j, i in enumerate(others):
-        rows.append({"system": names[i], "score": scores[i], "score_ci_low": low[i], "score_ci_high": high[i],
-                     "reference": names[ref], "difference": res.statistic[j],
+        rows.append({"system": names[i], "role": "system", "score": scores[i], "score_ci_low": low[i],
+                     "score_ci_high": high[i], "reference": names[ref], "difference": res.statistic[j],
                      "difference_ci_low": res.confidence_interval.low[j],
                      "difference_ci_high": res.confidence_interval.high[j],
                      "pvalue": pvalues[j], "pvalue_adjusted": adjusted[j]})
-    out = pd.DataFrame(rows)
-    out.attrs.update(metric=metric.name, test=res.method, correction=correction, n_resamples=n_resamples,
-                     seed=seed, alternative=alternative, confidence_level=confidence_level,
+    out = sorted_by_score(pd.DataFrame(rows), metric.higher_is_better)
+    unit = "clusters" if clusters is not None else "items"
+    out.attrs.update(metric=metric.name, test=res.method, correction=correction,
+                     correction_scope=comparisons_with_reference(len(others)),
+                     n_resamples=n_resamples, seed=seed if isinstance(seed, (int, np.integer)) else None,
+                     alternative=alternative, confidence_level=confidence_level,
                      intervals="percentile bootstrap, two-sided",
+                     claim=f"these runs differ on the population of test {unit} (one run per system; "
+                           "not their training procedures)",
                      clusters=int(len(np.unique(clusters))) if clusters is not None else None)
     if test == "bootstrap":
-        out.attrs["convention"] = convention
+        out.attrs.update(pvalue_method=pvalue_method,
+                         pvalue_rule="add-one" if pvalue_method == "sacrebleu" else pvalue_rule)
+    else:
+        out.attrs["pvalue_rule"] = "add-one" if test == "randomization" else "exact"
+    return out
+
+
+def comparisons_with_reference(count: int) -> str:
+    """The family of a correction over the comparisons with the reference, in words."""
+    return f"the {count} comparison{'' if count == 1 else 's'} with the reference"
+
+
+def sorted_by_score(table: pd.DataFrame, higher_is_better: bool = True, score: str = "score") -> pd.DataFrame:
+    """Rows best score first (stable: ties keep their order), the index renumbered; attrs kept."""
+    order = np.argsort(-table[score].to_numpy(float) if higher_is_better else table[score].to_numpy(float),
+                       kind="stable")
+    out = table.iloc[order].reset_index(drop=True)
+    out.attrs = dict(table.attrs)
     return out
 
 
@@ -331,11 +533,28 @@ def _score_groups(table: pd.DataFrame) -> tuple[dict[str, pd.Series], bool]:
                 raise InputError(f"system {s!r}: {what} (row {bad.index[0] + 2}) is not a number")
             _infinite(s, scores)
             index = g.seed.to_numpy() if has_seed else np.arange(len(g))
+            if has_seed and g.seed.isna().any():
+                raise InputError(f"system {s!r}: missing seed (row {g.index[np.flatnonzero(g.seed.isna())[0]] + 2})")
             if has_seed and pd.Index(index).has_duplicates:
-                dup = pd.Index(index)[pd.Index(index).duplicated()][0]
-                raise InputError(f"system {s!r} has several scores for seed {_show(dup)}")
+                j = int(np.flatnonzero(pd.Index(index).duplicated())[0])
+                earlier = int(np.flatnonzero(index == index[j])[0])
+                raise InputError(f"system {s!r} has several scores for seed {_show(index[j])} (rows "
+                                 f"{g.index[earlier] + 2} and {g.index[j] + 2})")
             groups[str(s)] = pd.Series(scores.to_numpy(float), index=index)
         return groups, has_seed
+    if "system" in table.columns and not pd.api.types.is_numeric_dtype(table.system):
+        raise InputError(f"long table: column 'score' not found (a long table has columns system, score and "
+                         f"optionally seed; columns: {', '.join(map(str, table.columns))})")
+    if "seed" in table.columns:
+        missing = np.flatnonzero(table.seed.isna().to_numpy())
+        if missing.size:
+            raise InputError(f"column 'seed': missing seed (row {missing[0] + 2})")
+        repeated = np.flatnonzero(table.seed.duplicated().to_numpy())
+        if repeated.size:
+            j = int(repeated[0])
+            earlier = int(np.flatnonzero((table.seed == table.seed.iloc[j]).to_numpy())[0])
+            raise InputError(f"column 'seed': seed {_show(table.seed.iloc[j])} (row {j + 2}) repeats row "
+                             f"{earlier + 2} (a wide table has one row per seed)")
     seeds = table["seed"].to_numpy() if "seed" in table.columns else np.arange(len(table))
     groups = {}
     for c in table.columns:
@@ -353,21 +572,72 @@ def _score_groups(table: pd.DataFrame) -> tuple[dict[str, pd.Series], bool]:
     return groups, True
 
 
+@renamed_parameters(seed="rng")
 def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best", tests=("welch", "mwu"),
-                                correction: str = "none", alternative: str = "greater", min_scores: int = 2,
-                                aso_alpha: float = 0.05, seed: int = 0, confidence_level: float = 0.95,
-                                aso_method: str = "exact") -> pd.DataFrame:
-    """Score distributions (e.g. one score per training seed) of each approach vs a reference.
+                                correction: str = "none", alternative: str = "two-sided", min_scores: int = 2,
+                                aso_alpha: float = 0.05, aso_threshold: float | None = None, rng: int = 0,
+                                confidence_level: float = 0.95, aso_method: str = "exact") -> pd.DataFrame:
+    """Score distributions (one score per run, e.g. per training seed) of each system vs a reference.
 
-    ``wilcoxon`` pairs scores by seed id (a ``seed`` column, or the row of a wide table) and is
-    an error when a system's seeds differ from the reference's.  ``aso`` reports eps_min of
-    "the reference is almost stochastically larger" (< 0.5: it is), at level aso_alpha, divided
-    by the number of comparisons unless correction is "none", computed by
-    :func:`simstats.stats.aso.aso` with ``method=aso_method`` (``"dror2019"``:
-    :func:`simstats.studies.dror2019.conventions.dror2019_aso`).  Every row gives the difference
-    of means (reference minus system) with its Welch confidence interval and Cohen's d
-    (difference over the pooled sd); ``attrs`` records the settings.
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Long (columns system, score and optionally seed) or wide (one column of scores per
+        system, one row per seed, optional seed column).
+    reference : str
+        The system every other is compared with; "best" (default): the highest mean score.
+    tests : sequence of {"welch", "mwu", "wilcoxon", "aso"}
+        Welch's t-test, Mann-Whitney U (independent runs), Wilcoxon signed-rank (scores paired
+        by seed id: an error when a system's seeds differ from the reference's) and ASO's eps_min.
+    correction : {"none", "bonferroni", "holm", "bh"}
+        Correction of each test's p-values over the comparisons with the reference (ASO: the
+        level is divided by their number unless "none").
+    alternative : {"two-sided", "greater", "less"}
+        H1 about the reference's scores against each system's; two-sided by default.  With
+        ``reference="best"`` the data choose the reference, so "greater" is one-sided in the
+        direction the data chose (about 2 alpha false positives under no difference).
+    min_scores : int
+        Fewest scores a system may have (at least 2).
+    aso_alpha : float
+        1 - confidence level of ASO's eps_min bound.
+    aso_threshold : float, optional
+        When given, an ``aso_decision`` column: the reference is declared almost stochastically
+        larger when eps_min < threshold.  ASO is not a test at level alpha
+        (:data:`simstats.stats.aso.NOT_A_TEST`), so no decision is made without a threshold.
+    rng : int
+        Seed of ASO's bootstrap.
+    confidence_level : float
+        Level of the two-sided Welch interval of the difference of means.
+    aso_method : {"exact", "grid", "deepsig", "dror2019"}
+        ASO computation (:func:`simstats.aso`; "dror2019": Dror et al.'s own script).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per system, sorted by mean score (best first): ``role``, n, mean, sd, median,
+        min, max, ``difference_mean`` (reference minus system) with its Welch interval, Cohen's d
+        (pooled sd), ``pvalue_<test>`` and ``pvalue_<test>_adjusted``, ``eps_min_aso``.
+        ``attrs`` holds the claim and every setting.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> runs = pd.DataFrame({"system": ["a"] * 5 + ["b"] * 5,
+    ...                      "score": [0.80, 0.82, 0.81, 0.79, 0.83, 0.78, 0.80, 0.79, 0.77, 0.81]})
+    >>> out = compare_score_distributions(runs)
+    >>> print(out[["system", "role", "mean", "pvalue_welch"]].round(4).to_string(index=False))
+    system      role  mean  pvalue_welch
+         a reference  0.81           NaN
+         b    system  0.79        0.0805
+    >>> import scipy.stats
+    >>> round(float(scipy.stats.ttest_ind(runs.score[:5], runs.score[5:], equal_var=False).pvalue), 4)
+    0.0805
     """
+    seed = rng
+    if min_scores < 2:
+        raise InputError(f"the fewest scores a system may have (--min-scores) must be at least 2, got {min_scores}")
+    if aso_threshold is not None and not 0 < aso_threshold <= 0.5:
+        raise InputError(f"the ASO threshold (--aso-threshold) must be in (0, 0.5], got {aso_threshold}")
     groups, has_seed = _score_groups(table)
     if len(groups) < 2:
         raise InputError(f"need at least two systems to compare, got {len(groups)}")
@@ -393,6 +663,7 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     method = CORRECTIONS[correction]
     rows = []
     aso_comparisons = max(1, len(names) - 1) if method else 1
+    tests = list(dict.fromkeys(tests))
     few = [s for s in names if groups[s].size < WARN_SCORES]
     if "aso" in tests and few:
         warnings.warn(f"aso: system(s) {', '.join(map(repr, few))} have fewer than {WARN_SCORES} scores; "
@@ -400,7 +671,8 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     r = groups[ref].to_numpy()
     for s in names:
         v = groups[s].to_numpy()
-        row = {"system": s, "n": v.size, "mean": v.mean(), "sd": v.std(ddof=1), "median": np.median(v),
+        row = {"system": s, "role": "reference" if s == ref else "system", "n": v.size, "mean": v.mean(),
+               "sd": v.std(ddof=1), "median": np.median(v),
                "min": v.min(), "max": v.max(), "reference": ref, "difference_mean": means[ref] - v.mean()}
         if s == ref:
             row.update({"difference_ci_low": np.nan, "difference_ci_high": np.nan, "cohens_d": np.nan})
@@ -413,6 +685,8 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
         for t in tests:
             if s == ref:
                 row["eps_min_aso" if t == "aso" else f"pvalue_{t}"] = np.nan
+                if t == "aso" and aso_threshold is not None:
+                    row["aso_decision"] = "reference"
                 continue
             if t == "aso":
                 with warnings.catch_warnings():  # warned above, naming the systems
@@ -424,6 +698,10 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
                         res = aso(r, v, confidence_level=1 - aso_alpha, num_comparisons=aso_comparisons,
                                   method=aso_method, rng=np.random.default_rng(seed))
                 row["eps_min_aso"] = res.statistic
+                if aso_threshold is not None:
+                    row["aso_decision"] = (f"{ref} almost stochastically larger (eps_min < {aso_threshold:g})"
+                                           if res.almost_stochastically_larger(aso_threshold) else
+                                           f"not shown (eps_min >= {aso_threshold:g})")
                 continue
             if t == "wilcoxon":
                 a_seeds, b_seeds = groups[ref].index, groups[s].index
@@ -440,17 +718,19 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     for t in tests:
         if t == "aso":
             continue
-        mask = out.system != ref
-        out[f"pvalue_{t}_adjusted"] = np.nan
-        if method:
-            out.loc[mask, f"pvalue_{t}_adjusted"] = _multitest.multipletests(out.loc[mask, f"pvalue_{t}"],
-                                                                             method=method)[1]
-        else:
-            out.loc[mask, f"pvalue_{t}_adjusted"] = out.loc[mask, f"pvalue_{t}"]
+        mask = (out.system != ref).to_numpy()
+        adjusted = np.full(len(out), np.nan)
+        adjusted[mask] = adjust_pvalues(out.loc[mask, f"pvalue_{t}"].to_numpy(float), correction)
+        out[f"pvalue_{t}_adjusted"] = adjusted
+    out = sorted_by_score(out, score="mean")
     out.attrs.update({"tests": list(tests), "reference": ref, "alternative": alternative, "correction": correction,
+                      "correction_scope": comparisons_with_reference(len(names) - 1) + ", per test",
+                      "claim": "the systems' training procedures differ in score over new seeds, on this test set "
+                               "(one score per run)",
                       "confidence_level": confidence_level, "difference_ci": "Welch t interval, two-sided",
                       "effect_size": "Cohen's d (pooled sd)", "pairing": "by seed id" if has_seed else "none",
-                      "aso_alpha": aso_alpha, "aso_method": aso_method, "seed": seed, "version": __version__})
+                      "aso_alpha": aso_alpha, "aso_method": aso_method, "aso_threshold": aso_threshold,
+                      "seed": seed, "version": __version__})
     return out
 
 
@@ -463,8 +743,8 @@ CLAIMS = {"both": "new seeds and new test items: the approaches on the populatio
                    "(seed variance ignored)",
           "seeds": "new seeds on this test set: the approaches on this test set (item variance ignored)"}
 #: What the shift convention counts as "at least as extreme" (d: observed difference, d*: replicate).
-SHIFT_RULE = {"greater": "share of replicates with d* >= 2d", "less": "share of replicates with d* <= 2d",
-              "two-sided": "share of replicates with |d* - d| >= |d|"}
+SHIFT_RULE = {"greater": "replicates with d* >= 2d", "less": "replicates with d* <= 2d",
+              "two-sided": "replicates with |d* - d| >= |d|"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -509,12 +789,18 @@ def item_clusters(table: pd.DataFrame, column: str, *, items=None) -> np.ndarray
         per_item = table.groupby("item", sort=False)[column]
         split = per_item.nunique() > 1
         if split.any():
-            raise InputError(f"--clusters column {column!r}: item {_show(split.idxmax())} is in more than one "
-                             "cluster")
+            item = split.idxmax()
+            rows = np.flatnonzero((table.item == item).to_numpy())
+            first = table[column].iloc[rows[0]]
+            other = rows[np.flatnonzero((table[column].iloc[rows] != first).to_numpy())[0]]
+            raise InputError(f"--clusters column {column!r}: item {_show(item)} is in more than one cluster "
+                             f"({_show(first)} in row {rows[0] + 2}, {_show(table[column].iloc[other])} in row "
+                             f"{other + 2})")
         values = per_item.first().reindex(items)
     codes = pd.factorize(values.to_numpy(), sort=False)[0]
-    if codes.max() + 1 < 2:
-        raise InputError(f"--clusters column {column!r}: one cluster only; the bootstrap needs at least 2")
+    if codes.size == 0 or codes.max() + 1 < 2:
+        only = f" ({_show(values.iloc[0])})" if codes.size else ""
+        raise InputError(f"--clusters column {column!r}: one cluster only{only}; the bootstrap needs at least 2")
     return codes
 
 
@@ -568,6 +854,7 @@ def runs_from_long(table: pd.DataFrame, gold_column: str, prediction_column: str
                              f"the prediction and the gold label; columns: {columns})")
     if pred == gold_column:
         raise InputError(f"--prediction: {pred!r} is the gold column (--gold)")
+    table = table.reset_index(drop=True)  # index = position in the file, kept when --systems selects rows
     for c in ("system", "seed", "item"):
         missing = np.flatnonzero(table[c].isna().to_numpy())
         if missing.size:
@@ -588,27 +875,50 @@ def runs_from_long(table: pd.DataFrame, gold_column: str, prediction_column: str
         names = keep
     if len(names) < 2:
         raise InputError(f"need at least two systems to compare, got {len(names)}")
+
+    def where(i):  # the i-th row of the (selected) table: its line in the file and its item
+        return f"row {table.index[i] + 2}, item {_show(table.item.iloc[i])}"
+
+    def who(i):
+        return f"system {_show(table.system.iloc[i])}, seed {_show(table.seed.iloc[i])}"
+
+    def run_of(i):
+        return ((table.system == table.system.iloc[i]) & (table.seed == table.seed.iloc[i])).to_numpy()
+
+    numeric = pd.api.types.is_numeric_dtype
+    _check_gold(table[gold_column], metric_name, where, numeric(table[pred]))
     gold_by_item = table.groupby("item", sort=False)[gold_column]
     if (gold_by_item.nunique(dropna=False) > 1).any():
         item = (gold_by_item.nunique(dropna=False) > 1).idxmax()
+        rows = np.flatnonzero((table.item == item).to_numpy())
+        gold = table[gold_column].iloc[rows]
+        other = rows[np.flatnonzero((gold != gold.iloc[0]).to_numpy())[0]]
         raise InputError(f"gold column {gold_column!r}: item {_show(item)} has different gold labels in "
-                         "different rows")
+                         f"different rows ({_show(gold.iloc[0])} in row {table.index[rows[0]] + 2}, "
+                         f"{_show(table[gold_column].iloc[other])} in row {table.index[other] + 2})")
+    _check_predictions(table[pred], sorted(pd.unique(table[gold_column]).tolist(), key=str),
+                       numeric(table[gold_column]), metric_name, who, where, run_of)
     items = _sorted_unique(table.item)
     wide = pd.DataFrame({gold_column: gold_by_item.first().reindex(items).to_numpy()})
-    labels, seeds, run_columns = [], [], []
+    labels, seeds, run_columns, incomplete = [], [], [], []
     for name in names:
         rows = table[table.system == name]
         for seed in _sorted_unique(rows.seed):
             run = rows[rows.seed == seed].set_index("item")[pred]
             if len(run) != len(items):
-                lacking = [i for i in items if i not in run.index]
-                raise InputError(f"unmatched items across systems: system {_show(name)}, seed {_show(seed)} lacks "
-                                 f"{len(lacking)} of the {len(items)} items (e.g. item {_show(lacking[0])})")
+                incomplete.append((name, seed, [i for i in items if i not in run.index]))
+                continue
             column = f"{name} (seed {seed})"
             wide[column] = run.reindex(items).to_numpy()
             labels.append(name)
             seeds.append(seed)
             run_columns.append(column)
+    if incomplete:  # every run must predict every item: name the first incomplete run, count them all
+        name, seed, lacking = incomplete[0]
+        raise InputError(f"unmatched items across systems: system {_show(name)}, seed {_show(seed)} lacks "
+                         f"{len(lacking)} of the {len(items)} items (first: {_ids(lacking)})"
+                         + (f"; {len(incomplete)} of the {len(labels) + len(incomplete)} runs lack items"
+                            if len(incomplete) > 1 else ""))
     _, stats, metric = statistics_from_predictions(wide, gold_column, run_columns, metric_name, positive, subset)
     return Runs([str(n) for n in names], np.array([str(n) for n in labels]), np.array(seeds), stats, metric, "long")
 
@@ -660,7 +970,8 @@ def runs_from_approaches(table: pd.DataFrame, gold_column: str, specs, metric_na
                              f"different numbers of columns ({', '.join(f'{n} {k}' for n, k in sizes.items())})")
     columns = [c for _, cols in groups for c in cols]
     _, stats, metric = statistics_from_predictions(table, gold_column, columns, metric_name, positive, subset,
-                                                   id_column=id_column)
+                                                   id_column=id_column, describe=lambda c: f"--approach {seen[c]}: "
+                                                                                           f"column {c!r}")
     labels = np.array([name for name, cols in groups for _ in cols])
     seeds = np.array([i if paired_by_position else c for _, cols in groups for i, c in enumerate(cols)], dtype=object)
     return Runs(names, labels, seeds, stats, metric, "approach")
@@ -681,8 +992,9 @@ def _one_seed(runs: Runs, resample: str, test: str = "bootstrap") -> None:
 APPROACH_TESTS = ("t", "bootstrap")
 
 
+@renamed_parameters(seed="rng")
 def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both", reference: str = "best",
-                          alternative: str = "two-sided", n_resamples: int = 10_000, seed: int = 0,
+                          alternative: str = "two-sided", n_resamples: int = 10_000, rng: int = 0,
                           confidence_level: float = 0.95, correction: str = "none", paired_seeds=None,
                           margin: float | None = None, claim: str = "non-inferiority", alpha: float = 0.05,
                           variance: str = "moments") -> pd.DataFrame:
@@ -694,14 +1006,16 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
     (difference of approach means) with its interval, the p-value, the corrected p-value and the
     variance of the difference by source (``var_seeds``, ``var_items``, ``var_residual``); the
     t-test adds its degrees of freedom (``df``) and whether its variance was floored.  The bootstrap
-    uses ``rng=seed`` in every comparison, as a direct call would.
+    uses ``rng`` (an int seed) in every comparison, as a direct call would.  Rows are sorted by
+    score (best first), the reference marked in column ``role``.
 
     With ``margin`` (t-test only) each row also tests the ``claim`` that the reference is
     non-inferior to the approach (at most ``margin`` worse) or equivalent to it (within ``margin``),
     :func:`simstats.approach_margin_test` at ``alpha``: ``claim_pvalue``, ``claim_shown``; the column
     ``verdict`` states each row's answer in words (the difference at ``alpha``, or the claim).
     ``variance="bootstrap"`` (t-test only): the variance of the difference from the seeds x items
-    bootstrap corrected for the crossed design (``n_resamples``, ``rng=seed``)."""
+    bootstrap corrected for the crossed design (``n_resamples``, ``rng``)."""
+    seed = rng
     if variance not in ("moments", "bootstrap"):
         raise InputError(f"--variance must be moments or bootstrap, got {variance!r}")
     if variance != "moments" and test != "t":
@@ -749,9 +1063,7 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
                                                   **common))
         except ValueError as err:
             raise InputError(f"{ref} vs {name}: {err}") from None
-    pvalues = np.array([r.pvalue for r in results])
-    method = CORRECTIONS[correction]
-    adjusted = _multitest.multipletests(pvalues, method=method)[1] if method and len(pvalues) else pvalues
+    adjusted = adjust_pvalues(np.array([r.pvalue for r in results], dtype=float), correction)
 
     def spread(name):
         s = scores[runs.approach == name]
@@ -764,10 +1076,10 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
              **({"df": np.nan} if test == "t" else {}), "var_seeds": np.nan, "var_items": np.nan,
              "var_residual": np.nan, "paired_seeds": np.nan, **({"floored": np.nan} if test == "t" else {}),
              **({"claim_pvalue": np.nan, "claim_shown": np.nan} if claims else {}), "verdict": "reference"}
-    rows = [{"system": ref, "runs": runs.count(ref), "score": means[ref], "score_sd": spread(ref), "reference": ref,
+    rows = [{"system": ref, "role": "reference", "runs": runs.count(ref), "score": means[ref], "score_sd": spread(ref), "reference": ref,
              "difference": 0.0, **blank}]
     for name, res, adj in zip(others, results, adjusted):
-        row = {"system": name, "runs": runs.count(name), "score": means[name], "score_sd": spread(name),
+        row = {"system": name, "role": "system", "runs": runs.count(name), "score": means[name], "score_sd": spread(name),
                "reference": ref, "difference": res.statistic, "difference_ci_low": res.confidence_interval.low,
                "difference_ci_high": res.confidence_interval.high, "pvalue": res.pvalue,
                "pvalue_adjusted": float(adj)}
@@ -784,8 +1096,9 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
             row["verdict"] = (f"{ref} and {name} differ: adjusted p = {adj:.2g} < {alpha:g}" if adj < alpha else
                               f"{ref} and {name} are not shown to differ: adjusted p = {adj:.2g} >= {alpha:g}")
         rows.append(row)
-    out = pd.DataFrame(rows)
-    common_attrs = dict(metric=runs.metric.name, correction=correction, alternative=alternative, alpha=alpha,
+    out = sorted_by_score(pd.DataFrame(rows), runs.metric.higher_is_better)
+    common_attrs = dict(metric=runs.metric.name, correction=correction,
+                        correction_scope=comparisons_with_reference(len(others)), alternative=alternative, alpha=alpha,
                         margin=margin, margin_claim=claim if margin is not None else None,
                         confidence_level=confidence_level, items=int(runs.stats.shape[1]),
                         clusters=int(runs.clusters.max() + 1) if runs.clusters is not None else None,
@@ -803,8 +1116,8 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
                                   "var_residual (run x item noise); the three sum to it unless floored")
     else:
         out.attrs.update(test="approach bootstrap (compare_approaches)", resample=resample,
-                         target=results[0].target if results else "", claim=CLAIMS[resample], convention="shift",
-                         pvalue_rule=SHIFT_RULE[alternative], n_resamples=n_resamples, seed=seed, **common_attrs,
+                         target=results[0].target if results else "", claim=CLAIMS[resample], pvalue_method="shift",
+                         pvalue_rule="add-one: (c + 1)/(B + 1), c = " + SHIFT_RULE[alternative], n_resamples=n_resamples, seed=seed, **common_attrs,
                          intervals="percentile bootstrap, two-sided",
                          variance="bootstrap variance of the difference: var_seeds (seeds only), var_items (items "
                                   "only), var_residual (the seeds x items variance minus the two; the three sum to "

@@ -115,6 +115,27 @@ def check_configfile_overrides(paths, builtin_path: str) -> None:
             check_scenario_overrides(builtin, extra, str(path), builtin_path)
 
 
+#: Configuration keys renamed for one vocabulary: (section, old key) -> new key.  The old keys still
+#: work for one release, with a warning.
+RENAMED_KEYS = {("noise", "n_boot"): "n_resamples", ("dror", "n_bootstrap"): "n_resamples"}
+
+
+def renamed_keys(config: Mapping[str, Any]) -> dict:
+    """``config`` with renamed keys (:data:`RENAMED_KEYS`) spelled the new way, warning for each."""
+    import warnings
+
+    out = dict(config)
+    for (section, old), new in RENAMED_KEYS.items():
+        part = out.get(section)
+        if isinstance(part, Mapping) and old in part:
+            if new in part:
+                raise ScenarioError(f"{section}: give {new} only ({old} is its old name)")
+            warnings.warn(f"config {section}.{old} is renamed {section}.{new}; the old name will be removed in the "
+                          "next release", FutureWarning, stacklevel=3)
+            out[section] = {(new if k == old else k): v for k, v in part.items()}
+    return out
+
+
 def validate_config(config: Mapping[str, Any], schema_path: str | Path = WORKFLOW_SCHEMA_PATH) -> Settings:
     """Check a configuration mapping; raise :class:`ScenarioError` naming the first bad field.
 
@@ -122,7 +143,7 @@ def validate_config(config: Mapping[str, Any], schema_path: str | Path = WORKFLO
     whole configuration is checked against the schema, whose defaults fill in what is omitted, and
     every registered study present in it parses its section (:mod:`simstats.studies`).
     """
-    config = as_mapping(config, "config")
+    config = renamed_keys(as_mapping(config, "config"))
     scenarios = parse_scenarios(config["scenarios"]) if "scenarios" in config else None
     raw_scenarios = dict(config.get("scenarios") or {})
     config = apply_schema(config, config_schema(schema_path))

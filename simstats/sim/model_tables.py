@@ -55,9 +55,9 @@ def phi_correlation_weighted(a: np.ndarray, b: np.ndarray, weights: np.ndarray) 
         return np.where(den > 0, (n * sab - sa * sb) / den, np.nan)
 
 
-def item_resample_counts(root_seed: int, scenario: Scenario, clusters: np.ndarray, n_boot: int = R12_ITEM_BOOT,
+def item_resample_counts(root_seed: int, scenario: Scenario, clusters: np.ndarray, n_resamples: int = R12_ITEM_BOOT,
                          stream: str = "noise") -> np.ndarray:
-    """Bootstrap resample counts of the given test items (n_boot x items), shared by all chunks.
+    """Bootstrap resample counts of the given test items (n_resamples x items), shared by all chunks.
 
     Items are resampled independently, or whole clusters (documents) when the scenario has
     clusters, so that the interval reflects the dependence within documents.
@@ -65,9 +65,9 @@ def item_resample_counts(root_seed: int, scenario: Scenario, clusters: np.ndarra
     rng = generator(root_seed, stream, scenario.name, "r12-item-bootstrap")
     if scenario.clusters is None:
         n = clusters.size
-        return rng.multinomial(n, np.full(n, 1.0 / n), size=n_boot).astype(np.uint16)
+        return rng.multinomial(n, np.full(n, 1.0 / n), size=n_resamples).astype(np.uint16)
     ids, members = np.unique(clusters, return_inverse=True)
-    per_cluster = rng.multinomial(ids.size, np.full(ids.size, 1.0 / ids.size), size=n_boot).astype(np.uint16)
+    per_cluster = rng.multinomial(ids.size, np.full(ids.size, 1.0 / ids.size), size=n_resamples).astype(np.uint16)
     return per_cluster[:, members]
 
 

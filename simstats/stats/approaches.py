@@ -43,6 +43,7 @@ from simstats.stats.engine import as_generator, improvement, replicates, system_
 from simstats.stats.metrics import Metric
 from simstats.stats.resample import Joint, SeedCounts, aggregate_clusters
 from simstats.stats.lazy import lazy_module
+from simstats.stats.renamed import renamed_parameters
 from simstats.stats.results import ConfidenceInterval, TestResult, check_alternative, check_confidence_level
 
 distributions = lazy_module("scipy.stats")
@@ -73,7 +74,8 @@ class ApproachComparisonResult(TestResult):
     target: str = ""
     paired_seeds: bool = False
     n_resamples: int = 0
-    convention: str = "shift"
+    pvalue_method: str = "shift"
+    pvalue_rule: str = "add-one"
     effect_size: float = float("nan")
     pvalues: dict | None = None
 
@@ -141,17 +143,19 @@ def checked_runs(stats, metric: Metric, approach, seed, approaches, paired_seeds
     if np.asarray(approach).shape != (stats.shape[0],):
         raise ValueError(f"approach must give one label per run ({stats.shape[0]})")
     if seed is not None and np.asarray(seed).shape != (stats.shape[0],):
-        raise ValueError(f"seed must give one id per run ({stats.shape[0]})")
+        raise ValueError(f"seed_id must give one id per run ({stats.shape[0]})")
     names, runs = _labels(approach, approaches)
     runs = _by_seed(runs, seed)
     pairing = _pairing(seed, runs, paired_seeds)
     return stats, names, runs, pairing
 
 
-def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches=None,
+@renamed_parameters(seed="seed_id", convention="pvalue_method")
+def compare_approaches(stats, metric: Metric, approach, seed_id=None, *, approaches=None,
                        resample=("seeds", "items"), alternative: str = "two-sided", n_resamples: int = 10_000,
-                       confidence_level: float | None = 0.95, convention: str = "shift", paired_seeds=None,
-                       clusters=None, compress_items: bool = True, rng) -> ApproachComparisonResult:
+                       confidence_level: float | None = 0.95, pvalue_method: str = "shift",
+                       pvalue_rule: str = "add-one", paired_seeds=None, clusters=None, compress_items: bool = True,
+                       rng) -> ApproachComparisonResult:
     """Test whether approach A is better than approach B over seeds and test items.
 
     Parameters
@@ -162,13 +166,13 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
         Metric of summed statistics; each run is scored by it, approaches by their mean score.
     approach : array (runs,)
         Approach label of every run.
-    seed : array (runs,), optional
-        Seed id of every run (for paired seeds).
+    seed_id : array (runs,), optional
+        Training seed id of every run (for paired seeds).
     approaches : (A, B), optional
         Which labels are A and B (default: in order of first appearance).
     resample : tuple of {"seeds", "items"}
         What is resampled (module docstring): the population the claim is about.
-    alternative, n_resamples, confidence_level, convention
+    alternative, n_resamples, confidence_level, pvalue_method, pvalue_rule
         As in :func:`simstats.paired_bootstrap`.
     paired_seeds : bool, optional
         Resample shared seed ids jointly (default: when both approaches have the same ids).
@@ -179,11 +183,11 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     rng : numpy.random.Generator or int
         Seeded generator (required).
     """
-    check_bootstrap_options(alternative, convention, n_resamples, confidence_level)
+    check_bootstrap_options(alternative, pvalue_method, n_resamples, confidence_level, pvalue_rule=pvalue_rule)
     resample = tuple(sorted(set(resample)))
     if resample not in TARGETS:
         raise ValueError(f"resample must name 'seeds', 'items' or both, got {resample}")
-    stats, names, runs, pairing = checked_runs(stats, metric, approach, seed, approaches, paired_seeds)
+    stats, names, runs, pairing = checked_runs(stats, metric, approach, seed_id, approaches, paired_seeds)
     if pairing is not None:
         runs = list(pairing)
     if "seeds" in resample and min(r.size for r in runs) < 2:
@@ -217,8 +221,9 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     key = "both" if resample == ("items", "seeds") else resample[0]
     pvalues = {}
     for k, star in keep.items():
-        counts = extreme_counts(star[:, None], np.array([delta]), alternative, convention)
-        pvalues[k] = float(np.ravel(pvalues_from_counts(counts, n_resamples, alternative, convention))[0])
+        counts = extreme_counts(star[:, None], np.array([delta]), alternative, pvalue_method)
+        pvalues[k] = float(np.ravel(pvalues_from_counts(counts, n_resamples, alternative, pvalue_method,
+                                                        pvalue_rule))[0])
     if min(ka, kb) < 2:          # one run per approach: resampling seeds is not defined
         pvalues["seeds"] = pvalues["both"] = float("nan")
     pvalue = pvalues[key]
@@ -232,12 +237,14 @@ def compare_approaches(stats, metric: Metric, approach, seed=None, *, approaches
     pooled = np.sqrt(((ka - 1) * observed[:ka].var(ddof=1) + (kb - 1) * observed[ka:].var(ddof=1)) / (ka + kb - 2)) \
         if ka + kb > 2 and min(ka, kb) > 1 else float("nan")
     effect = delta / pooled if pooled and np.isfinite(pooled) and pooled > 0 else float("nan")
-    method = (f"approach bootstrap over {' and '.join(resample)} ({convention} convention"
+    method = (f"approach bootstrap over {' and '.join(resample)} ({pvalue_method} p-value, "
+              f"{'(c + 1)/(B + 1)' if pvalue_rule == 'add-one' else 'c/B'}"
               f"{', paired seeds' if pairing is not None else ''})")
     return ApproachComparisonResult(delta, pvalue, alternative, method, confidence_interval=ci,
                                     scores=(float(mean_a), float(mean_b)), runs=(ka, kb), variance=var,
                                     target=TARGETS[resample], paired_seeds=pairing is not None,
-                                    n_resamples=n_resamples, convention=convention, effect_size=float(effect),
+                                    n_resamples=n_resamples, pvalue_method=pvalue_method,
+                                    pvalue_rule=pvalue_rule, effect_size=float(effect),
                                     pvalues=pvalues)
 
 
@@ -294,7 +301,8 @@ def t_reference(estimate, reference: str = "parametric"):
     return StudentisedReference(fitted_mean_squares(estimate))
 
 
-def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=None, alternative: str = "two-sided",
+@renamed_parameters(seed="seed_id")
+def approach_t_test(stats, metric: Metric, approach, seed_id=None, *, approaches=None, alternative: str = "two-sided",
                     confidence_level: float | None = 0.95, paired_seeds=None, clusters=None,
                     reference: str = "parametric", variance: str = "moments", n_resamples: int = 10_000,
                     rng=None) -> ApproachTTestResult:
@@ -312,7 +320,7 @@ def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=No
 
     Parameters
     ----------
-    stats, metric, approach, seed, approaches
+    stats, metric, approach, seed_id, approaches
         As in :func:`compare_approaches`; at least 2 runs per approach.  Ratio metrics (F1, BLEU, ...)
         enter through their linearisation at each run's statistics.
     alternative : {"two-sided", "greater", "less"}
@@ -355,7 +363,7 @@ def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=No
     >>> round(res.statistic, 3), round(res.df, 1), res.pvalue < 0.05
     (0.048, 10.8, True)
     """
-    return _approach_t(stats, metric, approach, seed, approaches=approaches, alternative=alternative,
+    return _approach_t(stats, metric, approach, seed_id, approaches=approaches, alternative=alternative,
                        confidence_level=confidence_level, paired_seeds=paired_seeds, clusters=clusters,
                        reference=reference, variance=variance, n_resamples=n_resamples, rng=rng)[0]
 
@@ -364,13 +372,13 @@ def approach_t_test(stats, metric: Metric, approach, seed=None, *, approaches=No
 VARIANCE_ESTIMATES = ("moments", "bootstrap")
 
 
-def _approach_t(stats, metric, approach, seed, *, approaches, alternative, confidence_level, paired_seeds, clusters,
+def _approach_t(stats, metric, approach, seed_id, *, approaches, alternative, confidence_level, paired_seeds, clusters,
                 reference, variance="moments", n_resamples=10_000, rng=None):
     """:func:`approach_t_test`'s result and its reference distribution (None when nothing varies)."""
     check_alternative(alternative)
     if confidence_level is not None:
         check_confidence_level(confidence_level)
-    stats, names, runs, pairing = checked_runs(stats, metric, approach, seed, approaches, paired_seeds)
+    stats, names, runs, pairing = checked_runs(stats, metric, approach, seed_id, approaches, paired_seeds)
     if pairing is not None:
         runs = list(pairing)
     if min(r.size for r in runs) < 2:
@@ -389,7 +397,7 @@ def _approach_t(stats, metric, approach, seed, *, approaches, alternative, confi
     parts = {"seeds": est.seeds, "units": est.units, "residual": est.residual, "total": est.variance}
     floored = est.floored
     if variance == "bootstrap":
-        boot = compare_approaches(stats, metric, approach, seed, approaches=approaches, n_resamples=n_resamples,
+        boot = compare_approaches(stats, metric, approach, seed_id, approaches=approaches, n_resamples=n_resamples,
                                   confidence_level=None, paired_seeds=paired_seeds, clusters=clusters, rng=rng)
         total, *split, floored = bootstrap_variance(boot.variance["seeds"], boot.variance["items"],
                                                     boot.variance["both"], runs=est.runs, n_units=est.n_units,
@@ -452,7 +460,8 @@ class MarginTestResult(TestResult):
     verdict: str = ""
 
 
-def approach_margin_test(stats, metric: Metric, approach, seed=None, *, margin: float,
+@renamed_parameters(seed="seed_id")
+def approach_margin_test(stats, metric: Metric, approach, seed_id=None, *, margin: float,
                          hypothesis: str = "non-inferiority", alpha: float = 0.05, approaches=None,
                          paired_seeds=None, clusters=None, reference: str = "parametric", variance: str = "moments",
                          n_resamples: int = 10_000, rng=None) -> MarginTestResult:
@@ -478,7 +487,7 @@ def approach_margin_test(stats, metric: Metric, approach, seed=None, *, margin: 
     'A is non-inferior to B (margin 0.02): p = 0.00014 < 0.05'
     """
     _check_margin(margin, hypothesis, alpha)
-    base, dist = _approach_t(stats, metric, approach, seed, approaches=approaches, alternative="two-sided",
+    base, dist = _approach_t(stats, metric, approach, seed_id, approaches=approaches, alternative="two-sided",
                              confidence_level=1 - 2 * alpha, paired_seeds=paired_seeds, clusters=clusters,
                              reference=reference, variance=variance, n_resamples=n_resamples, rng=rng)
     names = approaches or list(dict.fromkeys(np.asarray(approach).tolist()))

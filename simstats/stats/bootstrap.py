@@ -1,8 +1,9 @@
 """Paired bootstrap test of metric differences, for many system pairs at once.
 
 Every pair of a call shares the same resamples of the test items (or of whole clusters
-when ``clusters`` is given), drawn from the generator passed in.  p-value conventions,
-for the improvement delta of A over B and its bootstrap replicates delta*:
+when ``clusters`` is given), drawn from the generator passed in.  Which replicates count as
+"at least as extreme" as observed (``pvalue_method``), for the improvement delta of A over B
+and its bootstrap replicates delta*:
 
 ``shift`` (Berg-Kirkpatrick et al. 2012; CompStats' default)
     greater: P*(delta* >= 2 delta); less: P*(delta* <= 2 delta);
@@ -15,11 +16,15 @@ for the improvement delta of A over B and its bootstrap replicates delta*:
     differences centred at their mean, compared strictly with the absolute observed one
     (sacrebleu's ``_paired_bs_test``, which follows Moses' bootstrap-hypothesis-difference-significance.pl).
 
-shift and percentile use ">=" / "<=": identical systems (delta* = delta = 0) get p = 1, never 0.
-sacrebleu's strict ">" gives identical systems the smallest p, 1 / (B + 1), as sacrebleu does.
+How a count c of the B replicates becomes a p-value (``pvalue_rule``, shift and percentile):
+``"add-one"`` (c + 1) / (B + 1), never 0 (Davison & Hinkley 1997; Phipson & Smyth 2010), the
+default; ``"fraction"`` c / B, the convention of several papers (it can print p = 0, which
+passes any threshold).  shift and percentile use ">=" / "<=": identical systems
+(delta* = delta = 0) get p = 1.  sacrebleu's strict ">" gives identical systems the smallest p,
+1 / (B + 1), as sacrebleu does.
 With ``rng`` a fresh generator seeded s, no clusters and no weights, the resamples are those of
 sacrebleu's ``numpy.random.default_rng(s).choice(n, size=(B, n))`` (sacrebleu: s = 12345,
-B = 1000), so convention="sacrebleu" reproduces sacrebleu's p-values for the same statistics.
+B = 1000), so pvalue_method="sacrebleu" reproduces sacrebleu's p-values for the same statistics.
 """
 from __future__ import annotations
 
@@ -29,23 +34,26 @@ from simstats.stats.engine import (BOOTSTRAP_COMPRESS_FACTOR, TIE_TOL, ColumnPac
                                    improvement, item_groups, replicates, system_totals)
 from simstats.stats.metrics import Metric
 from simstats.stats.resample import ClusterCounts, ItemCounts, RowCounts, aggregate_clusters, check_weights
-from simstats.stats.results import (BootstrapResult, ConfidenceInterval, check_alternative,
+from simstats.stats.renamed import renamed_parameters
+from simstats.stats.results import (BootstrapResult, ConfidenceInterval, ScoreIntervals, check_alternative,
                                     check_confidence_level)
 
-#: p-value conventions of every bootstrap test (paired_bootstrap, compare_approaches).
-CONVENTIONS = ("shift", "percentile")
+#: Which replicates count as extreme, for every bootstrap test (paired_bootstrap, compare_approaches).
+PVALUE_METHODS = ("shift", "percentile")
 #: paired_bootstrap also takes sacrebleu's.
-PAIRED_CONVENTIONS = CONVENTIONS + ("sacrebleu",)
+PAIRED_PVALUE_METHODS = PVALUE_METHODS + ("sacrebleu",)
+#: How a count of extreme replicates becomes a p-value: (c + 1)/(B + 1) (default, never 0) or c/B.
+PVALUE_RULES = ("add-one", "fraction")
 
 
-def extreme_counts(delta_star: np.ndarray, delta: np.ndarray, alternative: str, convention: str) -> np.ndarray:
+def extreme_counts(delta_star: np.ndarray, delta: np.ndarray, alternative: str, pvalue_method: str) -> np.ndarray:
     """Replicates at least as extreme as observed, per pair (see the module docstring).
 
     delta_star: (replicates, pairs) bootstrap improvements; delta: (pairs,) observed ones.
     shift: counts (pairs,); percentile: (2, pairs) counts of delta* <= 0 and delta* >= 0.
     Comparisons allow a relative tolerance of TIE_TOL, so exact ties count as extreme."""
     tol = TIE_TOL * np.maximum(1.0, np.abs(delta))
-    if convention == "shift":
+    if pvalue_method == "shift":
         if alternative == "greater":
             hit = delta_star >= 2 * delta - 2 * tol
         elif alternative == "less":
@@ -58,26 +66,69 @@ def extreme_counts(delta_star: np.ndarray, delta: np.ndarray, alternative: str, 
     return np.stack([low, high])
 
 
-def check_bootstrap_options(alternative: str, convention: str, n_resamples: int, confidence_level,
-                            conventions=CONVENTIONS) -> None:
+def check_bootstrap_options(alternative: str, pvalue_method: str, n_resamples: int, confidence_level,
+                            pvalue_methods=PVALUE_METHODS, pvalue_rule: str = "add-one") -> None:
     """ValueError naming the first bad option of a bootstrap test."""
     check_alternative(alternative)
-    if convention not in conventions:
-        raise ValueError(f"convention must be one of {tuple(conventions)}, got {convention!r}")
-    if convention == "sacrebleu" and alternative != "two-sided":
-        raise ValueError(f"convention 'sacrebleu' is two-sided (sacrebleu's paired bootstrap tests |difference|), "
+    if pvalue_method not in pvalue_methods:
+        raise ValueError(f"pvalue_method must be one of {tuple(pvalue_methods)}, got {pvalue_method!r}")
+    check_pvalue_rule(pvalue_rule)
+    if pvalue_method == "sacrebleu" and alternative != "two-sided":
+        raise ValueError(f"pvalue_method 'sacrebleu' is two-sided (sacrebleu's paired bootstrap tests |difference|), "
                          f"got alternative={alternative!r}")
+    if pvalue_method == "sacrebleu" and pvalue_rule != "add-one":
+        raise ValueError("pvalue_method 'sacrebleu' has its own rule, (c + 1)/(B + 1): pvalue_rule must be 'add-one'")
     if n_resamples < 1:
         raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
     if confidence_level is not None:
         check_confidence_level(confidence_level)
 
 
-def pvalues_from_counts(counts: np.ndarray, n_resamples: int, alternative: str, convention: str) -> np.ndarray:
-    """p-values per pair from :func:`extreme_counts` summed over all replicates."""
-    if convention == "shift":
-        return counts / n_resamples
-    low, high = counts / n_resamples
+def check_pvalue_rule(pvalue_rule: str) -> str:
+    """``pvalue_rule`` if it is one of :data:`PVALUE_RULES`, else a ValueError naming it."""
+    if pvalue_rule not in PVALUE_RULES:
+        raise ValueError(f"pvalue_rule must be one of {PVALUE_RULES}, got {pvalue_rule!r}")
+    return pvalue_rule
+
+
+def pvalues_from_counts(counts, n_resamples: int, alternative: str = "two-sided", pvalue_method: str = "shift",
+                        pvalue_rule: str = "add-one") -> np.ndarray:
+    """p-values from counts of replicates at least as extreme as observed.
+
+    Parameters
+    ----------
+    counts : array_like
+        For ``pvalue_method="shift"``: the count per pair (:func:`extreme_counts`); for
+        ``"percentile"``: (2, pairs) counts of delta* <= 0 and delta* >= 0.
+    n_resamples : int
+        The number B of replicates the counts are out of.
+    alternative : {"two-sided", "greater", "less"}
+        The alternative the counts were made for (percentile: which count is the p-value).
+    pvalue_method : {"shift", "percentile"}
+        How the counts were made (module docstring).
+    pvalue_rule : {"add-one", "fraction"}
+        (c + 1)/(B + 1), never 0 (default), or c/B.
+
+    Returns
+    -------
+    numpy.ndarray
+        One p-value per pair, in (0, 1] with ``"add-one"``.
+
+    Examples
+    --------
+    >>> pvalues_from_counts([0, 5, 300], 300).round(4)
+    array([0.0033, 0.0199, 1.    ])
+    >>> pvalues_from_counts([0, 5, 300], 300, pvalue_rule="fraction").round(4)
+    array([0.    , 0.0167, 1.    ])
+    """
+    counts = np.asarray(counts, dtype=float)
+    if check_pvalue_rule(pvalue_rule) == "add-one":
+        p = (counts + 1) / (n_resamples + 1)
+    else:
+        p = counts / n_resamples
+    if pvalue_method == "shift":
+        return p
+    low, high = p
     return {"greater": low, "less": high, "two-sided": np.minimum(1.0, 2 * np.minimum(low, high))}[alternative]
 
 
@@ -104,9 +155,11 @@ def _shared_ratio(stats: np.ndarray, metric: Metric, systems: np.ndarray):
     return None
 
 
+@renamed_parameters(convention="pvalue_method")
 def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "two-sided", n_resamples: int = 10_000,
-                     confidence_level: float | None = 0.95, convention: str = "shift", clusters=None, weights=None,
-                     compress_items: bool = True, rng) -> BootstrapResult:
+                     confidence_level: float | None = 0.95, pvalue_method: str = "shift",
+                     pvalue_rule: str = "add-one", clusters=None, weights=None, compress_items: bool = True,
+                     rng) -> BootstrapResult:
     """Paired bootstrap test of the improvement of system A over system B, for each (A, B) pair.
 
     Parameters
@@ -123,8 +176,11 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
         Bootstrap replicates B, shared by every pair.
     confidence_level : float or None
         Level of the percentile interval of the improvement (None: no interval).
-    convention : {"shift", "percentile", "sacrebleu"}
-        p-value convention (module docstring); "sacrebleu" is two-sided only.
+    pvalue_method : {"shift", "percentile", "sacrebleu"}
+        Which replicates count as extreme (module docstring); "sacrebleu" is two-sided only.
+    pvalue_rule : {"add-one", "fraction"}
+        (c + 1)/(B + 1), never 0 (default), or c/B (shift and percentile; sacrebleu has its own
+        add-one rule).
     clusters : array (items,), optional
         Cluster id per item: whole clusters are resampled.
     weights : array (items,), optional
@@ -136,7 +192,7 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
         in ``stats`` (at most 1/4 of them), draw Multinomial(n; sizes / n) counts over those rows
         (:func:`simstats.stats.engine.item_groups`): the same distribution as the item
         bootstrap at a cost of O(rows) per replicate, but other random numbers than the
-        per-item draw, which False keeps.  The sacrebleu convention never compresses, so that
+        per-item draw, which False keeps.  The sacrebleu method never compresses, so that
         its resamples stay sacrebleu's.
     rng : numpy.random.Generator or int
         Seeded generator (required; no global random state).
@@ -146,7 +202,8 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
     BootstrapResult
         Arrays over pairs: statistic (observed improvement), pvalue, confidence_interval.
     """
-    check_bootstrap_options(alternative, convention, n_resamples, confidence_level, PAIRED_CONVENTIONS)
+    check_bootstrap_options(alternative, pvalue_method, n_resamples, confidence_level, PAIRED_PVALUE_METHODS,
+                            pvalue_rule)
     stats, pairs = check_stats(stats, metric, pairs)
     rng = as_generator(rng)
     if clusters is not None and weights is not None:
@@ -163,7 +220,7 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
         totals = system_totals(stats[systems])
         # keyed on every system given, so a pair's resamples do not depend on the other pairs of the call
         groups = item_groups(stats, np.arange(stats.shape[0]), BOOTSTRAP_COMPRESS_FACTOR) \
-            if compress_items and convention != "sacrebleu" else None
+            if compress_items and pvalue_method != "sacrebleu" else None
         rows, sizes = (None, None) if groups is None else groups
     # a replicate's weights sum to the items (or weighted rows) drawn, whatever rows they fall on
     total_weight = float(weights.sum()) if weights is not None else float(stats.shape[1])
@@ -205,22 +262,25 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
         resampler = ItemCounts(rng, n_resamples, stats.shape[1], pack.rows)
     # sacrebleu's p-value centres at the mean over all replicates: keep them all
     keep, counts = replicates(resampler, pack, statistic, elementwise=elementwise,
-                              keep=confidence_level is not None or convention == "sacrebleu",
-                              count=None if convention == "sacrebleu"
-                              else (lambda d: extreme_counts(d, delta, alternative, convention)))
-    if convention == "sacrebleu":
+                              keep=confidence_level is not None or pvalue_method == "sacrebleu",
+                              count=None if pvalue_method == "sacrebleu"
+                              else (lambda d: extreme_counts(d, delta, alternative, pvalue_method)))
+    if pvalue_method == "sacrebleu":
         pvalue = sacrebleu_pvalues(keep, delta)
     else:
-        pvalue = pvalues_from_counts(counts, n_resamples, alternative, convention)
+        pvalue = pvalues_from_counts(counts, n_resamples, alternative, pvalue_method, pvalue_rule)
     ci = None
     if confidence_level is not None:
         a = (1 - confidence_level) / 2
         lo, hi = np.quantile(keep, [a, 1 - a], axis=0)
         ci = ConfidenceInterval(lo, hi)
     unit = "clusters" if clusters is not None else "items"
-    return BootstrapResult(delta, pvalue, alternative, f"paired bootstrap ({convention} convention, resampling {unit})",
+    rule = "(c + 1)/(B + 1)" if pvalue_method == "sacrebleu" or pvalue_rule == "add-one" else "c/B"
+    return BootstrapResult(delta, pvalue, alternative,
+                           f"paired bootstrap ({pvalue_method} p-value, {rule}, resampling {unit})",
                            confidence_interval=ci, pairs=pairs, scores=observed[local], n_resamples=n_resamples,
-                           convention=convention)
+                           pvalue_method=pvalue_method,
+                           pvalue_rule="add-one" if pvalue_method == "sacrebleu" else pvalue_rule)
 
 
 def item_bootstrap(stats: np.ndarray, systems, rng: np.random.Generator, n_resamples: int,
@@ -270,11 +330,48 @@ def bootstrap_score_matrix(stats, metric: Metric, *, n_resamples: int = 10_000, 
 
 
 def bootstrap_scores(stats, metric: Metric, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                     clusters=None, compress_items: bool = True, rng):
-    """Each system's score and percentile bootstrap confidence interval: (scores, low, high)."""
+                     clusters=None, compress_items: bool = True, rng) -> ScoreIntervals:
+    """Each system's score with its percentile bootstrap confidence interval.
+
+    Parameters
+    ----------
+    stats : array (systems, items, k)
+        Per-item statistics of ``metric``.
+    metric : Metric
+        Metric of summed statistics.
+    n_resamples : int
+        Bootstrap replicates B (items, or whole clusters, resampled with replacement).
+    confidence_level : float
+        Level of the two-sided percentile intervals.
+    clusters : array (items,), optional
+        Cluster id per item: whole clusters are resampled.
+    compress_items : bool
+        As in :func:`paired_bootstrap`.
+    rng : numpy.random.Generator or int
+        Seeded generator.
+
+    Returns
+    -------
+    ScoreIntervals
+        ``scores`` (systems,) and ``confidence_interval`` (low, high arrays); unpacks as
+        ``scores, low, high``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.metrics import accuracy, label_statistics
+    >>> gold = np.arange(200) % 2
+    >>> correct = np.random.default_rng(0).random((2, 200)) < [[0.8], [0.7]]
+    >>> stats = np.stack([label_statistics(accuracy, gold, np.where(c, gold, 1 - gold)) for c in correct])
+    >>> res = bootstrap_scores(stats, accuracy, n_resamples=2000, rng=1)
+    >>> res.scores.round(3), res.confidence_interval.low.round(3), res.confidence_interval.high.round(3)
+    (array([0.725, 0.65 ]), array([0.665, 0.585]), array([0.785, 0.72 ]))
+    """
     check_confidence_level(confidence_level)
     observed, values = bootstrap_score_matrix(stats, metric, n_resamples=n_resamples, rng=rng, clusters=clusters,
                                               compress_items=compress_items)
     a = (1 - confidence_level) / 2
     low, high = np.quantile(values, [a, 1 - a], axis=0)
-    return observed, low, high
+    unit = "clusters" if clusters is not None else "items"
+    return ScoreIntervals(observed, ConfidenceInterval(low, high), confidence_level, n_resamples,
+                          f"percentile bootstrap intervals (resampling {unit})")

@@ -18,6 +18,9 @@ stats = lazy_module("scipy.stats")
 _contingency_tables = lazy_module("statsmodels.stats.contingency_tables")
 _proportion = lazy_module("statsmodels.stats.proportion")
 
+__all__ = ["mcnemar_test", "mcnemar_counts", "sign_test", "wilcoxon_test", "paired_t_test", "two_sample_t_test",
+           "welch_t_test", "mann_whitney_test", "two_proportion_z_test", "precision_chi2_test"]
+
 
 def _vector(x, name: str, min_size: int = 1) -> np.ndarray:
     x = np.asarray(x, dtype=float)
@@ -38,14 +41,121 @@ def _paired(x, y, min_size=2):
 
 
 def mcnemar_test(correct_a, correct_b, *, exact: bool = True) -> ClassicalTestResult:
-    """McNemar's test on two systems' per-item correctness (two-sided; exact = binomial)."""
+    """McNemar's test of two systems' accuracy on the same test items.
+
+    Only the discordant items count: those system A gets right and B wrong, and those B gets
+    right and A wrong.  Under the null hypothesis of equal accuracy each discordant item is
+    equally likely to fall either way.  This is the paired test for two classifiers scored on
+    one test set; the items both systems get right (or wrong) carry no information about
+    which one is better.
+
+    Parameters
+    ----------
+    correct_a, correct_b : array_like of bool, shape (n,)
+        Per-item correctness of system A and system B on the same ``n`` items (1/0 or
+        True/False, item i of both arrays is the same item).
+    exact : bool, optional
+        True (default): the exact binomial test of the discordant counts.  False: the
+        chi-square statistic with continuity correction, (|b - c| - 1)^2 / (b + c) on 1 degree
+        of freedom.
+
+    Returns
+    -------
+    ClassicalTestResult
+        ``statistic`` (for the exact test the smaller discordant count, else chi-square),
+        two-sided ``pvalue``, ``method`` and ``counts`` (``only_a``, ``only_b``).
+
+    Raises
+    ------
+    ValueError
+        If the arrays are not one-dimensional, have different lengths, are empty or contain
+        NaN.
+
+    See Also
+    --------
+    mcnemar_counts : the same test from the two discordant counts.
+    sign_test : the same binomial test on per-item scores, with one-sided alternatives.
+
+    Notes
+    -----
+    The computation is statsmodels' ``mcnemar`` on the 2x2 table of discordant counts.  The
+    exact test is the two-sided binomial test of ``only_a`` successes in ``only_a + only_b``
+    trials with probability 1/2.
+
+    Examples
+    --------
+    Two systems whose errors share the items' difficulty:
+
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from simstats.stats.classical import mcnemar_test
+    >>> rng = np.random.default_rng(0)
+    >>> easy = rng.random(300)
+    >>> correct_a = easy + rng.normal(0, 0.1, 300) > 0.25
+    >>> correct_b = easy + rng.normal(0, 0.1, 300) > 0.30
+    >>> res = mcnemar_test(correct_a, correct_b)
+    >>> res.counts
+    {'only_a': 20, 'only_b': 6}
+    >>> round(res.pvalue, 4)
+    0.0094
+
+    The exact test is the binomial test of the discordant counts:
+
+    >>> round(float(stats.binomtest(20, 26, 0.5).pvalue), 4)
+    0.0094
+    """
     a, b = _paired(correct_a, correct_b, 1)
     a, b = a.astype(bool), b.astype(bool)
     return mcnemar_counts(int(np.sum(a & ~b)), int(np.sum(~a & b)), exact=exact)
 
 
 def mcnemar_counts(only_a: int, only_b: int, *, exact: bool = True) -> ClassicalTestResult:
-    """McNemar's test from the discordant counts alone (items only A / only B got right)."""
+    """McNemar's test from the discordant counts alone.
+
+    Use it when only the summary counts are known, e.g. from a paper's contingency table.
+
+    Parameters
+    ----------
+    only_a : int
+        Number of items system A gets right and system B gets wrong.
+    only_b : int
+        Number of items system B gets right and system A gets wrong.
+    exact : bool, optional
+        True (default): exact binomial test; False: chi-square with continuity correction.
+
+    Returns
+    -------
+    ClassicalTestResult
+        ``statistic``, two-sided ``pvalue``, ``method`` and ``counts`` (``only_a``,
+        ``only_b``).
+
+    Raises
+    ------
+    ValueError
+        If a count is negative.
+
+    See Also
+    --------
+    mcnemar_test : the same test from per-item correctness.
+
+    Examples
+    --------
+    >>> from scipy import stats
+    >>> from simstats.stats.classical import mcnemar_counts
+    >>> res = mcnemar_counts(30, 14)
+    >>> res.method, round(res.pvalue, 4)
+    ('McNemar (exact binomial)', 0.0226)
+    >>> round(float(stats.binomtest(30, 44, 0.5).pvalue), 4)
+    0.0226
+
+    The chi-square version with continuity correction, (|30 - 14| - 1)^2 / 44:
+
+    >>> res = mcnemar_counts(30, 14, exact=False)
+    >>> round(res.statistic, 4), round(res.pvalue, 4)
+    (5.1136, 0.0237)
+    >>> round(float(stats.chi2.sf(15**2 / 44, 1)), 4)
+    0.0237
+    """
     if min(only_a, only_b) < 0:
         raise ValueError(f"discordant counts must be >= 0, got {only_a} and {only_b}")
     res = _contingency_tables.mcnemar([[0, only_a], [only_b, 0]], exact=exact, correction=not exact)
@@ -55,7 +165,50 @@ def mcnemar_counts(only_a: int, only_b: int, *, exact: bool = True) -> Classical
 
 
 def sign_test(scores_a, scores_b, *, alternative: str = "two-sided") -> ClassicalTestResult:
-    """Sign test on per-item score differences (ties dropped): binomial test of #(A > B)."""
+    """Sign test of paired per-item scores.
+
+    Counts the items on which A scores higher than B (wins) and lower (losses); ties are
+    dropped.  Under the null hypothesis a non-tied item is a win with probability 1/2, so the
+    number of wins is binomial.  On 0/1 correctness this is McNemar's exact test.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like, shape (n,)
+        Per-item scores of system A and system B on the same items.
+    alternative : {'two-sided', 'greater', 'less'}, optional
+        'greater': A wins more often than it loses.  Default 'two-sided'.
+
+    Returns
+    -------
+    ClassicalTestResult
+        ``statistic``: the number of wins; ``pvalue``; ``counts`` (``wins``, ``losses``).
+        If every item is tied the statistic is 0 and the p-value 1.
+
+    Raises
+    ------
+    ValueError
+        If the inputs are not one-dimensional, differ in length, are empty or contain NaN,
+        or ``alternative`` is unknown.
+
+    See Also
+    --------
+    wilcoxon_test : also uses the size of the differences.
+    mcnemar_test : the two-sided sign test on per-item correctness.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from simstats.stats.classical import sign_test
+    >>> rng = np.random.default_rng(1)
+    >>> a = rng.normal(0.62, 0.10, 40)
+    >>> b = a - 0.01 + rng.normal(0, 0.05, 40)
+    >>> res = sign_test(a, b)
+    >>> res.counts, round(res.pvalue, 4)
+    ({'wins': 26, 'losses': 14}, 0.0807)
+    >>> round(float(stats.binomtest(26, 40, 0.5).pvalue), 4)
+    0.0807
+    """
     check_alternative(alternative)
     a, b = _paired(scores_a, scores_b, 1)
     wins, losses = int(np.sum(a > b)), int(np.sum(a < b))
@@ -67,7 +220,56 @@ def sign_test(scores_a, scores_b, *, alternative: str = "two-sided") -> Classica
 
 
 def wilcoxon_test(scores_a, scores_b, *, alternative: str = "two-sided", **kwargs) -> ClassicalTestResult:
-    """Wilcoxon signed-rank test on paired scores (per item, or per matched seed)."""
+    """Wilcoxon signed-rank test of paired scores.
+
+    For per-item scores of two systems on one test set, or for the scores of two approaches
+    trained with the same (matched) seeds.  The test ranks the absolute differences and
+    compares the rank sums of the positive and negative differences.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like, shape (n,)
+        Paired scores of A and B (at least 2 pairs).
+    alternative : {'two-sided', 'greater', 'less'}, optional
+        'greater': A's scores tend to be higher.  Default 'two-sided'.
+    **kwargs
+        Passed on to ``scipy.stats.wilcoxon`` (e.g. ``zero_method``, ``method``).
+
+    Returns
+    -------
+    ClassicalTestResult
+        ``statistic`` and ``pvalue`` of ``scipy.stats.wilcoxon``.  If all pairs are equal the
+        statistic is 0 and the p-value 1, without calling scipy.
+
+    Raises
+    ------
+    ValueError
+        If the inputs are not one-dimensional, differ in length, have fewer than 2 values or
+        contain NaN, or ``alternative`` is unknown.
+
+    See Also
+    --------
+    sign_test, paired_t_test
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from simstats.stats.classical import wilcoxon_test
+    >>> rng = np.random.default_rng(1)
+    >>> a = rng.normal(0.62, 0.10, 40)
+    >>> b = a - 0.01 + rng.normal(0, 0.05, 40)
+    >>> res = wilcoxon_test(a, b)
+    >>> res.statistic, round(res.pvalue, 4)
+    (223.0, 0.0111)
+
+    The two-sided statistic is the smaller of the two signed rank sums:
+
+    >>> d = a - b
+    >>> ranks = stats.rankdata(np.abs(d))
+    >>> float(ranks[d < 0].sum()), float(ranks[d > 0].sum())
+    (223.0, 597.0)
+    """
     check_alternative(alternative)
     a, b = _paired(scores_a, scores_b)
     if np.all(a == b):
@@ -77,7 +279,51 @@ def wilcoxon_test(scores_a, scores_b, *, alternative: str = "two-sided", **kwarg
 
 
 def paired_t_test(scores_a, scores_b, *, alternative: str = "two-sided") -> ClassicalTestResult:
-    """Matched-pair t test on per-item scores."""
+    """Matched-pair t test of paired scores.
+
+    The one-sample t test of the per-pair differences ``scores_a - scores_b`` against 0, on
+    n - 1 degrees of freedom.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like, shape (n,)
+        Paired scores of A and B (at least 2 pairs), e.g. per-item scores on one test set.
+    alternative : {'two-sided', 'greater', 'less'}, optional
+        'greater': the mean difference A - B is positive.  Default 'two-sided'.
+
+    Returns
+    -------
+    ClassicalTestResult
+        ``statistic`` (t), ``pvalue`` and ``df``.  If all differences are equal the variance is
+        0: for identical scores t = 0 and p = 1, otherwise t = +-inf and the p-value is NaN.
+
+    Raises
+    ------
+    ValueError
+        If the inputs are not one-dimensional, differ in length, have fewer than 2 values or
+        contain NaN, or ``alternative`` is unknown.
+
+    See Also
+    --------
+    two_sample_t_test : the same means tested as if the samples were independent.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.classical import paired_t_test
+    >>> rng = np.random.default_rng(1)
+    >>> a = rng.normal(0.62, 0.10, 40)
+    >>> b = a - 0.01 + rng.normal(0, 0.05, 40)
+    >>> res = paired_t_test(a, b)
+    >>> round(res.statistic, 4), round(res.pvalue, 4), res.df
+    (2.9426, 0.0055, 39.0)
+
+    The statistic by hand, mean difference over its standard error:
+
+    >>> d = a - b
+    >>> round(float(d.mean() / (d.std(ddof=1) / np.sqrt(d.size))), 4)
+    2.9426
+    """
     check_alternative(alternative)
     a, b = _paired(scores_a, scores_b)
     if np.all(a - b == (a - b)[0]):
@@ -90,7 +336,57 @@ def paired_t_test(scores_a, scores_b, *, alternative: str = "two-sided") -> Clas
 
 
 def two_sample_t_test(scores_a, scores_b, *, alternative: str = "two-sided", equal_var: bool = True) -> ClassicalTestResult:
-    """Two-sample t test, treating the two samples as independent (Welch if equal_var=False)."""
+    """Two-sample t test of two independent samples.
+
+    With ``equal_var=True`` (default) Student's t test with the pooled variance, else Welch's
+    test.  Yeh (2000) points out that for two systems on one test set the samples are not
+    independent (the systems' scores are positively correlated), so that this test is wrong
+    there; use :func:`paired_t_test` instead.  For score distributions over independent
+    training runs it is the appropriate setting.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like
+        Scores of A and of B (at least 2 each; the lengths may differ).
+    alternative : {'two-sided', 'greater', 'less'}, optional
+        'greater': A's mean is higher.  Default 'two-sided'.
+    equal_var : bool, optional
+        True: pooled variance (Student); False: Welch's unequal-variance test.
+
+    Returns
+    -------
+    ClassicalTestResult
+        ``statistic`` (t), ``pvalue``, ``df`` and ``method`` ('two-sample t' or 'Welch t').
+
+    Raises
+    ------
+    ValueError
+        If a sample is not one-dimensional, has fewer than 2 values or contains NaN, or
+        ``alternative`` is unknown.
+
+    See Also
+    --------
+    welch_t_test, paired_t_test
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from simstats.stats.classical import two_sample_t_test
+    >>> rng = np.random.default_rng(2)
+    >>> a = rng.normal(0.80, 0.010, 10)
+    >>> b = rng.normal(0.79, 0.020, 10)
+    >>> res = two_sample_t_test(a, b)
+    >>> round(res.statistic, 4), round(res.pvalue, 4), res.df
+    (2.2063, 0.0406, 18.0)
+
+    The pooled-variance t by hand:
+
+    >>> pooled = np.sqrt((a.var(ddof=1) + b.var(ddof=1)) / 2)
+    >>> t = (a.mean() - b.mean()) / (pooled * np.sqrt(2 / 10))
+    >>> round(float(t), 4), round(float(2 * stats.t.sf(t, 18)), 4)
+    (2.2063, 0.0406)
+    """
     check_alternative(alternative)
     a, b = _vector(scores_a, "scores_a", 2), _vector(scores_b, "scores_b", 2)
     res = stats.ttest_ind(a, b, equal_var=equal_var, alternative=alternative)
@@ -99,12 +395,102 @@ def two_sample_t_test(scores_a, scores_b, *, alternative: str = "two-sided", equ
 
 
 def welch_t_test(scores_a, scores_b, *, alternative: str = "two-sided") -> ClassicalTestResult:
-    """Welch's t test on two score distributions (Reimers & Gurevych's Evaluation 3)."""
+    """Welch's t test of two independent score distributions.
+
+    The test Reimers & Gurevych (2018) use in their Evaluation 3 to compare the scores of two
+    approaches over several training runs (seeds): a two-sample t test that does not assume
+    equal variances, with Welch-Satterthwaite degrees of freedom.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like
+        Scores of A's runs and of B's runs (at least 2 each).
+    alternative : {'two-sided', 'greater', 'less'}, optional
+        'greater': A's mean is higher.  Default 'two-sided'.
+
+    Returns
+    -------
+    ClassicalTestResult
+        ``statistic`` (t), ``pvalue``, ``df`` (Welch-Satterthwaite, not an integer).
+
+    Raises
+    ------
+    ValueError
+        As :func:`two_sample_t_test`.
+
+    See Also
+    --------
+    two_sample_t_test : the pooled-variance version.
+    mann_whitney_test : a rank test of the same setting.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from simstats.stats.classical import welch_t_test
+    >>> rng = np.random.default_rng(3)
+    >>> a = rng.normal(0.80, 0.005, 12)
+    >>> b = rng.normal(0.79, 0.020, 6)
+    >>> res = welch_t_test(a, b)
+    >>> round(res.statistic, 4), round(res.pvalue, 4), round(res.df, 4)
+    (3.4991, 0.0079, 8.0922)
+
+    The statistic and the degrees of freedom by hand:
+
+    >>> va, vb = a.var(ddof=1) / 12, b.var(ddof=1) / 6
+    >>> t = (a.mean() - b.mean()) / np.sqrt(va + vb)
+    >>> df = (va + vb) ** 2 / (va**2 / 11 + vb**2 / 5)
+    >>> round(float(t), 4), round(float(df), 4), round(float(2 * stats.t.sf(t, df)), 4)
+    (3.4991, 8.0922, 0.0079)
+    """
     return two_sample_t_test(scores_a, scores_b, alternative=alternative, equal_var=False)
 
 
 def mann_whitney_test(scores_a, scores_b, *, alternative: str = "two-sided") -> ClassicalTestResult:
-    """Mann-Whitney U test on two independent score distributions (Evaluation 4)."""
+    """Mann-Whitney U test of two independent score distributions.
+
+    A rank test of whether one approach's scores tend to be higher than the other's (Reimers
+    & Gurevych 2018's Evaluation 4), without assuming normal scores.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like
+        Scores of A's runs and of B's runs (at least 1 each).
+    alternative : {'two-sided', 'greater', 'less'}, optional
+        'greater': A's scores tend to be higher.  Default 'two-sided'.
+
+    Returns
+    -------
+    ClassicalTestResult
+        ``statistic``: U of sample A, the number of pairs (a, b) with a > b plus half the ties;
+        ``pvalue`` from ``scipy.stats.mannwhitneyu``.
+
+    Raises
+    ------
+    ValueError
+        If a sample is not one-dimensional, is empty or contains NaN, or ``alternative`` is
+        unknown.
+
+    See Also
+    --------
+    welch_t_test
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.classical import mann_whitney_test
+    >>> rng = np.random.default_rng(2)
+    >>> a = rng.normal(0.80, 0.010, 10)
+    >>> b = rng.normal(0.79, 0.020, 10)
+    >>> res = mann_whitney_test(a, b)
+    >>> res.statistic, round(res.pvalue, 4)
+    (77.0, 0.0452)
+
+    U counts the pairs in which A's score is higher:
+
+    >>> int(np.sum(a[:, None] > b[None, :]))
+    77
+    """
     check_alternative(alternative)
     a, b = _vector(scores_a, "scores_a", 1), _vector(scores_b, "scores_b", 1)
     res = stats.mannwhitneyu(a, b, alternative=alternative)
@@ -113,7 +499,47 @@ def mann_whitney_test(scores_a, scores_b, *, alternative: str = "two-sided") -> 
 
 def two_proportion_z_test(count_a: int, n_a: int, count_b: int, n_b: int, *, alternative: str = "two-sided"
                           ) -> ClassicalTestResult:
-    """Two-proportion z test (pooled variance), assuming independent samples."""
+    """Two-proportion z test with pooled variance, assuming independent samples.
+
+    Compares two rates, e.g. two systems' accuracies, as if they came from independent samples.
+    For two systems evaluated on the same test items that assumption fails (Yeh 2000) and
+    :func:`mcnemar_test` is the appropriate test.
+
+    Parameters
+    ----------
+    count_a, count_b : int
+        Successes (e.g. correct items) of A and of B.
+    n_a, n_b : int
+        Trials (items) of A and of B, at least 1 each.
+    alternative : {'two-sided', 'greater', 'less'}, optional
+        'greater': A's rate is higher.  Default 'two-sided'.
+
+    Returns
+    -------
+    ClassicalTestResult
+        ``statistic`` (z) and ``pvalue`` of statsmodels' ``proportions_ztest``.
+
+    Raises
+    ------
+    ValueError
+        If ``n_a`` or ``n_b`` is below 1, or ``alternative`` is unknown.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from simstats.stats.classical import two_proportion_z_test
+    >>> res = two_proportion_z_test(170, 200, 155, 200)
+    >>> round(res.statistic, 4), round(res.pvalue, 4)
+    (1.9215, 0.0547)
+
+    The pooled z by hand:
+
+    >>> p = (170 + 155) / 400
+    >>> z = (170 / 200 - 155 / 200) / np.sqrt(p * (1 - p) * (1 / 200 + 1 / 200))
+    >>> round(float(z), 4), round(float(2 * stats.norm.sf(z)), 4)
+    (1.9215, 0.0547)
+    """
     check_alternative(alternative)
     alt = {"greater": "larger", "less": "smaller", "two-sided": "two-sided"}[alternative]
     if min(n_a, n_b) < 1:
@@ -123,7 +549,44 @@ def two_proportion_z_test(count_a: int, n_a: int, count_b: int, n_b: int, *, alt
 
 
 def precision_chi2_test(recalled_a: int, spurious_a: int, recalled_b: int, spurious_b: int) -> ClassicalTestResult:
-    """Chi-square (no continuity correction) on the 2x2 table of correct/spurious responses."""
+    """Chi-square test of the 2x2 table of correct and spurious responses of two systems.
+
+    Compares two systems' precision as the test of independence of the table
+    [[recalled_a, spurious_a], [recalled_b, spurious_b]], without continuity correction.  Like
+    :func:`two_proportion_z_test` it treats the two systems' responses as independent samples.
+
+    Parameters
+    ----------
+    recalled_a, spurious_a : int
+        A's correct (recalled) and spurious responses.
+    recalled_b, spurious_b : int
+        B's correct and spurious responses.
+
+    Returns
+    -------
+    ClassicalTestResult
+        ``statistic`` (chi-square), two-sided ``pvalue`` and ``df`` (1).
+
+    Raises
+    ------
+    ValueError
+        From ``scipy.stats.chi2_contingency`` if a row or column of the table sums to 0.
+
+    Examples
+    --------
+    >>> from scipy import stats
+    >>> from simstats.stats.classical import precision_chi2_test
+    >>> res = precision_chi2_test(80, 20, 60, 30)
+    >>> round(res.statistic, 4), round(res.pvalue, 4), res.df
+    (4.3429, 0.0372, 1)
+
+    The 2x2 chi-square by hand, n (ad - bc)^2 / (row and column sums):
+
+    >>> a, b, c, d = 80, 20, 60, 30
+    >>> chi2 = 190 * (a * d - b * c) ** 2 / ((a + b) * (c + d) * (a + c) * (b + d))
+    >>> round(chi2, 4), round(float(stats.chi2.sf(chi2, 1)), 4)
+    (4.3429, 0.0372)
+    """
     table = np.array([[recalled_a, spurious_a], [recalled_b, spurious_b]], dtype=float)
     res = stats.chi2_contingency(table, correction=False)
     return ClassicalTestResult(float(res.statistic), float(res.pvalue), "two-sided",

@@ -13,28 +13,30 @@ replicate of that pair's difference.  From it:
   fraction count/B of the B replicates at least as extreme (``pvalue_rule="fraction"``, the
   paper's and CompStats') or (count + 1)/(B + 1) (``"add-one"``, never 0: Davison & Hinkley
   1997, Phipson & Smyth 2010);
-* adjusted p-values within each reference system's group of comparisons (i against every
-  system ranked below it), by Bonferroni, Holm and Benjamini-Hochberg from statsmodels
-  (Table 5), or over all m(m-1)/2 pairs at once (``scope="all"``);
+* adjusted p-values over all m(m-1)/2 pairs at once (``scope="all"``) or within each reference
+  system's group of comparisons (i against every system ranked below it; ``scope="group"``, the
+  paper's Table 5), by Bonferroni, Holm and Benjamini-Hochberg from statsmodels;
+* one decision rule for every verdict (:meth:`CompetitionAnalysis.decisions`): a pair differs
+  when its p-value adjusted by ``correction`` over ``scope`` is below alpha.  Table 3's and
+  Table 4's verdicts, tie groups, ``tied_with`` and the possible winners all follow it;
 * the summary measures of the paper's Table 6: ties with the winner and among all pairs per
   correction, |winner - median|, CV and PPI;
 * rankings with uncertainty (:meth:`CompetitionAnalysis.rank_table`, not in the paper): each
   system's rank in every bootstrap replicate (the same replicates as everything above), its
   mean, percentile interval and P(rank 1); tie groups (:func:`tie_structure`) and the possible
-  winners (:func:`possible_winners`) from the pairs' p-values.
+  winners (:func:`possible_winners`) by the decision rule.
 
 Improvements are in the metric's "better" direction: for a lower-is-better metric (MAE)
 the improvement of i over j is score_j - score_i.  Identical systems have delta* = delta = 0
 in every replicate and get p = 1, never 0.
 
-The library's defaults are the paper's (scope "group", one-sided, fraction), which the
-replication study relies on (the named bundles of settings, the paper's and the
-``simstats competition`` default, are :data:`simstats.studies.navamunoz2024.conventions.ANALYSIS_CONVENTIONS`).
-Under the global null the paper's settings do not control the family-wise error over the table (the data pick which
-system of a pair is "better", so a one-sided p rejects a tied pair about 2 alpha of the time,
-and within-group corrections leave m - 1 families uncorrected against each other); the
-recommended one does, provided B is large enough for the correction
-(:func:`required_resamples`, :func:`resolution_warning`).
+The defaults (:data:`RECOMMENDED`, the same as ``simstats competition``'s) are two-sided add-one
+p-values and Holm over all pairs: under the global null they control the family-wise error
+over the table, provided B is large enough for the correction (:func:`required_resamples`,
+:func:`resolution_warning`, and a warning from :func:`analyse_competition`).  The paper's
+settings (:data:`PAPER`: one-sided count/B p-values, no correction for the verdicts, corrections
+within groups in Table 5) are opt-in: the data pick which system of a pair is "better", so a
+one-sided p rejects a tied pair about 2 alpha of the time.
 """
 from __future__ import annotations
 
@@ -43,39 +45,117 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simstats.stats.bootstrap import bootstrap_score_matrix, extreme_counts
+import warnings
+
+from simstats.stats.bootstrap import PVALUE_RULES, bootstrap_score_matrix, extreme_counts, pvalues_from_counts
 from simstats.stats.engine import improvement
 from simstats.stats.metrics import Metric
 from simstats.stats.multitest import CORRECTIONS, adjust_pvalues, quick_gc
 
+#: Families of a correction: all m(m-1)/2 pairs at once, or each reference system's comparisons.
 SCOPES = ("group", "all")
-#: How a p-value is estimated from the count of replicates at least as extreme as observed.
-PVALUE_RULES = ("fraction", "add-one")
-#: "greater": one-sided, "the system ranked above is better" (the paper); "two-sided".
-ALTERNATIVES = ("greater", "two-sided")
-#: How the rank table decides ties and possible winners (named in the CLI's output).
-TIE_METHOD = "Holm over all pairs"
-WINNER_METHOD = "Holm vs best"
+#: A pair's alternative: "two-sided", or "greater": one-sided, "the system ranked above is better"
+#: (the paper; "less" would claim the lower-ranked system is better, which the ranking already denies).
+PAIR_ALTERNATIVES = ("two-sided", "greater")
+#: The recommended settings (the defaults of analyse_competition and ``simstats competition``).
+RECOMMENDED = {"alternative": "two-sided", "pvalue_rule": "add-one", "correction": "holm", "scope": "all"}
+#: Nava-Muñoz et al. (2024) and CompStats: one-sided count/B p-values, uncorrected verdicts, Table 5
+#: corrections within each reference system's group.
+PAPER = {"alternative": "greater", "pvalue_rule": "fraction", "correction": "none", "scope": "group"}
+#: Named bundles of settings (``simstats competition --preset``).
+PRESETS = {"recommended": RECOMMENDED, "paper": PAPER}
 #: Scores equal to this many decimals are tied when ranking (guards against rounding noise).
 RANK_DECIMALS = 12
 
 
-def pvalue_description(alternative: str = "greater", pvalue_rule: str = "fraction") -> str:
-    """How the pairs' p-values are computed, in words (for reports and JSON settings)."""
+def pvalue_description(alternative: str = "two-sided", pvalue_rule: str = "add-one") -> str:
+    """How the pairs' p-values are computed, in words (for reports and JSON settings).
+
+    Parameters
+    ----------
+    alternative : {"two-sided", "greater"}
+        The pairs' alternative (:data:`PAIR_ALTERNATIVES`).
+    pvalue_rule : {"add-one", "fraction"}
+        (count + 1)/(B + 1) or count/B.
+
+    Returns
+    -------
+    str
+        One phrase.
+
+    Examples
+    --------
+    >>> pvalue_description()
+    'two-sided, P*(|δ* − δ| ≥ |δ|), (count + 1)/(B + 1)'
+    """
     sides = ("one-sided, P*(δ* ≥ 2δ)" if alternative == "greater" else "two-sided, P*(|δ* − δ| ≥ |δ|)")
     rule = "count/B" if pvalue_rule == "fraction" else "(count + 1)/(B + 1)"
     return f"{sides}, {rule}"
 
 
-def pvalues_from_count(counts, n_resamples: int, pvalue_rule: str = "fraction") -> np.ndarray:
-    """p-values from the number of the ``n_resamples`` replicates at least as extreme as observed:
-    ``"fraction"`` count/B (can be 0), ``"add-one"`` (count + 1)/(B + 1) (at least 1/(B + 1))."""
-    counts = np.asarray(counts, dtype=float)
-    if pvalue_rule == "fraction":
-        return counts / n_resamples
-    if pvalue_rule == "add-one":
-        return (counts + 1) / (n_resamples + 1)
-    raise ValueError(f"pvalue_rule must be one of {PVALUE_RULES}, got {pvalue_rule!r}")
+def decision_rule(correction: str = "holm", scope: str = "all", alpha: float = 0.05) -> str:
+    """The one rule behind every verdict of a competition analysis, in words.
+
+    Parameters
+    ----------
+    correction : {"none", "bonferroni", "holm", "bh"}
+        Correction of the pairs' p-values.
+    scope : {"all", "group"}
+        Its family: all pairs, or each reference system's comparisons.
+    alpha : float
+        Level: a pair differs when its adjusted p-value is below it.
+
+    Returns
+    -------
+    str
+        E.g. "Holm over all pairs, alpha = 0.05".
+
+    Examples
+    --------
+    >>> decision_rule("none", "group")
+    'no correction, alpha = 0.05'
+    """
+    if correction == "none":
+        return f"no correction, alpha = {alpha:g}"
+    label = "BH" if correction == "bh" else correction.capitalize()
+    family = "all pairs" if scope == "all" else "each reference system's comparisons"
+    return f"{label} over {family}, alpha = {alpha:g}"
+
+
+def competition_settings(preset: str = "recommended", **overrides) -> dict:
+    """The settings of a named preset (:data:`PRESETS`) with single settings overridden.
+
+    Parameters
+    ----------
+    preset : {"recommended", "paper"}
+        The bundle to start from.
+    **overrides
+        ``alternative``, ``pvalue_rule``, ``correction``, ``scope``: values that are not None
+        replace the preset's.
+
+    Returns
+    -------
+    dict
+        alternative, pvalue_rule, correction, scope.
+
+    Examples
+    --------
+    >>> competition_settings("paper", correction="holm")
+    {'alternative': 'greater', 'pvalue_rule': 'fraction', 'correction': 'holm', 'scope': 'group'}
+    """
+    if preset not in PRESETS:
+        raise ValueError(f"preset must be one of {tuple(PRESETS)}, got {preset!r}")
+    out = dict(PRESETS[preset])
+    unknown = set(overrides) - set(out)
+    if unknown:
+        raise ValueError(f"unknown settings {sorted(unknown)}; known: {sorted(out)}")
+    out.update({k: v for k, v in overrides.items() if v is not None})
+    checks = {"scope": SCOPES, "pvalue_rule": PVALUE_RULES, "alternative": PAIR_ALTERNATIVES,
+              "correction": tuple(CORRECTIONS)}
+    for key, allowed in checks.items():
+        if out[key] not in allowed:
+            raise ValueError(f"{key} must be one of {allowed}, got {out[key]!r}")
+    return out
 
 
 def required_resamples(n_comparisons: int, alpha: float) -> int:
@@ -97,7 +177,8 @@ def resolution_warning(n_comparisons: int, n_resamples: int, alpha: float) -> st
         return None
     return (f"{n_resamples} bootstrap samples cannot reach alpha = {alpha:g} after Bonferroni/Holm over "
             f"{n_comparisons} pairs (smallest p-value 1/{n_resamples + 1}, times {n_comparisons}: "
-            f"{n_comparisons / (n_resamples + 1):.3g} >= {alpha:g}); use --resamples {need} or more")
+            f"{n_comparisons / (n_resamples + 1):.3g} >= {alpha:g}); use {need} or more resamples "
+            "(n_resamples, --n-resamples)")
 
 
 def rank_order(scores, higher_is_better: bool = True) -> np.ndarray:
@@ -202,34 +283,64 @@ def _pvalue_matrix(names, pairs: pd.DataFrame, column: str) -> np.ndarray:
     return out
 
 
-def tie_structure(names, pairs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
-    """Which systems cannot be separated after correcting over all pairs.
-
-    ``names`` in observed rank order (best first); ``pairs`` has columns reference, system,
-    pvalue with every unordered pair once (as :meth:`CompetitionAnalysis.pairs`: by default the
-    one-sided p-value of "reference, ranked above, is better", P*(delta* >= 2 delta)).
-
-    * The raw p-values are Holm-adjusted over all m(m-1)/2 pairs at once (family-wise error
-      over the whole table).  Two systems are *tied* when their adjusted p >= ``alpha``;
-      ``tied_with`` lists, in rank order and separated by "; ", every system a system is tied
-      with (edges of the "not significantly different" graph).
-    * ``tie_group``: walk down the observed ranking and open a new group (ids 1, 2, ...)
-      whenever a system is significantly worse than the system ranked just above it; a group
-      is thus a maximal run of consecutive ranks in which every adjacent pair is tied.  Groups
-      chain: with A ~ B and B ~ C, A, B and C share a group even when A vs C is significant
-      (``tied_with`` shows that).
-
-    Returns one row per system (rank order): system, tie_group, tied_with, n_tied.
-    """
-    names = list(names)
+def _decision_matrix(names, pairs: pd.DataFrame, correction: str, scope: str, alpha: float):
+    """(adjusted p matrix, tied matrix) of the decision rule; the diagonal is not tied."""
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     if len(names) < 2:
-        raise ValueError(f"tie groups need at least two systems, got {len(names)}")
-    adjusted = adjust_pair_table(pairs[["reference", "system", "pvalue"]], scope="all", corrections={"holm": "holm"})
-    p = _pvalue_matrix(names, adjusted, "pvalue_holm")
+        raise ValueError(f"a competition needs at least two systems, got {len(names)}")
+    adjusted = adjust_pair_table(pairs[["reference", "system", "pvalue"]], scope=scope,
+                                 corrections={"decision": CORRECTIONS[correction] if correction in CORRECTIONS
+                                              else _unknown_correction(correction)})
+    p = _pvalue_matrix(names, adjusted, "pvalue_decision")
     tied = p >= alpha
     np.fill_diagonal(tied, False)
+    return p, tied
+
+
+def _unknown_correction(correction):
+    raise ValueError(f"correction must be one of {tuple(CORRECTIONS)}, got {correction!r}")
+
+
+def tie_structure(names, pairs: pd.DataFrame, *, alpha: float = 0.05, correction: str = "holm",
+                  scope: str = "all") -> pd.DataFrame:
+    """Which systems cannot be separated, by the decision rule.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Systems in observed rank order (best first).
+    pairs : pandas.DataFrame
+        Columns reference, system, pvalue with every unordered pair once (as
+        :meth:`CompetitionAnalysis.pairs`).
+    alpha : float
+        Level of the decisions.
+    correction, scope
+        The decision rule (:func:`decision_rule`): two systems are *tied* when their p-value,
+        adjusted by ``correction`` over ``scope``, is >= ``alpha``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per system (rank order): system; ``tie_group`` - walking down the ranking, a new
+        group (ids 1, 2, ...) opens whenever a system differs from the one ranked just above it,
+        so groups chain (with A ~ B and B ~ C, A, B and C share a group even when A and C differ,
+        which ``tied_with`` shows); ``tied_with`` - every system it is tied with, in rank order,
+        separated by "; "; ``n_tied``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> pairs = pd.DataFrame({"reference": ["a", "a", "b"], "system": ["b", "c", "c"],
+    ...                       "pvalue": [0.30, 0.001, 0.02]})
+    >>> print(tie_structure(["a", "b", "c"], pairs).to_string(index=False))
+    system  tie_group tied_with  n_tied
+         a          1         b       1
+         b          1         a       1
+         c          2                 0
+    """
+    names = list(names)
+    _, tied = _decision_matrix(names, pairs, correction, scope, alpha)
     groups = [1]
     for k in range(1, len(names)):
         groups.append(groups[-1] + (0 if tied[k - 1, k] else 1))
@@ -238,41 +349,93 @@ def tie_structure(names, pairs: pd.DataFrame, *, alpha: float = 0.05) -> pd.Data
                          "n_tied": tied.sum(axis=1)})
 
 
-def possible_winners(names, pairs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
-    """The systems not significantly worse than the observed best ("Holm vs best").
+def possible_winners(names, pairs: pd.DataFrame, *, alpha: float = 0.05, correction: str = "holm",
+                     scope: str = "all") -> pd.DataFrame:
+    """The systems not shown to differ from the observed best, by the decision rule.
 
-    ``names`` in observed rank order (best first); ``pairs`` as for :func:`tie_structure`.
-    The best system's m - 1 p-values (one-sided by default: "the best is better than system j")
-    are Holm-adjusted as one family; system j is a possible winner when its adjusted p >= ``alpha``.
-    The best itself always is one (its ``p_vs_best_holm`` is NaN).
+    Parameters
+    ----------
+    names, pairs, alpha, correction, scope
+        As in :func:`tie_structure`: a system is a possible winner when it is tied with the best
+        (so the column agrees with the best's ``tied_with``).
 
-    Returns one row per system (rank order): system, p_vs_best_holm, possible_winner.
+    Returns
+    -------
+    pandas.DataFrame
+        One row per system (rank order): system, ``pvalue_vs_best_adjusted`` (NaN for the best),
+        ``possible_winner`` (the best always is one).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> pairs = pd.DataFrame({"reference": ["a", "a", "b"], "system": ["b", "c", "c"],
+    ...                       "pvalue": [0.30, 0.001, 0.02]})
+    >>> possible_winners(["a", "b", "c"], pairs).possible_winner.tolist()
+    [True, True, False]
     """
     names = list(names)
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
-    if len(names) < 2:
-        raise ValueError(f"possible winners need at least two systems, got {len(names)}")
-    p = _pvalue_matrix(names, pairs, "pvalue")[0, 1:]
-    with quick_gc():
-        adjusted = adjust_pvalues(p, "holm")
-    values = np.concatenate([[np.nan], adjusted])
-    return pd.DataFrame({"system": names, "p_vs_best_holm": values,
-                         "possible_winner": np.concatenate([[True], adjusted >= alpha])})
+    p, tied = _decision_matrix(names, pairs, correction, scope, alpha)
+    return pd.DataFrame({"system": names, "pvalue_vs_best_adjusted": np.concatenate([[np.nan], p[0, 1:]]),
+                         "possible_winner": np.concatenate([[True], tied[0, 1:]])})
 
 
 @dataclass
 class CompetitionAnalysis:
-    """Bootstrap analysis of one competition; systems are stored in rank order (winner first)."""
+    """Bootstrap analysis of one competition (:func:`analyse_competition`).
+
+    Systems are stored in rank order (winner first).
+
+    Attributes
+    ----------
+    names : list
+        Systems, best first.
+    scores : numpy.ndarray
+        Observed scores (m,).
+    replicates : numpy.ndarray
+        Bootstrap scores (B, m), the same resamples for every system.
+    metric : Metric
+        The metric scored.
+    n_items : int
+        Test items.
+    confidence_level : float
+        Level of every percentile interval.
+    pvalue_rule : {"add-one", "fraction"}
+        (count + 1)/(B + 1) or count/B (the paper).
+    alternative : {"two-sided", "greater"}
+        Two-sided, or one-sided "the system ranked above is better" (the paper).
+    correction : {"none", "bonferroni", "holm", "bh"}
+        Correction of the decision rule (:meth:`decisions`).
+    scope : {"all", "group"}
+        Family of the decision rule's correction, and of Table 5's corrections.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats import accuracy, analyse_competition, label_statistics
+    >>> gold = np.arange(400) % 2
+    >>> right = np.random.default_rng(5).random((4, 400)) < [[0.80], [0.79], [0.74], [0.70]]
+    >>> stats = np.stack([label_statistics(accuracy, gold, np.where(r, gold, 1 - gold)) for r in right])
+    >>> res = analyse_competition(["a", "b", "c", "d"], stats, accuracy, n_resamples=2000, rng=0)
+    >>> print(res.decisions()[["reference", "system", "different"]].to_string(index=False))
+    reference system  different
+            b      a      False
+            b      c       True
+            b      d       True
+            a      c       True
+            a      d       True
+            c      d      False
+    """
 
     names: list
-    scores: np.ndarray          # observed scores (m,)
-    replicates: np.ndarray      # bootstrap scores (B, m), same resamples for every system
+    scores: np.ndarray
+    replicates: np.ndarray
     metric: Metric
     n_items: int
     confidence_level: float = 0.95
-    pvalue_rule: str = "fraction"       # PVALUE_RULES: count/B (the paper) or (count + 1)/(B + 1)
-    alternative: str = "greater"        # ALTERNATIVES: one-sided "ranked above is better" or two-sided
+    pvalue_rule: str = "add-one"
+    alternative: str = "two-sided"
+    correction: str = "holm"
+    scope: str = "all"
 
     @property
     def m(self) -> int:
@@ -297,8 +460,12 @@ class CompetitionAnalysis:
         return pd.DataFrame({"rank": np.arange(1, self.m + 1), "system": self.names, "score": self.scores,
                              "ci_low": low, "bootstrap_mean": self.replicates.mean(axis=0), "ci_high": high})
 
-    def differences_from_best(self) -> pd.DataFrame:
-        """Table 3: CIs of the winner's improvement over each other system; does it contain 0?"""
+    def differences_from_best(self, *, alpha: float | None = None) -> pd.DataFrame:
+        """Table 3: CIs of the winner's improvement over each other system; does it contain 0?
+
+        With ``alpha``, also the verdict of the decision rule (:meth:`decisions`):
+        ``pvalue_adjusted`` and ``different`` (the uncorrected interval is shown as an interval,
+        the verdict is the rule's)."""
         rows = []
         for j in range(1, self.m):
             d = self.improvement_replicates(0, j)
@@ -307,16 +474,42 @@ class CompetitionAnalysis:
                          "difference": float(improvement(self.metric, self.scores[0], self.scores[j])),
                          "ci_low": low, "bootstrap_mean": d.mean(), "ci_high": high,
                          "contains_zero": bool(low <= 0 <= high)})
-        return pd.DataFrame(rows)
+        out = pd.DataFrame(rows)
+        if alpha is not None:
+            best = self.decisions(alpha=alpha).query("reference == @self.names[0]").set_index("system")
+            out["pvalue_adjusted"] = best.loc[out.system, "pvalue_adjusted"].to_numpy()
+            out["different"] = best.loc[out.system, "different"].to_numpy()
+        return out
 
-    def pairs(self, *, scope: str = "group", intervals: bool = True) -> pd.DataFrame:
+    def decisions(self, *, alpha: float = 0.05) -> pd.DataFrame:
+        """Every pair's verdict by the one decision rule of this analysis.
+
+        A pair differs when its p-value (``alternative``, ``pvalue_rule``) adjusted by
+        ``correction`` over ``scope`` is below ``alpha``; Table 3's and Table 4's verdicts,
+        the figures' colours, tie groups and possible winners all follow it.
+
+        Returns
+        -------
+        pandas.DataFrame
+            reference (ranked above), system, difference, pvalue, pvalue_adjusted, different.
+        """
+        pairs = self.pairs(intervals=False)
+        adjusted = adjust_pair_table(pairs[["reference", "system", "pvalue"]], scope=self.scope,
+                                     corrections={"decision": CORRECTIONS[self.correction]})["pvalue_decision"]
+        out = pairs[["reference", "system", "difference", "pvalue"]].copy()
+        out["pvalue_adjusted"] = adjusted.to_numpy()
+        out["different"] = out.pvalue_adjusted.to_numpy() < alpha
+        return out
+
+    def pairs(self, *, scope: str | None = None, intervals: bool = True) -> pd.DataFrame:
         """Every pair (reference ranked above system): improvement, CI, p-value (``alternative``,
-        ``pvalue_rule``), adjusted p.  ``intervals=False``: the CI columns are NaN (not computed:
-        the percentile intervals of every pair cost more than their p-values)."""
+        ``pvalue_rule``), and the p-value adjusted by every correction over ``scope`` (default: the
+        analysis's).  ``intervals=False``: the CI columns are NaN (not computed: the percentile
+        intervals of every pair cost more than their p-values)."""
         v = self.pair_values(intervals=intervals)
         i, j = v["reference_rank"] - 1, v["system_rank"] - 1
         frame = pd.DataFrame({"reference": [self.names[a] for a in i], "system": [self.names[b] for b in j], **v})
-        return adjust_pair_table(frame, scope=scope)
+        return adjust_pair_table(frame, scope=self.scope if scope is None else scope)
 
     def pair_values(self, *, intervals: bool = True) -> dict[str, np.ndarray]:
         """The numeric columns of :meth:`pairs` before any correction (reference_rank, system_rank,
@@ -327,7 +520,8 @@ class CompetitionAnalysis:
         counts = extreme_counts(deltas, delta, self.alternative, "shift")
         low, high = self._interval(deltas) if intervals else (np.full(i.size, np.nan),) * 2
         return {"reference_rank": i + 1, "system_rank": j + 1, "difference": delta, "ci_low": low, "ci_high": high,
-                "pvalue": pvalues_from_count(counts, self.replicates.shape[0], self.pvalue_rule)}
+                "pvalue": pvalues_from_counts(counts, self.replicates.shape[0], self.alternative, "shift",
+                                              self.pvalue_rule)}
 
     def difference_values(self) -> pd.DataFrame:
         """The differences as a lower-triangular matrix: cell (row j, column i) = improvement of i over j; NaN elsewhere."""
@@ -337,7 +531,7 @@ class CompetitionAnalysis:
         cells.index.name = "system"
         return cells.reset_index()
 
-    def difference_significance(self, *, alpha: float = 0.05, scope: str = "group") -> pd.DataFrame:
+    def difference_significance(self, *, alpha: float = 0.05, scope: str | None = None) -> pd.DataFrame:
         """Every pair in long form: reference (ranked above), system, difference, raw and adjusted
         p-values (each correction over ``scope``) and, per correction, ``significant_<correction>`` =
         adjusted p < ``alpha``."""
@@ -364,8 +558,9 @@ class CompetitionAnalysis:
           outwards to integers (floor of the lower, ceiling of the upper limit);
         * ``p_rank1``: share of replicates in which the system is best; a k-way tie for best
           counts 1/k for each, so the column sums to 1;
-        * ``tie_group``, ``tied_with``, ``n_tied``: :func:`tie_structure` (Holm over all pairs);
-        * ``p_vs_best_holm``, ``possible_winner``: :func:`possible_winners` (Holm vs best).
+        * ``tie_group``, ``tied_with``, ``n_tied``: :func:`tie_structure`;
+        * ``pvalue_vs_best_adjusted``, ``possible_winner``: :func:`possible_winners`;
+        both by the decision rule (:meth:`decisions`).
         """
         ranks = self.bootstrap_ranks()
         low, high = self._interval(ranks)
@@ -378,25 +573,83 @@ class CompetitionAnalysis:
                               "mean_rank": ranks.mean(axis=0),
                               "rank_low": np.floor(np.round(low, 9)).astype(int),
                               "rank_high": np.ceil(np.round(high, 9)).astype(int), "p_rank1": share})
-        pairs = self.pairs()
-        ties = tie_structure(self.names, pairs, alpha=alpha)
-        winners = possible_winners(self.names, pairs, alpha=alpha)
+        pairs = self.pairs(intervals=False)
+        rule = dict(alpha=alpha, correction=self.correction, scope=self.scope)
+        ties = tie_structure(self.names, pairs, **rule)
+        winners = possible_winners(self.names, pairs, **rule)
         return pd.concat([table, ties.drop(columns="system"), winners.drop(columns="system")], axis=1)
 
-    def summary(self, *, alpha: float = 0.05, scope: str = "group") -> dict:
-        """Table 6 measures of this competition."""
-        return summary_measures(self.names, self.scores, self.pairs(), n_items=self.n_items,
-                                higher_is_better=self.metric.higher_is_better, alpha=alpha, scope=scope)
+    def summary(self, *, alpha: float = 0.05, scope: str | None = None) -> dict:
+        """Table 6 measures of this competition (ties per correction over ``scope``, default the
+        analysis's)."""
+        return summary_measures(self.names, self.scores, self.pairs(intervals=False), n_items=self.n_items,
+                                higher_is_better=self.metric.higher_is_better, alpha=alpha,
+                                scope=self.scope if scope is None else scope)
 
 
 def analyse_competition(names, stats, metric: Metric, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                        clusters=None, pvalue_rule: str = "fraction", alternative: str = "greater",
+                        clusters=None, pvalue_rule: str = "add-one", alternative: str = "two-sided",
+                        correction: str = "holm", scope: str = "all", alpha: float = 0.05,
                         compress_items: bool = True, rng) -> CompetitionAnalysis:
-    """Bootstrap analysis of systems ``names`` with per-item statistics ``stats`` (m, n, k).
+    """Bootstrap analysis of a competition: m systems scored on one test set.
 
-    ``pvalue_rule`` and ``alternative`` set how every pair's p-value is computed (module
-    docstring); the defaults are the paper's; :func:`simstats.studies.navamunoz2024.conventions.convention_settings`
-    gives the CLI's.  ``compress_items`` as in :func:`simstats.paired_bootstrap`."""
+    Parameters
+    ----------
+    names : sequence of str
+        System names, one per row of ``stats`` (distinct, at least two).
+    stats : array (m, items, k)
+        Per-item statistics of ``metric``.
+    metric : Metric
+        Metric of summed statistics.
+    n_resamples : int
+        Bootstrap resamples B (every system scored on the same resamples).
+    confidence_level : float
+        Level of the percentile intervals.
+    clusters : array (items,), optional
+        Cluster id per item: whole clusters are resampled.
+    pvalue_rule : {"add-one", "fraction"}
+        (count + 1)/(B + 1), never 0 (default), or count/B (the paper).
+    alternative : {"two-sided", "greater"}
+        Two-sided (default) or one-sided "the system ranked above is better" (the paper).
+    correction : {"none", "bonferroni", "holm", "bh"}
+        Correction of the decision rule (default Holm).
+    scope : {"all", "group"}
+        Its family: all pairs (default) or each reference system's comparisons (the paper).
+    alpha : float
+        The level the warning about too few resamples is checked at (decisions take their own
+        ``alpha``).
+    compress_items : bool
+        As in :func:`simstats.paired_bootstrap`.
+    rng : numpy.random.Generator or int
+        Seeded generator.
+
+    Returns
+    -------
+    CompetitionAnalysis
+        Systems in rank order; tables by its methods.
+
+    Warns
+    -----
+    UserWarning
+        When B add-one p-values cannot reach ``alpha`` after Bonferroni or Holm over the family
+        (:func:`resolution_warning`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats import accuracy, label_statistics
+    >>> gold = np.arange(300) % 2
+    >>> right = np.random.default_rng(2).random((3, 300)) < [[0.8], [0.7], [0.6]]
+    >>> stats = np.stack([label_statistics(accuracy, gold, np.where(r, gold, 1 - gold)) for r in right])
+    >>> res = analyse_competition(["x", "y", "z"], stats, accuracy, n_resamples=2000, rng=0)
+    >>> res.names, res.scores.round(3).tolist()
+    (['x', 'y', 'z'], [0.813, 0.67, 0.61])
+    >>> print(res.rank_table()[["system", "tie_group", "tied_with", "possible_winner"]].to_string(index=False))
+    system  tie_group tied_with  possible_winner
+         x          1                       True
+         y          2         z            False
+         z          2         y            False
+    """
     names = list(names)
     stats = np.asarray(stats)
     if stats.ndim != 3 or stats.shape[0] != len(names):
@@ -407,12 +660,16 @@ def analyse_competition(names, stats, metric: Metric, *, n_resamples: int = 10_0
         raise ValueError("system names must be distinct")
     if not 0 < confidence_level < 1:
         raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level}")
-    if pvalue_rule not in PVALUE_RULES:
-        raise ValueError(f"pvalue_rule must be one of {PVALUE_RULES}, got {pvalue_rule!r}")
-    if alternative not in ALTERNATIVES:
-        raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
+    settings = competition_settings("recommended", pvalue_rule=pvalue_rule, alternative=alternative,
+                                    correction=correction, scope=scope)
+    m = len(names)
+    family = m * (m - 1) // 2 if scope == "all" else m - 1
+    if correction in ("bonferroni", "holm") and pvalue_rule == "add-one":
+        message = resolution_warning(family, n_resamples, alpha)
+        if message:
+            warnings.warn(message, stacklevel=2)
     observed, values = bootstrap_score_matrix(stats, metric, n_resamples=n_resamples, rng=rng, clusters=clusters,
                                               compress_items=compress_items)
     order = rank_order(observed, metric.higher_is_better)
     return CompetitionAnalysis([names[k] for k in order], observed[order], values[:, order], metric,
-                               int(stats.shape[1]), confidence_level, pvalue_rule, alternative)
+                               int(stats.shape[1]), confidence_level, **settings)

@@ -68,16 +68,41 @@ special = lazy_module("scipy.special")
 optimize = lazy_module("scipy.optimize")
 distributions = lazy_module("scipy.stats")
 
+__all__ = ["MIN_VALIDATED_RUNS", "MeanSquare", "CrossedVariance", "StudentisedReference", "crossed_variance",
+           "fitted_mean_squares", "satterthwaite_df", "bootstrap_variance", "linearised_item_values", "cluster_values"]
+
 #: Chi-square draws per mean square of :class:`StudentisedReference` (fixed seeds: same data, same p-value).
 REFERENCE_DRAWS = 8000
 REFERENCE_SEED = 20261126
-#: Runs per approach from which the approach t-test is validated (:mod:`simstats.studies.approaches`).
 MIN_VALIDATED_RUNS = 3
+"""Runs per approach from which the approach t-test is validated (:mod:`simstats.studies.approaches`)."""
 
 
 @dataclass(frozen=True)
 class MeanSquare:
-    """One term c * M of the estimate: a mean square ``value`` on ``df`` degrees of freedom."""
+    """One term c * M of a variance estimate: a mean square ``value`` on ``df`` degrees of freedom.
+
+    Variance estimates of this module are linear combinations sum_t c_t M_t of independent
+    mean squares; each term records one of them.
+
+    Attributes
+    ----------
+    name : str
+        What the mean square measures, e.g. ``'runs A'``, ``'units'``, ``'residual'``.
+    value : float
+        The mean square M (observed, or its expectation in a planned study).
+    df : float
+        Its degrees of freedom.
+    coefficient : float
+        Its coefficient c in the estimate (negative for the residual terms).
+
+    Examples
+    --------
+    >>> from simstats.stats.crossed import MeanSquare
+    >>> term = MeanSquare("runs A", value=2.5, df=4, coefficient=1 / 1000)
+    >>> term.coefficient * term.value
+    0.0025
+    """
 
     name: str
     value: float
@@ -87,11 +112,48 @@ class MeanSquare:
 
 @dataclass(frozen=True)
 class CrossedVariance:
-    """Method-of-moments estimate of Var(difference) over new seeds and new units (module docstring).
+    """Method-of-moments estimate of Var(difference) over new seeds and new units.
 
-    ``variance`` = ``seeds`` + ``units`` + ``residual`` (unless ``floored``: then = ``residual``);
-    ``df``: Satterthwaite degrees of freedom of ``variance``; ``terms``: the mean squares combined;
-    ``runs``: runs per approach; ``units``: test units (items or clusters); ``paired``: seeds paired.
+    The result of :func:`crossed_variance` (the model is in the module docstring).
+
+    Attributes
+    ----------
+    variance : float
+        The estimate: ``seeds + units + residual``, unless ``floored`` (then ``residual``).
+    df : float
+        Satterthwaite degrees of freedom of ``variance``.
+    seeds : float
+        The seed part (unpaired: sum_j sigma_seed,j^2 / k_j; unbiased, may be negative).
+    units : float
+        The unit part, sigma_interaction^2 / n (unbiased; may be negative).
+    residual : float
+        The residual part, sum_j sigma_e,j^2 / (k_j n).
+    floored : bool
+        True if the total was not positive and was set to the residual part.
+    terms : tuple of MeanSquare
+        The mean squares combined, with their coefficients.
+    runs : tuple of int
+        Runs per approach (k_A, k_B).
+    n_units : int
+        Test units (items or clusters).
+    paired : bool
+        Whether the seeds were paired.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.crossed import crossed_variance
+    >>> rng = np.random.default_rng(0)
+    >>> items = rng.normal(0, 1, 200)
+    >>> a = 0.5 + rng.normal(0, 0.1, (5, 1)) + items + rng.normal(0, 0.5, (5, 200))
+    >>> b = 0.4 + rng.normal(0, 0.1, (5, 1)) + items + rng.normal(0, 0.5, (5, 200))
+    >>> est = crossed_variance(a, b)
+    >>> [t.name for t in est.terms]
+    ['runs A', 'runs B', 'units', 'residual A', 'residual B']
+    >>> print(f"{est.seeds:.6f} {est.units:.6f} {est.residual:.6f} {est.variance:.6f}")
+    0.003160 0.000025 0.000498 0.003683
+    >>> est.runs, est.n_units, est.floored
+    ((5, 5), 200, False)
     """
 
     variance: float
@@ -107,11 +169,47 @@ class CrossedVariance:
 
 
 def linearised_item_values(stats, metric: Metric) -> np.ndarray:
-    """(runs, items) per-item values whose mean over items is each run's metric value.
+    """Per-item values whose mean over the items is each run's metric value.
 
-    Exact for means of per-item values (accuracy, MAE); for other metrics of summed statistics
-    (assumed scale-free: f(sum) = f(mean), as every ratio metric is) the first-order
-    (influence) expansion at the run's mean statistics, with a central-difference gradient."""
+    The input of :func:`crossed_variance` for any metric of summed statistics.  Exact for
+    means of per-item values (accuracy, MAE); for other metrics (assumed scale-free:
+    f(sum) = f(mean), as every ratio metric is) the first-order (influence) expansion at the
+    run's mean statistics, with a central-difference gradient.
+
+    Parameters
+    ----------
+    stats : array_like, shape (runs, items, k)
+        Per-item statistics of each run, in the metric's column order.
+    metric : Metric
+        The metric (:mod:`simstats.stats.metrics`).
+
+    Returns
+    -------
+    numpy.ndarray, shape (runs, items)
+        The per-item values y; ``y.mean(axis=1)`` equals the runs' metric values.
+
+    Raises
+    ------
+    ValueError
+        If ``stats`` does not have shape (runs, items, k), or the metric is not a function of
+        mean statistics (f(sum) != f(mean)).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.crossed import linearised_item_values
+    >>> from simstats.stats.metrics import f1
+    >>> rng = np.random.default_rng(0)
+    >>> gold = rng.random((3, 50)) < 0.5
+    >>> recalled = gold & (rng.random((3, 50)) < 0.7)
+    >>> spurious = ~gold & (rng.random((3, 50)) < 0.2)
+    >>> stats = np.stack([recalled, gold, spurious], axis=-1).astype(float)
+    >>> y = linearised_item_values(stats, f1)
+    >>> y.shape
+    (3, 50)
+    >>> bool(np.allclose(y.mean(axis=1), f1(stats.sum(axis=1))))
+    True
+    """
     x = np.asarray(stats, dtype=np.float64)
     if x.ndim != 3 or x.shape[2] != len(metric.statistics):
         raise ValueError(f"statistics must have shape (runs, items, {len(metric.statistics)})")
@@ -131,8 +229,41 @@ def linearised_item_values(stats, metric: Metric) -> np.ndarray:
 
 
 def cluster_values(values: np.ndarray, clusters) -> np.ndarray:
-    """(runs, items) per-item values -> (runs, clusters) values C/N * (sum over the cluster's items),
-    whose mean over the C clusters is the mean over the N items; clusters in sorted-id order."""
+    """Per-item values summed into per-cluster values with the same mean.
+
+    When the test items come in clusters (e.g. sentences of documents) the clusters, not the
+    items, are the units sampled from the population; this gives the per-cluster values
+    C / N * (sum over the cluster's items), whose mean over the C clusters is the mean over
+    the N items.
+
+    Parameters
+    ----------
+    values : array_like, shape (runs, items)
+        Per-item values, e.g. from :func:`linearised_item_values`.
+    clusters : array_like, shape (items,)
+        Each item's cluster id.
+
+    Returns
+    -------
+    numpy.ndarray, shape (runs, clusters)
+        The per-cluster values, clusters in the order of their sorted ids.
+
+    Raises
+    ------
+    ValueError
+        If ``clusters`` does not give one id per item.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.crossed import cluster_values
+    >>> values = np.arange(12.0).reshape(2, 6)
+    >>> per_doc = cluster_values(values, ["d1", "d1", "d2", "d2", "d2", "d3"])
+    >>> per_doc.tolist()
+    [[0.5, 4.5, 2.5], [6.5, 13.5, 5.5]]
+    >>> per_doc.mean(axis=1).tolist(), values.mean(axis=1).tolist()
+    ([2.5, 8.5], [2.5, 8.5])
+    """
     values = np.asarray(values, dtype=np.float64)
     clusters = np.asarray(clusters)
     if clusters.shape != (values.shape[1],):
@@ -155,9 +286,39 @@ def two_way_mean_squares(table: np.ndarray) -> tuple[float, float, float]:
 
 
 def satterthwaite_df(terms, total: float | None = None) -> float:
-    """Satterthwaite's degrees of freedom of ``total`` = sum_t c_t M_t (``terms``: :class:`MeanSquare`):
-    total^2 / sum_t (c_t M_t)^2 / df_t.  A floored estimate passes its ``total``, which lowers the
-    degrees of freedom with it."""
+    """Satterthwaite's (1946) degrees of freedom of a linear combination of mean squares.
+
+    For ``total`` = sum_t c_t M_t: total^2 / sum_t (c_t M_t)^2 / df_t.
+
+    Parameters
+    ----------
+    terms : iterable of MeanSquare
+        The terms c_t M_t with their degrees of freedom.
+    total : float, optional
+        The estimate whose degrees of freedom are wanted; default sum_t c_t M_t.  A floored
+        estimate passes its (floored) total, which lowers the degrees of freedom with it.
+
+    Returns
+    -------
+    float
+        The degrees of freedom (inf if every term is 0).
+
+    Examples
+    --------
+    Welch's t test's degrees of freedom are the Satterthwaite degrees of freedom of
+    s_A^2 / n_A + s_B^2 / n_B:
+
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from simstats.stats.crossed import MeanSquare, satterthwaite_df
+    >>> rng = np.random.default_rng(0)
+    >>> xa, xb = rng.normal(0, 1, 6), rng.normal(0, 3, 4)
+    >>> terms = [MeanSquare("A", xa.var(ddof=1), 5, 1 / 6), MeanSquare("B", xb.var(ddof=1), 3, 1 / 4)]
+    >>> round(satterthwaite_df(terms), 4)
+    3.0468
+    >>> round(float(stats.ttest_ind(xa, xb, equal_var=False).df), 4)
+    3.0468
+    """
     total = sum(t.coefficient * t.value for t in terms) if total is None else total
     spread = sum((t.coefficient * t.value) ** 2 / t.df for t in terms)
     return float(total**2 / spread) if spread > 0 else float("inf")
@@ -166,17 +327,36 @@ def satterthwaite_df(terms, total: float | None = None) -> float:
 def crossed_variance(values_a, values_b, *, paired: bool = False) -> CrossedVariance:
     """Estimate the variance of mean(values_a) - mean(values_b) over new seeds and new units.
 
+    How much the difference between two approaches' mean scores would vary if both were
+    trained again with new seeds and evaluated on a new test set of the same size: the
+    variance behind a t-test of approaches over several runs on one test set.  The method of
+    moments of the module docstring, unbiased, with Satterthwaite degrees of freedom.
+
     Parameters
     ----------
-    values_a, values_b : array (runs, units)
-        Per-unit values of each approach's runs on the same units (columns aligned); with
-        ``paired=True`` rows aligned too (row r of both = the same seed id).
-    paired : bool
-        Seeds are paired (module docstring).
+    values_a, values_b : array_like, shape (runs, units)
+        Per-unit values of each approach's runs on the same units (columns aligned), e.g.
+        from :func:`linearised_item_values` or :func:`cluster_values`; with ``paired=True``
+        rows aligned too (row r of both = the same seed id).
+    paired : bool, optional
+        The seeds are paired (module docstring).  Default False.
 
     Returns
     -------
     CrossedVariance
+        The estimate, its parts, degrees of freedom and mean squares.
+
+    Raises
+    ------
+    ValueError
+        If the tables are not 2-D on the same units, have fewer than 2 units or fewer than 2
+        runs per approach, contain NaN or infinite values, or (paired) differ in their number
+        of runs.
+
+    See Also
+    --------
+    fitted_mean_squares, StudentisedReference : the reference distribution of the test.
+    bootstrap_variance : the same estimate from bootstrap variances.
 
     Examples
     --------
@@ -189,6 +369,15 @@ def crossed_variance(values_a, values_b, *, paired: bool = False) -> CrossedVari
     >>> v = crossed_variance(a, b)          # true variance 2 (0.01 / 5 + 0.25 / 1000) = 0.0045
     >>> round(v.variance, 4), round(v.df, 1)
     (0.0037, 7.6)
+
+    The estimate is the variance of the mean run scores that Welch's t-test uses, plus the
+    variance over units of the difference of the unit means, minus the run x unit noise that
+    both of them contain:
+
+    >>> welch = a.mean(axis=1).var(ddof=1) / 5 + b.mean(axis=1).var(ddof=1) / 5
+    >>> over_units = (a.mean(axis=0) - b.mean(axis=0)).var(ddof=1) / 200
+    >>> round(float(welch + over_units - v.residual), 6), round(v.variance, 6)
+    (0.003683, 0.003683)
     """
     a, b = np.asarray(values_a, dtype=np.float64), np.asarray(values_b, dtype=np.float64)
     if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[1]:
@@ -229,10 +418,38 @@ def crossed_variance(values_a, values_b, *, paired: bool = False) -> CrossedVari
 
 def bootstrap_variance(seeds: float, items: float, both: float, *, runs: tuple, n_units: int,
                        paired: bool = False) -> tuple[float, float, float, float, bool]:
-    """The crossed-design correction of the multi-bootstrap: Var(difference) over new seeds and new units
-    from the bootstrap variances of the difference resampling seeds only (``seeds``), units only
-    (``items``) and both (``both``) from one set of draws.
+    """The crossed-design correction of the multi-bootstrap.
 
+    Var(difference) over new seeds and new units from three bootstrap variances of the
+    difference: resampling seeds only (``seeds``), units only (``items``) and both (``both``),
+    from one set of draws.  For any metric of summed statistics without linearising it.
+
+    Parameters
+    ----------
+    seeds : float
+        Bootstrap variance of the difference when only the runs (seeds) are resampled.
+    items : float
+        Bootstrap variance when only the units are resampled.
+    both : float
+        Bootstrap variance when runs and units are resampled together.
+    runs : tuple of int
+        Runs per approach (k_A, k_B); with paired seeds, the pairs (k, k).
+    n_units : int
+        Test units (items or clusters).
+    paired : bool, optional
+        The seeds are paired.  Default False.
+
+    Returns
+    -------
+    variance : float
+        The estimate, floored to its residual part as :func:`crossed_variance` floors.
+    seed_part, unit_part, residual_part : float
+        Its parts, as in :class:`CrossedVariance`.
+    floored : bool
+        Whether the estimate was floored.
+
+    Notes
+    -----
     Resampling k runs sees (k - 1) / k of their variance and n units (n - 1) / n of theirs, and both
     bootstraps count the run x unit noise that the seed-only and unit-only bootstraps already
     contain.  From the two-way decomposition of the runs x units table, the three are
@@ -244,10 +461,31 @@ def bootstrap_variance(seeds: float, items: float, both: float, *, runs: tuple, 
 
     h = sum_j 1 / k_j, g = sum_j (k_j - 1) / k_j^2 (f_s = k / (k - 1) with k runs per approach; with
     unequal k it assumes equal components in both approaches) is the method-of-moments estimate of
-    :func:`crossed_variance` up to the bootstrap's Monte Carlo error, for any metric of summed
-    statistics without linearising it.  Paired seeds: k = the pairs.  Returns (variance, seed part,
-    unit part, residual part, floored) with the estimate floored to its residual part as
-    :func:`crossed_variance` floors."""
+    :func:`crossed_variance` up to the bootstrap's Monte Carlo error.  Paired seeds: k = the pairs.
+
+    Examples
+    --------
+    Bootstrap the difference of the mean scores of 5 runs per approach on 200 items, and
+    compare the corrected variance with the method of moments:
+
+    >>> import numpy as np
+    >>> from simstats.stats.crossed import bootstrap_variance, crossed_variance
+    >>> rng = np.random.default_rng(0)
+    >>> items = rng.normal(0, 1, 200)
+    >>> a = 0.5 + rng.normal(0, 0.1, (5, 1)) + items + rng.normal(0, 0.5, (5, 200))
+    >>> b = 0.4 + rng.normal(0, 0.1, (5, 1)) + items + rng.normal(0, 0.5, (5, 200))
+    >>> rng = np.random.default_rng(1)
+    >>> B = 10_000
+    >>> ca = rng.multinomial(5, np.full(5, 1 / 5), size=B)          # runs of A drawn
+    >>> cb = rng.multinomial(5, np.full(5, 1 / 5), size=B)
+    >>> cu = rng.multinomial(200, np.full(200, 1 / 200), size=B)    # items drawn
+    >>> var_seeds = np.var(ca @ a.mean(axis=1) / 5 - cb @ b.mean(axis=1) / 5)
+    >>> var_items = np.var(cu @ (a.mean(axis=0) - b.mean(axis=0)) / 200)
+    >>> var_both = np.var((np.einsum("bk,kn,bn->b", ca, a, cu) - np.einsum("bk,kn,bn->b", cb, b, cu)) / 1000)
+    >>> variance, *_ = bootstrap_variance(var_seeds, var_items, var_both, runs=(5, 5), n_units=200)
+    >>> print(f"{variance:.4f} {crossed_variance(a, b).variance:.4f}")
+    0.0037 0.0037
+    """
     ks = (runs[0],) if paired else tuple(runs)
     f_s = sum(1.0 / k for k in ks) / sum((k - 1.0) / k**2 for k in ks)
     f_i = n_units / (n_units - 1.0)
@@ -275,7 +513,39 @@ def fitted_values(values: np.ndarray, *, paired: bool, runs: tuple) -> np.ndarra
 
 
 def fitted_mean_squares(estimate: CrossedVariance) -> tuple[MeanSquare, ...]:
-    """``estimate``'s mean squares at their expectations under its fitted components (:func:`fitted_values`)."""
+    """An estimate's mean squares at their expectations under its fitted variance components.
+
+    The fitted components are the estimated ones with those below 0 set to 0: a runs
+    (seeds) mean square below its residual mean square is raised to it, a unit mean square
+    below the residual part it contains is raised to that part.  These are the mean squares
+    whose null distribution :class:`StudentisedReference` integrates over.
+
+    Parameters
+    ----------
+    estimate : CrossedVariance
+        The result of :func:`crossed_variance`.
+
+    Returns
+    -------
+    tuple of MeanSquare
+        The terms of ``estimate``, in its order, with the fitted values.
+
+    Examples
+    --------
+    The p-value of the approach t-test from an estimate:
+
+    >>> import numpy as np
+    >>> from simstats.stats.crossed import StudentisedReference, crossed_variance, fitted_mean_squares
+    >>> rng = np.random.default_rng(0)
+    >>> items = rng.normal(0, 1, 200)
+    >>> a = 0.5 + rng.normal(0, 0.1, (5, 1)) + items + rng.normal(0, 0.5, (5, 200))
+    >>> b = 0.4 + rng.normal(0, 0.1, (5, 1)) + items + rng.normal(0, 0.5, (5, 200))
+    >>> est = crossed_variance(a, b)
+    >>> t = (a.mean() - b.mean()) / np.sqrt(est.variance)
+    >>> reference = StudentisedReference(fitted_mean_squares(est))
+    >>> print(f"t = {t:.4f}, two-sided p = {2 * float(reference.sf(abs(t))):.4f}")
+    t = 1.6146, two-sided p = 0.1460
+    """
     fitted = fitted_values([t.value for t in estimate.terms], paired=estimate.paired, runs=estimate.runs)
     return tuple(MeanSquare(t.name, float(v), t.df, t.coefficient) for t, v in zip(estimate.terms, fitted))
 
@@ -301,10 +571,29 @@ def floored_estimates(parts: np.ndarray, coefficients) -> np.ndarray:
 
 
 class StudentisedReference:
-    """Null distribution of T = difference / sqrt(estimate) when the mean squares ``terms`` (values =
-    expectations) are independent scaled chi-squares and the difference is normal (module docstring).
+    """Null distribution of the studentised difference T = difference / sqrt(estimate).
 
-    ``ratio``: the draws of sqrt(estimate / V), V = sum_t c_t E_t; T = Z / ratio with Z ~ N(0, 1).
+    The reference distribution of the approach t-test: T's distribution when the mean squares
+    (values = their expectations) are independent scaled chi-squares and the difference is
+    normal (module docstring).  With one mean square it is Student's t distribution.
+
+    Parameters
+    ----------
+    terms : iterable of MeanSquare
+        The mean squares of the estimate, their values the expectations (usually
+        :func:`fitted_mean_squares` of an estimate).
+
+    Attributes
+    ----------
+    terms : tuple of MeanSquare
+        As given.
+    ratio : numpy.ndarray
+        The draws of sqrt(estimate / V), V = sum_t c_t E_t; T = Z / ratio with Z ~ N(0, 1).
+
+    Raises
+    ------
+    ValueError
+        If the expected variance sum_t c_t E_t is not positive.
 
     Examples
     --------

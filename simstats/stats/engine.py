@@ -22,6 +22,8 @@ import numpy as np
 
 from simstats.stats.metrics import Metric
 
+__all__ = ["ColumnPack", "replicates", "as_generator", "check_stats", "orient_by_winner", "improvement"]
+
 #: Largest |sum| for which float32 products of integer statistics stay exact.
 FLOAT32_EXACT = 2**24
 #: The same for float64 products.
@@ -41,7 +43,39 @@ RANDOMIZATION_COMPRESS_FACTOR = 28
 
 
 def as_generator(rng) -> np.random.Generator:
-    """``rng`` as a numpy Generator: a Generator is used as is, an integer seeds a new one."""
+    """``rng`` as a numpy Generator: a Generator is used as is, an integer seeds a new one.
+
+    Every resampling test of simstats takes its randomness this way, so that results are
+    reproducible: there is no fallback to numpy's global random state.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator, int or numpy.random.SeedSequence
+        A Generator, or a seed for ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    numpy.random.Generator
+
+    Raises
+    ------
+    ValueError
+        For None, a bool or anything else that is not a Generator or a seed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.engine import as_generator
+    >>> rng = np.random.default_rng(5)
+    >>> as_generator(rng) is rng
+    True
+    >>> float(as_generator(5).random()) == float(np.random.default_rng(5).random())
+    True
+    >>> as_generator(None)
+    Traceback (most recent call last):
+    ...
+    ValueError: rng must be a seeded numpy Generator or an integer seed (no global random state is used), got None
+    """
     if isinstance(rng, np.random.Generator):
         return rng
     if rng is None or isinstance(rng, bool) or not isinstance(rng, (int, np.integer, np.random.SeedSequence)):
@@ -51,7 +85,46 @@ def as_generator(rng) -> np.random.Generator:
 
 
 def check_stats(stats, metric: Metric, pairs=None) -> tuple[np.ndarray, np.ndarray]:
-    """Validate (systems, items, k) statistics and (pairs, 2) system indices."""
+    """Validate (systems, items, k) statistics and (pairs, 2) system indices.
+
+    The input check of the resampling tests, for a custom test built on :func:`replicates`.
+
+    Parameters
+    ----------
+    stats : array_like, shape (systems, items, k) or (systems, items)
+        Per-item statistics of every system (a 2-D array is one statistic per item).  Booleans
+        are viewed as uint8, other non-numeric types converted to float64.
+    metric : Metric
+        The metric; k must equal its number of statistics.
+    pairs : array_like of int, shape (pairs, 2), optional
+        The (A, B) system indices to compare; may be omitted for exactly two systems.
+
+    Returns
+    -------
+    stats : numpy.ndarray, shape (systems, items, k)
+    pairs : numpy.ndarray of int64, shape (pairs, 2)
+
+    Raises
+    ------
+    ValueError
+        If the shape does not fit the metric, there are fewer than 2 systems or no items, the
+        statistics are not finite, pairs are missing for more than two systems, or a pair
+        index is out of range.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.engine import check_stats
+    >>> from simstats.stats.metrics import accuracy
+    >>> correct = np.array([[1, 0, 1], [1, 1, 1]])
+    >>> stats, pairs = check_stats(np.stack([correct, np.ones_like(correct)], axis=-1), accuracy)
+    >>> stats.shape, pairs.tolist()
+    ((2, 3, 2), [[0, 1]])
+    >>> check_stats(np.zeros((3, 4, 2)), accuracy)
+    Traceback (most recent call last):
+    ...
+    ValueError: give pairs=[(a, b), ...] when comparing more than two systems
+    """
     stats = np.asarray(stats)
     if stats.dtype.kind == "b":
         stats = stats.view(np.uint8)
@@ -127,7 +200,35 @@ def orient_by_winner(stats: np.ndarray, metric: Metric, pairs: np.ndarray) -> tu
 
     A researcher who sees one system ahead tests "is the better-looking system better?"
     (Reimers & Gurevych 2018's rule): the pair is oriented by its observed improvement and
-    tested one-sided (``alternative="greater"``).  Ties keep the given order."""
+    tested one-sided (``alternative="greater"``).  Ties keep the given order.
+
+    Parameters
+    ----------
+    stats : numpy.ndarray, shape (systems, items, k)
+        Per-item statistics of every system.
+    metric : Metric
+        The metric the systems are scored with.
+    pairs : numpy.ndarray of int, shape (pairs, 2)
+        The (A, B) system indices.
+
+    Returns
+    -------
+    oriented : numpy.ndarray, shape (pairs, 2)
+        Each pair as (observed winner, loser).
+    flipped : numpy.ndarray of bool, shape (pairs,)
+        Whether the pair was swapped.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.engine import orient_by_winner
+    >>> from simstats.stats.metrics import accuracy
+    >>> correct = np.array([[1, 0, 0, 1], [1, 1, 0, 1], [1, 0, 1, 1]])      # accuracies 0.5, 0.75, 0.75
+    >>> stats = np.stack([correct, np.ones_like(correct)], axis=-1)
+    >>> oriented, flipped = orient_by_winner(stats, accuracy, np.array([[0, 1], [1, 2]]))
+    >>> oriented.tolist(), flipped.tolist()
+    ([[1, 0], [1, 2]], [True, False])
+    """
     values = metric(system_totals(stats))
     flipped = improvement(metric, values[pairs[:, 0]], values[pairs[:, 1]]) < 0
     return np.where(flipped[:, None], pairs[:, ::-1], pairs), flipped
@@ -152,12 +253,77 @@ def system_totals(stats: np.ndarray) -> np.ndarray:
 
 
 def improvement(metric: Metric, values_a: np.ndarray, values_b: np.ndarray) -> np.ndarray:
-    """A's improvement over B in metric units (positive = A better)."""
+    """A's improvement over B in metric units (positive = A better).
+
+    Parameters
+    ----------
+    metric : Metric
+        The metric; for a lower-is-better metric the improvement is B - A.
+    values_a, values_b : float or numpy.ndarray
+        The metric values of A and of B.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A - B, or B - A for a lower-is-better metric.
+
+    Examples
+    --------
+    >>> from simstats.stats.engine import improvement
+    >>> from simstats.stats.metrics import accuracy, mae
+    >>> round(improvement(accuracy, 0.8, 0.7), 4), round(improvement(mae, 0.8, 0.7), 4)
+    (0.1, -0.1)
+    """
     return values_a - values_b if metric.higher_is_better else values_b - values_a
 
 
 class ColumnPack:
-    """The statistic columns of the systems used by some pairs, with shared columns stored once."""
+    """The statistic columns of the systems used by some pairs, with shared columns stored once.
+
+    The matrix S of the module docstring: the systems' statistic columns side by side, so that
+    one product W @ S gives every system's resampled sums.  Columns equal for all the systems
+    (such as the number of items, or of gold items per sentence) are stored once.  Integer
+    statistics are stored as float32 when the sums stay below 2**24 (exact), and wherever the
+    sums are exact, items whose statistics are all 0 are left out (they add 0 to every sum).
+
+    Parameters
+    ----------
+    stats : numpy.ndarray, shape (systems, items, k)
+        Per-item statistics of all the systems.
+    systems : numpy.ndarray of int
+        The systems to pack, in the order of the sums.
+    total_weight : float, optional
+        The largest sum of one replicate's weights; default the number of items, as for
+        item-level bootstrap counts and 0/1 swap indicators (row counts over distinct rows or
+        weighted rows sum to the items they stand for).  With it the sums are bounded, which
+        decides whether float32 (and leaving out all-zero rows) keeps them exact.
+
+    Attributes
+    ----------
+    matrix : numpy.ndarray
+        The packed (kept items, columns) matrix.
+    dtype : type
+        numpy.float32 or numpy.float64.
+    rows : numpy.ndarray or None
+        The items whose rows are kept (None: all).
+    shared, own : list of int
+        The statistics stored once and those stored per system.
+    systems, index, n_items
+        The packed systems, the column of each (system, statistic), the number of items.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.engine import ColumnPack
+    >>> correct = np.array([[1, 0, 1, 1], [1, 1, 0, 1]])
+    >>> stats = np.stack([correct, np.ones_like(correct)], axis=-1)      # (correct, items)
+    >>> pack = ColumnPack(stats, np.array([0, 1]))
+    >>> pack.matrix.shape, pack.shared, pack.own                  # "items" is stored once
+    ((4, 3), [1], [0])
+    >>> weights = np.array([[2, 0, 1, 1], [0, 1, 1, 2]], dtype=np.float32)
+    >>> pack.sums(weights).tolist()                               # (replicates, systems, k)
+    [[[4.0, 4.0], [3.0, 4.0]], [[3.0, 4.0], [3.0, 4.0]]]
+    """
 
     def __init__(self, stats: np.ndarray, systems: np.ndarray, total_weight: float | None = None):
         """``total_weight``: the largest sum of one replicate's weights (default: the number of rows, as for
@@ -239,10 +405,63 @@ def replicates(resampler, pack: ColumnPack, statistic, *, elementwise: bool = Fa
     For each block of b replicates: ``draws = resampler.draw(b)`` (a weight matrix, or a tuple of
     the weight matrix and further draws, see :class:`simstats.stats.resample.Joint`), the resampled
     sums ``S* = pack.sums(W, elementwise)`` (b, systems, k), and the replicate statistics
-    ``statistic(S*, *further draws)`` (b, p).  ``keep``: return every replicate's statistics,
-    (B, p); ``count``: a function of a block's statistics giving counts (e.g. of replicates at least as
-    extreme as observed), summed over the blocks in int64.  ``block``: replicates per block (default
-    :func:`replicate_block` of the pack's matrix).  Returns (kept statistics or None, counts or None).
+    ``statistic(S*, *further draws)`` (b, p).  The results do not depend on the block size.
+
+    Parameters
+    ----------
+    resampler : Resampler or Joint
+        The source of the weights (:mod:`simstats.stats.resample`); its ``n_resamples`` is B.
+    pack : ColumnPack
+        The packed statistics of the systems.
+    statistic : callable
+        Maps a block's resampled sums (b, systems, k), and any further draws, to its replicate
+        statistics (b, p).
+    elementwise : bool, optional
+        Passed to :meth:`ColumnPack.sums` (statistic-major sums for elementwise metrics).
+    keep : bool, optional
+        Return every replicate's statistics, (B, p).  Default True.
+    count : callable, optional
+        A function of a block's statistics giving counts (e.g. of replicates at least as
+        extreme as observed), summed over the blocks in int64.
+    block : int, optional
+        Replicates per block (default :func:`replicate_block` of the pack's matrix).
+
+    Returns
+    -------
+    kept : numpy.ndarray or None
+        The replicate statistics (B, p) if ``keep``, else None.
+    counts : numpy.ndarray or None
+        The summed counts if ``count`` is given, else None.
+
+    Examples
+    --------
+    A paired bootstrap of the accuracy difference of two classifiers on 100 items:
+
+    >>> import numpy as np
+    >>> from simstats.stats.engine import ColumnPack, replicates
+    >>> from simstats.stats.metrics import accuracy, label_statistics
+    >>> from simstats.stats.resample import ItemCounts
+    >>> rng = np.random.default_rng(0)
+    >>> gold = rng.integers(0, 3, 100)
+    >>> preds = [np.where(rng.random(100) < p, gold, (gold + 1) % 3) for p in (0.70, 0.78)]
+    >>> stats = np.stack([label_statistics(accuracy, gold, p) for p in preds])
+    >>> accuracy(stats.sum(axis=1)).tolist()
+    [0.61, 0.73]
+    >>> def difference(sums):
+    ...     values = accuracy(sums)
+    ...     return values[:, 1:] - values[:, :1]
+    >>> pack = ColumnPack(stats, np.array([0, 1]))
+    >>> kept, at_most_0 = replicates(ItemCounts(np.random.default_rng(1), 2000, 100), pack, difference,
+    ...                              count=lambda v: (v <= 0).sum(axis=0))
+    >>> kept.shape, at_most_0.tolist()
+    ((2000, 1), [65])
+
+    The same replicates computed directly from the bootstrap counts:
+
+    >>> counts = ItemCounts(np.random.default_rng(1), 2000, 100).draw(2000)
+    >>> direct = (counts @ stats[1, :, 0] - counts @ stats[0, :, 0]) / 100
+    >>> bool(np.allclose(kept[:, 0], direct)), int(np.sum(direct <= 0))
+    (True, 65)
     """
     n_resamples = resampler.n_resamples
     if block is None:

@@ -13,8 +13,10 @@ from simstats.stats.lazy import lazy_module
 
 _multitest = lazy_module("statsmodels.stats.multitest")
 
-#: The corrections of the competition tables: label -> statsmodels method (None: raw p).
+__all__ = ["CORRECTIONS", "adjust_pvalues"]
+
 CORRECTIONS = {"none": None, "bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh"}
+"""The corrections of the competition tables: label -> statsmodels method (None: raw p)."""
 _ALIASES = {"fdr_bh": "bh"}
 
 _FROZEN = [0]
@@ -50,8 +52,41 @@ def correction_method(method: str) -> str | None:
 def adjust_pvalues(pvalues, method: str = "holm") -> np.ndarray:
     """Adjusted p-values of one family of tests.
 
-    ``method``: none, bonferroni, holm or bh (module docstring).  Equals statsmodels'
-    ``multipletests(pvalues, method=...)[1]``; NaN or values outside [0, 1] are an error.
+    Corrects the p-values of several comparisons made together (e.g. every pair of systems in
+    a competition) so that rejecting where an adjusted p-value is below alpha controls the
+    family-wise error rate (Bonferroni, Holm) or the false discovery rate (Benjamini-Hochberg).
+
+    Parameters
+    ----------
+    pvalues : array_like of float, shape (m,)
+        The raw p-values of the family, each in [0, 1].
+    method : {'holm', 'bonferroni', 'bh', 'fdr_bh', 'none'}, optional
+        The correction (labels of :data:`CORRECTIONS`; ``fdr_bh`` is statsmodels' name of
+        ``bh``).  'none' returns a copy of the raw p-values.  Default 'holm'.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m,)
+        The adjusted p-values, in the order given: equal to statsmodels'
+        ``multipletests(pvalues, method=...)[1]``.
+
+    Raises
+    ------
+    ValueError
+        If ``pvalues`` is not one-dimensional, contains NaN or values outside [0, 1], or
+        ``method`` is unknown.
+
+    Examples
+    --------
+    >>> from statsmodels.stats.multitest import multipletests
+    >>> from simstats.stats.multitest import adjust_pvalues
+    >>> p = [0.01, 0.04, 0.03, 0.20]
+    >>> adjust_pvalues(p, "holm").round(4).tolist()
+    [0.04, 0.09, 0.09, 0.2]
+    >>> adjust_pvalues(p, "bh").round(4).tolist()
+    [0.04, 0.0533, 0.0533, 0.2]
+    >>> multipletests(p, method="fdr_bh")[1].round(4).tolist()
+    [0.04, 0.0533, 0.0533, 0.2]
     """
     p = np.asarray(pvalues, dtype=np.float64)
     if p.ndim != 1:

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from simstats.stats.renamed import renamed_parameters
 from simstats.stats.approaches import checked_runs, oriented_unit_values
 from simstats.stats.crossed import (REFERENCE_DRAWS, MeanSquare, chi2_draws, fitted_values, floored_estimates, satterthwaite_df,
                                     two_way_mean_squares)
@@ -52,19 +53,62 @@ optimize = lazy_module("scipy.optimize")
 special = lazy_module("scipy.special")
 distributions = lazy_module("scipy.stats")
 
+__all__ = ["VarianceComponents", "variance_components", "components_from_mean_squares", "power",
+           "minimum_detectable_difference", "items_needed", "plan", "seeds_items_grid", "MIN_DISCORDANT",
+           "PairedItemVariance", "paired_item_variance", "paired_item_variance_from_rates", "paired_power",
+           "paired_plan"]
+
 #: Components the planner estimates, in :class:`VarianceComponents`' order.
 COMPONENTS = ("seed", "interaction", "residual")
 
 
 @dataclass(frozen=True)
 class VarianceComponents:
-    """Variance components of an approach comparison, in metric units squared (module docstring).
+    """Variance components of an approach comparison, in metric units squared.
 
-    ``seed``, ``interaction``, ``residual``: the estimates, floored at 0 (``floored`` names those that
-    were below 0); ``difference``: the pilot's observed difference of mean scores (A - B, A's
-    improvement for a lower-is-better metric); ``runs``: pilot runs per approach; ``items``: pilot
-    test items (or clusters); ``paired``: the pilot's seeds were paired; ``terms``: the pilot's mean
-    squares (for the uncertainty of a prediction).
+    The planner's description of a comparison of two approaches over seeds and test items
+    (the model is in the module docstring); its methods predict the variance of a planned
+    study with k seeds per approach and n items.  Usually estimated from a pilot by
+    :func:`variance_components`.
+
+    Attributes
+    ----------
+    seed : float
+        sigma_seed^2, floored at 0.
+    interaction : float
+        sigma_interaction^2 = Var(c_Ai - c_Bi), floored at 0.
+    residual : float
+        sigma_residual^2, floored at 0.
+    difference : float
+        The pilot's observed difference of mean scores (A - B; A's improvement for a
+        lower-is-better metric).
+    runs : tuple of int
+        Pilot runs per approach.
+    items : int
+        Pilot test items (or clusters).
+    paired : bool
+        Whether the pilot's seeds were paired.  Default False.
+    floored : tuple of str
+        The components that were estimated below 0.
+    terms : tuple of MeanSquare
+        The pilot's mean squares, for the uncertainty of a prediction (empty: no intervals).
+
+    See Also
+    --------
+    variance_components, components_from_mean_squares, plan
+
+    Examples
+    --------
+    >>> from simstats.stats.power import VarianceComponents
+    >>> comp = VarianceComponents(seed=0.0004, interaction=0.01, residual=0.18, difference=0.03,
+    ...                           runs=(4, 4), items=500)
+    >>> print(f"{float(comp.variance(10, 2000)):.6f}")
+    0.000103
+
+    That is V(k, n) = 2 sigma_seed^2 / k + sigma_interaction^2 / n + 2 sigma_residual^2 / (k n):
+
+    >>> print(f"{2 * 0.0004 / 10 + 0.01 / 2000 + 2 * 0.18 / (10 * 2000):.6f}")
+    0.000103
     """
 
     seed: float
@@ -140,10 +184,49 @@ class VarianceComponents:
 
 def components_from_mean_squares(first: float, units: float, residual: float, *, runs: tuple, items: int,
                                  paired: bool = False, difference: float = 0.0) -> VarianceComponents:
-    """The components (floored at 0) from a pilot's three mean squares: with paired seeds those of the
-    seed-by-seed differences (MS_seeds, MS_units, MS_residual), else the pooled MS_runs, V_d (the variance
-    over units of the difference of the approaches' unit means) and the pooled MS_residual
-    (:func:`simstats.stats.crossed.crossed_variance`); ``runs`` per approach, ``items`` test units."""
+    """Variance components (floored at 0) from a pilot's three mean squares.
+
+    For planning from summary statistics when the pilot's per-item data are not at hand, or
+    from mean squares computed elsewhere.
+
+    Parameters
+    ----------
+    first : float
+        Paired seeds: MS_seeds of the seed-by-seed differences; else MS_runs pooled over the
+        approaches.
+    units : float
+        Paired seeds: MS_units of the differences; else V_d, the variance over units of the
+        difference of the approaches' unit means.
+    residual : float
+        Paired seeds: MS_residual of the differences; else MS_residual pooled over the
+        approaches (:func:`simstats.stats.crossed.crossed_variance` defines them).
+    runs : tuple of int
+        Pilot runs per approach (k_A, k_B).
+    items : int
+        Pilot test units (items or clusters).
+    paired : bool, optional
+        The seeds were paired.  Default False.
+    difference : float, optional
+        The pilot's observed difference.  Default 0.
+
+    Returns
+    -------
+    VarianceComponents
+        With ``terms`` set, so that predictions get intervals.
+
+    Examples
+    --------
+    Unpaired: seed = (MS_runs - MS_residual) / n, interaction = V_d - MS_residual (1 / k_A + 1 / k_B):
+
+    >>> from simstats.stats.power import components_from_mean_squares
+    >>> comp = components_from_mean_squares(0.38, 0.1, 0.18, runs=(4, 4), items=500, difference=0.03)
+    >>> round(comp.seed, 6), round(comp.interaction, 6), comp.residual
+    (0.0004, 0.01, 0.18)
+    >>> [(t.name, t.df) for t in comp.terms]
+    [('runs', 6), ('units', 499), ('residual', 2994)]
+    >>> components_from_mean_squares(0.38, 0.05, 0.18, runs=(4, 4), items=500).floored
+    ('interaction',)
+    """
     ka, kb = runs
     n = int(items)
     if paired:
@@ -160,13 +243,68 @@ def components_from_mean_squares(first: float, units: float, residual: float, *,
                               floored=tuple(c for c in COMPONENTS if raw[c] < 0), terms=terms)
 
 
-def variance_components(stats, metric: Metric, approach, seed=None, *, approaches=None, paired_seeds=None,
+@renamed_parameters(seed="seed_id")
+def variance_components(stats, metric: Metric, approach, seed_id=None, *, approaches=None, paired_seeds=None,
                         clusters=None) -> VarianceComponents:
-    """Estimate the components of the module docstring from pilot runs (>= 2 runs per approach).
+    """Estimate the variance components of an approach comparison from pilot runs.
 
-    ``seed``, ``paired_seeds`` and ``clusters`` as in :func:`simstats.approach_t_test` (paired seeds
-    by default when both approaches have the same seed ids; clusters are then the units)."""
-    stats, names, runs, pairing = checked_runs(stats, metric, approach, seed, approaches, paired_seeds)
+    The first step of planning a study: a few seeds per approach on one test set give the
+    seed, interaction and residual variance that :func:`plan` and :func:`power` extrapolate
+    to other numbers of seeds and items (method of moments, module docstring).
+
+    Parameters
+    ----------
+    stats : array_like, shape (runs, items, k)
+        Per-item statistics of every pilot run (at least 2 runs per approach, 2 items).
+    metric : Metric
+        The metric of summed statistics (ratio metrics are linearised).
+    approach : array_like, shape (runs,)
+        Approach label of every run; exactly two approaches.
+    seed_id : array_like, shape (runs,), optional
+        Seed id of every run, as in :func:`simstats.approach_t_test`.
+    approaches : sequence, optional
+        The two approach labels in the order (A, B); default the labels in the order they
+        first appear in ``approach``.
+    paired_seeds : bool, optional
+        Whether the seeds are paired; by default they are when both approaches have the same
+        seed ids.
+    clusters : array_like, shape (items,), optional
+        Cluster id of every item; the clusters are then the units.
+
+    Returns
+    -------
+    VarianceComponents
+
+    Raises
+    ------
+    ValueError
+        If an approach has fewer than 2 runs or the pilot fewer than 2 items, or the inputs do
+        not fit each other.
+
+    Examples
+    --------
+    A simulated pilot: 4 seeds of two approaches on 500 items.
+
+    >>> import numpy as np
+    >>> from simstats.stats.metrics import accuracy
+    >>> from simstats.stats.power import variance_components
+    >>> rng = np.random.default_rng(1)
+    >>> easy = rng.beta(4, 2, 500)                                    # item effects
+    >>> runs, labels = [], []
+    >>> for name, shift in (("A", 0.03), ("B", 0.0)):
+    ...     p_approach = easy + shift + rng.normal(0, 0.05, 500)       # approach x item effects
+    ...     for seed in range(4):
+    ...         p_run = np.clip(p_approach + rng.normal(0, 0.01), 0, 1)   # seed effect
+    ...         correct = rng.random(500) < p_run
+    ...         runs.append(np.stack([correct, np.ones(500)], axis=1))
+    ...         labels.append(name)
+    >>> comp = variance_components(np.stack(runs), accuracy, labels)
+    >>> print(f"{comp.seed:.5f} {comp.interaction:.5f} {comp.residual:.4f} {comp.difference:.4f}")
+    0.00039 0.00712 0.1825 0.0345
+    >>> comp.runs, comp.items, comp.paired, comp.floored
+    ((4, 4), 500, False, ())
+    """
+    stats, names, runs, pairing = checked_runs(stats, metric, approach, seed_id, approaches, paired_seeds)
     if pairing is not None:
         runs = list(pairing)
     if min(r.size for r in runs) < 2:
@@ -195,8 +333,34 @@ OUTER_DRAWS, INNER_DRAWS = 1000, 100
 
 def power(components: VarianceComponents, seeds, items, difference, *, alpha: float = 0.05,
           variance=None) -> np.ndarray:
-    """Predicted power of the two-sided approach t-test at a true difference (module docstring).
+    """Predicted power of the two-sided approach t-test at a true difference.
 
+    The probability that a study with ``seeds`` runs per approach and ``items`` test items
+    detects a true difference at level ``alpha`` with :func:`simstats.approach_t_test`.
+
+    Parameters
+    ----------
+    components : VarianceComponents
+        The variance components, e.g. from :func:`variance_components`.
+    seeds : int or array_like of int
+        Runs per approach of the planned study.
+    items : int or array_like of int
+        Test items (units) of the planned study; broadcasts with ``seeds`` and ``difference``.
+    difference : float or array_like
+        The true difference of the approaches' mean scores.
+    alpha : float, optional
+        Significance level of the two-sided test.  Default 0.05.
+    variance : float or array_like, optional
+        Replaces V(k, n) with the components scaled in proportion, e.g. an end of
+        :meth:`VarianceComponents.variance_interval`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The power, in the broadcast shape of the inputs.
+
+    Notes
+    -----
     The test refers T = difference / sqrt(estimate) to its null distribution under the components it
     fits (:class:`simstats.stats.crossed.StudentisedReference`), and both the estimate and the fitted
     components vary from study to study.  The prediction follows the test: :data:`OUTER_DRAWS` draws of
@@ -204,8 +368,17 @@ def power(components: VarianceComponents, seeds, items, difference, *, alpha: fl
     hypercube), each giving the estimate, the fitted components and the critical value c of their
     reference (:data:`INNER_DRAWS` draws); the difference is normal with variance V(k, n), so
     P(reject | draw) = Phi(d / sqrt(V) - c r) + Phi(-d / sqrt(V) - c r), r = sqrt(estimate / V),
-    averaged over the draws.  ``variance`` replaces V(k, n) with the components scaled in proportion
-    (e.g. an end of :meth:`VarianceComponents.variance_interval`)."""
+    averaged over the draws.
+
+    Examples
+    --------
+    >>> from simstats.stats.power import components_from_mean_squares, power
+    >>> comp = components_from_mean_squares(0.38, 0.1, 0.18, runs=(4, 4), items=500)
+    >>> power(comp, 10, 2000, [0.0, 0.02, 0.03]).round(4).tolist()
+    [0.0501, 0.4639, 0.7999]
+
+    At no difference the power is the test's size, alpha.
+    """
     seeds, items, difference = np.broadcast_arrays(np.asarray(seeds), np.asarray(items),
                                                    np.asarray(difference, float))
     scale = None if variance is None else np.broadcast_to(np.asarray(variance, float), seeds.shape)
@@ -260,7 +433,41 @@ def _rejection_draws(terms: tuple, paired: bool, runs: tuple, alpha: float) -> t
 
 def minimum_detectable_difference(components: VarianceComponents, seeds: int, items: int, *, alpha: float = 0.05,
                                   target: float = 0.8, variance: float | None = None) -> float:
-    """Smallest true difference detected with probability ``target`` (``variance`` as in :func:`power`)."""
+    """Smallest true difference the approach t-test detects with probability ``target``.
+
+    Parameters
+    ----------
+    components : VarianceComponents
+        The variance components.
+    seeds : int
+        Runs per approach of the planned study.
+    items : int
+        Test items of the planned study.
+    alpha : float, optional
+        Significance level of the two-sided test.  Default 0.05.
+    target : float, optional
+        The power wanted, in (alpha, 1).  Default 0.8.
+    variance : float, optional
+        As in :func:`power`.
+
+    Returns
+    -------
+    float
+        The minimum detectable difference (0 if the variance is 0).
+
+    Raises
+    ------
+    ValueError
+        If ``target`` is not in (alpha, 1).
+
+    Examples
+    --------
+    >>> from simstats.stats.power import components_from_mean_squares, minimum_detectable_difference, power
+    >>> comp = components_from_mean_squares(0.38, 0.1, 0.18, runs=(4, 4), items=500)
+    >>> mdd = minimum_detectable_difference(comp, 10, 2000)
+    >>> round(mdd, 4), round(float(power(comp, 10, 2000, mdd)), 4)
+    (0.03, 0.8)
+    """
     if not alpha < target < 1:
         raise ValueError(f"target power must lie in (alpha, 1), got {target}")
     v = float(components.variance(seeds, items)) if variance is None else float(variance)
@@ -277,8 +484,38 @@ def minimum_detectable_difference(components: VarianceComponents, seeds: int, it
 
 def items_needed(components: VarianceComponents, seeds: int, difference: float, *, alpha: float = 0.05,
                  target: float = 0.8, max_items: int = 10**7) -> float:
-    """Fewest test items that give ``target`` power against ``difference`` with ``seeds`` seeds per approach;
-    NaN when not even ``max_items`` items do (the seed variance alone is too large)."""
+    """Fewest test items that give ``target`` power against ``difference``.
+
+    Parameters
+    ----------
+    components : VarianceComponents
+        The variance components.
+    seeds : int
+        Runs per approach of the planned study.
+    difference : float
+        The true difference to detect.
+    alpha : float, optional
+        Significance level of the two-sided test.  Default 0.05.
+    target : float, optional
+        The power wanted.  Default 0.8.
+    max_items : int, optional
+        The largest number of items considered.  Default 10**7.
+
+    Returns
+    -------
+    float
+        The number of items (at least 2), or NaN when not even ``max_items`` items reach the
+        target: the seed variance alone is then too large for this number of seeds.
+
+    Examples
+    --------
+    >>> from simstats.stats.power import components_from_mean_squares, items_needed
+    >>> comp = components_from_mean_squares(0.38, 0.1, 0.18, runs=(4, 4), items=500)
+    >>> items_needed(comp, 10, 0.03, max_items=10_000)
+    2004.0
+    >>> items_needed(comp, 3, 0.03)                 # 3 seeds are too few for any test set
+    nan
+    """
     def gap(n):
         return float(power(components, seeds, n, difference, alpha=alpha)) - target
 
@@ -295,10 +532,51 @@ def items_needed(components: VarianceComponents, seeds: int, difference: float, 
 
 def plan(components: VarianceComponents, *, seeds=(3, 5, 10, 20), items=None, difference=None,
          alpha: float = 0.05, target: float = 0.8, confidence: float = 0.95) -> pd.DataFrame:
-    """One row per (seeds, items): standard error, degrees of freedom, minimum detectable difference
-    at the target power with its ``confidence`` interval from the pilot's uncertainty and, if
-    ``difference`` is given, the power against it with its interval.  ``items`` defaults to the
-    pilot's test-set size and 2 and 4 times it."""
+    """Plan a comparison of approaches: predictions for a grid of seeds and test items.
+
+    Parameters
+    ----------
+    components : VarianceComponents
+        The variance components, e.g. from :func:`variance_components`.
+    seeds : sequence of int, optional
+        Runs per approach to consider (each at least 2).  Default (3, 5, 10, 20).
+    items : sequence of int, optional
+        Test-set sizes to consider; default the pilot's test-set size and 2 and 4 times it.
+    difference : float, optional
+        A true difference to give the power against.
+    alpha : float, optional
+        Significance level of the two-sided test.  Default 0.05.
+    target : float, optional
+        The power of the minimum detectable difference.  Default 0.8.
+    confidence : float, optional
+        Confidence level of the intervals from the pilot's uncertainty.  Default 0.95.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (seeds, items): ``se`` (standard error of the difference), ``df``
+        (Satterthwaite degrees of freedom of the planned variance estimate), ``mdd`` (minimum
+        detectable difference at ``target`` power) with its interval ``mdd_low``/``mdd_high``
+        and, with ``difference``, ``power`` with ``power_low``/``power_high``.
+
+    Raises
+    ------
+    ValueError
+        If a number of seeds is below 2.
+
+    Examples
+    --------
+    >>> from simstats.stats.power import components_from_mean_squares, plan
+    >>> comp = components_from_mean_squares(0.38, 0.1, 0.18, runs=(4, 4), items=500)
+    >>> table = plan(comp, seeds=(5, 10), items=(500, 2000), difference=0.03)
+    >>> columns = ["seeds", "items", "se", "mdd", "power", "power_low", "power_high"]
+    >>> print(table[columns].round(4).to_string(index=False))
+     seeds  items     se    mdd  power  power_low  power_high
+         5    500 0.0180 0.0573 0.3173     0.1078      0.5971
+         5   2000 0.0142 0.0458 0.4537     0.1089      0.9926
+        10    500 0.0131 0.0385 0.5894     0.1814      0.8934
+        10   2000 0.0101 0.0300 0.7999     0.1922      1.0000
+    """
     items = (components.items, 2 * components.items, 4 * components.items) if items is None else items
     rows = []
     for k in seeds:
@@ -323,28 +601,82 @@ def plan(components: VarianceComponents, *, seeds=(3, 5, 10, 20), items=None, di
 
 def seeds_items_grid(components: VarianceComponents, difference: float, *, seeds=(2, 3, 5, 10, 20),
                      alpha: float = 0.05, target: float = 0.8) -> pd.DataFrame:
-    """For each number of seeds, the fewest test items that reach ``target`` power (NaN: none do)."""
+    """For each number of seeds, the fewest test items that reach ``target`` power.
+
+    Parameters
+    ----------
+    components : VarianceComponents
+        The variance components.
+    difference : float
+        The true difference to detect.
+    seeds : sequence of int, optional
+        Runs per approach to consider.  Default (2, 3, 5, 10, 20).
+    alpha : float, optional
+        Significance level of the two-sided test.  Default 0.05.
+    target : float, optional
+        The power wanted.  Default 0.8.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``seeds`` and ``items_needed`` (:func:`items_needed`; NaN: no number of items
+        is enough with so few seeds).
+
+    Examples
+    --------
+    >>> from simstats.stats.power import components_from_mean_squares, seeds_items_grid
+    >>> comp = components_from_mean_squares(0.38, 0.1, 0.18, runs=(4, 4), items=500)
+    >>> print(seeds_items_grid(comp, 0.03, seeds=(3, 10)).to_string(index=False))
+     seeds  items_needed
+         3           NaN
+        10        2004.0
+    """
     return pd.DataFrame({"seeds": [int(k) for k in seeds],
                          "items_needed": [items_needed(components, k, difference, alpha=alpha, target=target)
                                           for k in seeds]})
 
 
 # --------------------------------------------------------------------------- one run per system
-#: Expected items on which the runs differ from which :func:`paired_power` matches the paired bootstrap
-#: within Monte Carlo error (tests/stats/test_power.py); with fewer the bootstrap has less power.
 MIN_DISCORDANT = 100
+"""Expected items on which the runs differ from which :func:`paired_power` matches the paired bootstrap
+within Monte Carlo error (tests/stats/test_power.py); with fewer the bootstrap has less power."""
 
 
 @dataclass(frozen=True)
 class PairedItemVariance:
-    """One run per system: the variance of the per-item (or per-cluster) difference of the two runs,
-    the planner's input for a paired comparison on n test items (:func:`paired_plan`).
+    """Variance of the per-item difference of two runs: the planner's input with one run per system.
 
-    ``variance``: Var(d_i) of d_i = y_Ai - y_Bi (metric units squared; linearised for ratio metrics);
-    ``difference``: the pilot's observed difference A - B (NaN when given by rates); ``units``: the
-    pilot's items or clusters (0 when the variance is given, not estimated: no interval);
-    ``disagreement``: for accuracy from rates, P(the runs disagree on an item), so that the variance
-    at a true difference d is disagreement - d^2."""
+    With one trained run per system the claim is about these two runs on new test items, and
+    the comparison is paired over the items; its precision depends on the variance of the
+    per-item (or per-cluster) difference of the two runs (:func:`paired_plan`).
+
+    Attributes
+    ----------
+    variance : float
+        Var(d_i) of d_i = y_Ai - y_Bi (metric units squared; linearised for ratio metrics).
+    difference : float
+        The pilot's observed difference A - B (default NaN, when only the variance is given).
+    units : int
+        The pilot's items or clusters (0 when the variance is given, not estimated: no
+        interval).
+    disagreement : float or None
+        For accuracy from rates, P(the runs disagree on an item), so that the variance at a
+        true difference d is disagreement - d^2.
+
+    See Also
+    --------
+    paired_item_variance, paired_item_variance_from_rates
+
+    Examples
+    --------
+    >>> from simstats.stats.power import PairedItemVariance
+    >>> given = PairedItemVariance(variance=0.1)
+    >>> given.variance_at(0.02), given.variance_interval()
+    (0.1, (0.1, 0.1))
+    >>> from_rates = PairedItemVariance(variance=0.0996, disagreement=0.1)
+    >>> round(from_rates.variance_at(0.05), 4)
+    0.0975
+    """
 
     variance: float
     difference: float = float("nan")
@@ -369,8 +701,45 @@ class PairedItemVariance:
 
 
 def paired_item_variance(stats, metric: Metric, *, clusters=None) -> PairedItemVariance:
-    """:class:`PairedItemVariance` from a pilot: per-item statistics ``stats`` (2, items, k) of run A and
-    run B on the same items (clusters: the per-cluster differences)."""
+    """Estimate :class:`PairedItemVariance` from a pilot of one run per system.
+
+    Parameters
+    ----------
+    stats : array_like, shape (2, items, k)
+        Per-item statistics of run A and run B on the same items.
+    metric : Metric
+        The metric (ratio metrics are linearised; lower-is-better metrics oriented so that
+        the difference is A's improvement).
+    clusters : array_like, shape (items,), optional
+        Cluster id of every item: the variance is then that of the per-cluster differences.
+
+    Returns
+    -------
+    PairedItemVariance
+        The sample variance (ddof = 1) of the differences, their mean and the number of units.
+
+    Raises
+    ------
+    ValueError
+        If ``stats`` is not the statistics of exactly two runs, or has fewer than 2 units.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.metrics import accuracy, label_statistics
+    >>> from simstats.stats.power import paired_item_variance
+    >>> rng = np.random.default_rng(0)
+    >>> gold = rng.integers(0, 2, 300)
+    >>> pred_a = np.where(rng.random(300) < 0.85, gold, 1 - gold)
+    >>> pred_b = np.where(rng.random(300) < 0.80, gold, 1 - gold)
+    >>> stats = np.stack([label_statistics(accuracy, gold, pred_a), label_statistics(accuracy, gold, pred_b)])
+    >>> pilot = paired_item_variance(stats, accuracy)
+    >>> round(pilot.variance, 4), round(pilot.difference, 4), pilot.units
+    (0.3008, 0.0133, 300)
+    >>> d = (pred_a == gold).astype(float) - (pred_b == gold)
+    >>> round(float(d.var(ddof=1)), 4)
+    0.3008
+    """
     stats = np.asarray(stats, dtype=np.float64)
     if stats.ndim != 3 or stats.shape[0] != 2:
         raise ValueError(f"a one-run pilot needs the statistics of exactly two runs, got shape {stats.shape}")
@@ -382,8 +751,39 @@ def paired_item_variance(stats, metric: Metric, *, clusters=None) -> PairedItemV
 
 
 def paired_item_variance_from_rates(accuracy_a: float, accuracy_b: float, disagreement: float) -> PairedItemVariance:
-    """:class:`PairedItemVariance` of two runs' accuracies and their disagreement rate (the share of items
-    one gets right and the other wrong): Var(d_i) = disagreement - (accuracy_a - accuracy_b)^2."""
+    """:class:`PairedItemVariance` of two runs' accuracies and their disagreement rate.
+
+    Plans a paired comparison of two classifiers without a pilot: the per-item difference of
+    their correctness is -1, 0 or 1, so its variance follows from the accuracies and the share
+    of items on which the runs disagree (one right, the other wrong):
+    Var(d_i) = disagreement - (accuracy_a - accuracy_b)^2.
+
+    Parameters
+    ----------
+    accuracy_a, accuracy_b : float
+        The two runs' accuracies, in [0, 1].
+    disagreement : float
+        The share of items on which exactly one of the runs is right; at least
+        |accuracy_a - accuracy_b| and at most min(a + b, 2 - a - b).
+
+    Returns
+    -------
+    PairedItemVariance
+        With ``units`` 0 (no interval) and ``disagreement`` set.
+
+    Raises
+    ------
+    ValueError
+        If a rate is outside [0, 1] or the disagreement rate is impossible for the
+        accuracies.
+
+    Examples
+    --------
+    >>> from simstats.stats.power import paired_item_variance_from_rates
+    >>> v = paired_item_variance_from_rates(0.82, 0.80, 0.10)
+    >>> round(v.variance, 4), round(v.difference, 4)
+    (0.0996, 0.02)
+    """
     for name, v in (("accuracy_a", accuracy_a), ("accuracy_b", accuracy_b), ("disagreement", disagreement)):
         if not 0 <= v <= 1:
             raise ValueError(f"{name} must lie in [0, 1], got {v}")
@@ -396,11 +796,46 @@ def paired_item_variance_from_rates(accuracy_a: float, accuracy_b: float, disagr
 
 
 def paired_power(variance: PairedItemVariance, items, difference, *, alpha: float = 0.05, var=None) -> np.ndarray:
-    """Power of the two-sided paired test of two runs on ``items`` test items against a true difference:
-    the paired t-test over items on the per-item differences (noncentral t on items - 1 df), which the
-    paired bootstrap, ``simstats compare``'s default with one run per system, matches when the runs
-    differ on at least :data:`MIN_DISCORDANT` of the items (checked by simulation in the tests; with
-    fewer the bootstrap has less power than predicted).  ``var`` overrides Var(d_i) (an end of its interval)."""
+    """Power of the two-sided paired test of two runs on ``items`` test items.
+
+    The power of the paired t-test over items on the per-item differences (noncentral t on
+    items - 1 degrees of freedom).  The paired bootstrap, ``simstats compare``'s default with
+    one run per system, matches it when the runs differ on at least :data:`MIN_DISCORDANT` of
+    the items (checked by simulation in the tests; with fewer the bootstrap has less power than
+    predicted).
+
+    Parameters
+    ----------
+    variance : PairedItemVariance
+        The variance of the per-item difference.
+    items : int or array_like
+        Test items of the planned comparison.
+    difference : float or array_like
+        The true difference; broadcasts with ``items``.
+    alpha : float, optional
+        Significance level.  Default 0.05.
+    var : float, optional
+        Overrides Var(d_i), e.g. an end of :meth:`PairedItemVariance.variance_interval`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The power, in the broadcast shape of ``items`` and ``difference``.
+
+    Examples
+    --------
+    >>> from simstats.stats.power import paired_item_variance_from_rates, paired_power
+    >>> v = paired_item_variance_from_rates(0.82, 0.80, 0.10)
+    >>> paired_power(v, [500, 1000, 2000], 0.02).round(4).tolist()
+    [0.293, 0.5168, 0.8086]
+
+    statsmodels' power of the one-sample t-test gives the same:
+
+    >>> from statsmodels.stats.power import TTestPower
+    >>> effect = 0.02 / v.variance_at(0.02) ** 0.5
+    >>> round(float(TTestPower().power(effect, nobs=2000, alpha=0.05, alternative="two-sided")), 4)
+    0.8086
+    """
     items, difference = np.broadcast_arrays(np.asarray(items, float), np.asarray(difference, float))
     out = np.empty(items.shape)
     for idx in np.ndindex(items.shape):
@@ -421,10 +856,49 @@ def paired_power(variance: PairedItemVariance, items, difference, *, alpha: floa
 
 def paired_plan(variance: PairedItemVariance, *, items, difference=None, alpha: float = 0.05, target: float = 0.8,
                 confidence: float = 0.95) -> pd.DataFrame:
-    """One run per system: per number of test items, the standard error of the difference, the minimum
-    detectable difference at ``target`` power and (with ``difference``) the power against it, each
-    with its ``confidence`` interval from the pilot's uncertainty of Var(d_i) (none from rates).
-    ``attrs['items_needed']``: the fewest items that reach ``target`` power against ``difference``."""
+    """Plan a paired comparison of one run per system over numbers of test items.
+
+    Parameters
+    ----------
+    variance : PairedItemVariance
+        The variance of the per-item difference, from a pilot or from rates.
+    items : sequence of int
+        Test-set sizes to consider (each at least 2).
+    difference : float, optional
+        A true difference to give the power against.
+    alpha : float, optional
+        Significance level.  Default 0.05.
+    target : float, optional
+        The power of the minimum detectable difference.  Default 0.8.
+    confidence : float, optional
+        Confidence level of the intervals from the pilot's uncertainty of Var(d_i) (from rates
+        there is none: the ends equal the estimate).  Default 0.95.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per number of items: ``se`` (standard error of the difference), ``mdd`` with
+        ``mdd_low``/``mdd_high`` and, with ``difference``, ``power`` with
+        ``power_low``/``power_high``.  ``attrs['items_needed']``: the fewest items that reach
+        ``target`` power against ``difference`` (None without a difference).
+
+    Raises
+    ------
+    ValueError
+        If ``target`` is not in (alpha, 1) or a number of items is below 2.
+
+    Examples
+    --------
+    >>> from simstats.stats.power import paired_item_variance_from_rates, paired_plan
+    >>> v = paired_item_variance_from_rates(0.82, 0.80, 0.10)
+    >>> table = paired_plan(v, items=(1000, 2000), difference=0.02)
+    >>> print(table[["items", "se", "mdd", "power"]].round(4).to_string(index=False))
+     items     se    mdd  power
+      1000 0.0100 0.0279 0.5168
+      2000 0.0071 0.0198 0.8086
+    >>> table.attrs["items_needed"]
+    1957
+    """
     if not alpha < target < 1:
         raise ValueError(f"target power must lie in (alpha, 1), got {target}")
     low, high = variance.variance_interval(confidence) if variance.units >= 2 else (None, None)

@@ -5,10 +5,13 @@ item's pair of outputs is swapped with probability 1/2 (only items on which the 
 differ can change anything).  For the improvement delta of A over B and shuffled delta*:
 greater counts delta* >= delta, less delta* <= delta, two-sided |delta*| >= |delta|.
 
-* :func:`approximate_randomization` - n_resamples random shuffles shared by all pairs,
+One function, :func:`randomization_test`, with three ways to get the null distribution
+(``method=``):
+
+* ``"approximate"`` (default) - n_resamples random shuffles shared by all pairs,
   p = (nc + 1) / (nt + 1) (Noreen 1989), as a matrix product like the bootstrap.
-* :func:`exact_randomization` - all 2^d shuffles of the d discordant items (d <= 20).
-* :func:`exact_stratified_randomization` - the exact distribution without shuffles:
+* ``"exact"`` - all 2^d shuffles of the d discordant items (d <= 20).
+* ``"exact-stratified"`` - the exact distribution without shuffles:
   discordant items with the same pair of outputs are exchangeable, so the number of them
   that A keeps is Binomial(count, 1/2), independently per kind of item; the p-value is a
   sum over the product of these binomials (for Yeh's recall/precision/F1: O(n^2)).
@@ -23,6 +26,7 @@ from simstats.stats.engine import (RANDOMIZATION_COMPRESS_FACTOR, TIE_TOL, Colum
 from simstats.stats.metrics import Metric
 from simstats.stats.resample import RowSwaps, Swaps, aggregate_clusters, check_weights
 from simstats.stats.results import RandomizationResult, check_alternative
+import warnings
 from simstats.stats.lazy import lazy_module
 
 sps = lazy_module("scipy.stats")
@@ -48,9 +52,109 @@ def _prepare(stats, metric, pairs, clusters):
     return stats.astype(np.float64, copy=False), pairs
 
 
-def approximate_randomization(stats, metric: Metric, pairs=None, *, alternative: str = "two-sided",
-                              n_resamples: int = 10_000, clusters=None, weights=None, compress_items: bool = True,
-                              rng) -> RandomizationResult:
+#: The ways :func:`randomization_test` gets the null distribution.
+RANDOMIZATION_METHODS = ("approximate", "exact", "exact-stratified")
+
+
+def randomization_test(stats, metric: Metric, pairs=None, *, method: str = "approximate",
+                       alternative: str = "two-sided", n_resamples: int = 10_000, clusters=None, weights=None,
+                       compress_items: bool = True, rng=None, max_discordant: int = MAX_EXACT_DISCORDANT,
+                       max_cells: int = MAX_STRATIFIED_CELLS) -> RandomizationResult:
+    """Randomization (stratified shuffling) test of the improvement of A over B, for each (A, B) pair.
+
+    Parameters
+    ----------
+    stats : array (systems, items, k)
+        Per-item statistics of ``metric``.
+    metric : Metric
+        Metric of summed statistics.
+    pairs : array (pairs, 2), optional
+        (A, B) system indices; default (0, 1).
+    method : {"approximate", "exact", "exact-stratified"}
+        Random shuffles (default), enumeration of all 2^d shuffles of the d discordant items
+        (d <= ``max_discordant``), or the exact distribution by binomial convolution over kinds of
+        discordant items (at most ``max_cells`` cells) - module docstring.
+    alternative : {"two-sided", "greater", "less"}
+        "greater": A is better than B.
+    n_resamples : int
+        Shuffles of ``method="approximate"``.
+    clusters : array (items,), optional
+        Cluster id per item: whole clusters are swapped.
+    weights : array (items,), optional
+        ``method="approximate"``: item multiplicities (each row of ``stats`` stands for that many
+        identical items; Binomial(weight, 1/2) of them are swapped).
+    compress_items : bool
+        ``method="approximate"``: draw swaps per group of items with equal statistics when there
+        are few such groups (same distribution, other random numbers); False keeps per-item draws.
+    rng : numpy.random.Generator or int
+        Seeded generator (required for ``method="approximate"``).
+    max_discordant, max_cells : int
+        Limits of the exact methods (a ValueError beyond them).
+
+    Returns
+    -------
+    RandomizationResult
+        Arrays over pairs: ``statistic`` (observed improvement), ``pvalue`` - never 0:
+        (nc + 1)/(n_resamples + 1) for random shuffles, at least 2^-d for the exact methods.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats import accuracy
+    >>> a = np.r_[np.ones(30), np.zeros(10)]                  # A right on 30 of 40 items
+    >>> b = np.r_[np.ones(22), np.zeros(18)]                  # B right on 22; A better on 8 items only
+    >>> stats = np.stack([np.stack([x, np.ones(40)], 1) for x in (a, b)])
+    >>> exact = randomization_test(stats, accuracy, method="exact")
+    >>> round(float(exact.pvalue[0]), 5)                     # the sign test's two-sided p: 2 / 2**8
+    0.00781
+    >>> from scipy.stats import binomtest
+    >>> round(float(binomtest(8, 8).pvalue), 5)
+    0.00781
+    >>> approx = randomization_test(stats, accuracy, n_resamples=9999, rng=1)
+    >>> bool(abs(approx.pvalue[0] - exact.pvalue[0]) < 0.005)
+    True
+    """
+    if method not in RANDOMIZATION_METHODS:
+        raise ValueError(f"method must be one of {RANDOMIZATION_METHODS}, got {method!r}")
+    if method == "approximate":
+        if rng is None:
+            raise ValueError("method='approximate' needs a seeded generator: pass rng (an int or a numpy Generator)")
+        return _approximate(stats, metric, pairs, alternative=alternative, n_resamples=n_resamples,
+                            clusters=clusters, weights=weights, compress_items=compress_items, rng=rng)
+    if weights is not None:
+        raise ValueError(f"weights apply to method='approximate', not {method!r}")
+    if method == "exact":
+        return _enumerated(stats, metric, pairs, alternative=alternative, clusters=clusters,
+                           max_discordant=max_discordant)
+    return _stratified(stats, metric, pairs, alternative=alternative, clusters=clusters, max_cells=max_cells)
+
+
+def _renamed(old: str, method: str) -> None:
+    warnings.warn(f"{old} is replaced by randomization_test(..., method={method!r}); the old name will be "
+                  "removed in the next release", FutureWarning, stacklevel=3)
+
+
+def approximate_randomization(stats, metric: Metric, pairs=None, **options) -> RandomizationResult:
+    """Deprecated: :func:`randomization_test` with ``method="approximate"``."""
+    _renamed("approximate_randomization", "approximate")
+    return randomization_test(stats, metric, pairs, method="approximate", **options)
+
+
+def exact_randomization(stats, metric: Metric, pairs=None, **options) -> RandomizationResult:
+    """Deprecated: :func:`randomization_test` with ``method="exact"``."""
+    _renamed("exact_randomization", "exact")
+    return randomization_test(stats, metric, pairs, method="exact", **options)
+
+
+def exact_stratified_randomization(stats, metric: Metric, pairs=None, **options) -> RandomizationResult:
+    """Deprecated: :func:`randomization_test` with ``method="exact-stratified"``."""
+    _renamed("exact_stratified_randomization", "exact-stratified")
+    return randomization_test(stats, metric, pairs, method="exact-stratified", **options)
+
+
+def _approximate(stats, metric: Metric, pairs=None, *, alternative: str = "two-sided",
+                 n_resamples: int = 10_000, clusters=None, weights=None, compress_items: bool = True,
+                 rng) -> RandomizationResult:
     """Approximate randomization (stratified shuffling) test for each (A, B) pair.
 
     ``n_resamples`` random shuffles, shared by every pair; p = (nc + 1) / (n_resamples + 1).
@@ -112,8 +216,8 @@ def _discordant(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.any(a != b, axis=1))
 
 
-def exact_randomization(stats, metric: Metric, pairs=None, *, alternative: str = "two-sided", clusters=None,
-                        max_discordant: int = MAX_EXACT_DISCORDANT) -> RandomizationResult:
+def _enumerated(stats, metric: Metric, pairs=None, *, alternative: str = "two-sided", clusters=None,
+                max_discordant: int = MAX_EXACT_DISCORDANT) -> RandomizationResult:
     """Exact randomization by enumerating all 2^d shuffles of the d discordant items.
 
     p = (number of shuffles at least as extreme as observed) / 2^d; the identity shuffle
@@ -130,7 +234,7 @@ def exact_randomization(stats, metric: Metric, pairs=None, *, alternative: str =
         d = idx.size
         if d > max_discordant:
             raise ValueError(f"{d} discordant items: exact enumeration is limited to {max_discordant} "
-                             "(use exact_stratified_randomization or approximate_randomization)")
+                             "(use method='exact-stratified' or 'approximate')")
         diff = b[idx] - a[idx]
         hits = 0
         for start in range(0, 2**d, 2**16):
@@ -147,8 +251,8 @@ def exact_randomization(stats, metric: Metric, pairs=None, *, alternative: str =
                                pairs=pairs, n_extreme=np.array(counts), n_permutations=np.array(totals))
 
 
-def exact_stratified_randomization(stats, metric: Metric, pairs=None, *, alternative: str = "two-sided",
-                                   clusters=None, max_cells: int = MAX_STRATIFIED_CELLS) -> RandomizationResult:
+def _stratified(stats, metric: Metric, pairs=None, *, alternative: str = "two-sided",
+                clusters=None, max_cells: int = MAX_STRATIFIED_CELLS) -> RandomizationResult:
     """Exact randomization distribution by binomial convolution over kinds of discordant items."""
     check_alternative(alternative)
     stats, pairs = _prepare(stats, metric, pairs, clusters)
@@ -176,7 +280,7 @@ def exact_stratified_randomization(stats, metric: Metric, pairs=None, *, alterna
         cells = int(np.prod(n_kind + 1.0))
         if cells > max_cells:
             raise ValueError(f"exact stratified randomization needs {cells} cells (> {max_cells}); "
-                             "use approximate_randomization")
+                             "use method='approximate'")
         # base: everything except the discordant items' contributions
         base_a = sum_a - u.sum(axis=0)
         base_b = sum_b - v.sum(axis=0)

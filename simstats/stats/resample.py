@@ -26,6 +26,9 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+__all__ = ["Resampler", "ItemCounts", "ClusterCounts", "RowCounts", "Swaps", "RowSwaps", "SeedCounts", "Joint",
+           "aggregate_clusters"]
+
 #: Items x replicates counted at once by :class:`ItemCounts`: their int64 counts (128,000 bytes) stay in
 #: the L2 cache and under glibc's default mmap threshold (128 KiB), so each chunk's arrays are reused heap
 #: memory instead of fresh pages from the kernel (2**15 values took 6-9 instead of 3.3 ns per value at
@@ -38,11 +41,49 @@ SEED_BLOCK = 4096
 
 
 class Resampler(ABC):
-    """B replicates of weights over ``units`` columns, served in blocks of any size.
+    """Base class of the resamplers: B replicates of weights over ``units`` columns, in blocks of any size.
 
-    A subclass draws ``chunk`` replicates at a time with :meth:`_draw` (its own fixed chunking);
+    A resampling test multiplies each replicate's weights with the units' statistics.  A
+    subclass draws ``chunk`` replicates at a time with :meth:`_draw` (its own fixed chunking);
     :meth:`draw` serves the requested rows from those chunks, so the replicates do not depend on
-    the block sizes asked for.  At most ``n_resamples`` replicates are drawn in all."""
+    the block sizes asked for.  At most ``n_resamples`` replicates are drawn in all.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The seeded source of the random numbers; the resampler consumes it.
+    n_resamples : int
+        B, the number of replicates (at least 1).
+    units : int
+        Columns of the weight matrices.
+
+    Attributes
+    ----------
+    rng, n_resamples, units
+        As given.
+    chunk : int
+        Replicates per call of :meth:`_draw`.
+
+    Raises
+    ------
+    ValueError
+        If ``n_resamples`` is below 1.
+
+    Examples
+    --------
+    The replicates are the same whatever blocks they are asked for in:
+
+    >>> import numpy as np
+    >>> from simstats.stats.resample import ItemCounts
+    >>> whole = ItemCounts(np.random.default_rng(0), 4, 5).draw(4)
+    >>> blocks = ItemCounts(np.random.default_rng(0), 4, 5)
+    >>> bool(np.array_equal(np.vstack([blocks.draw(1), blocks.draw(3)]), whole))
+    True
+    >>> blocks.draw(1)
+    Traceback (most recent call last):
+    ...
+    ValueError: only 4 replicates: cannot draw 1 more
+    """
 
     #: replicates per call of :meth:`_draw`
     chunk = SEED_BLOCK
@@ -89,10 +130,37 @@ class Resampler(ABC):
 class ItemCounts(Resampler):
     """Bootstrap counts over ``n`` items: row r counts how often each item is among n uniform draws.
 
-    The draws are those of one ``rng.integers(0, n, size=(B, n))`` call, the resamples of
-    sacrebleu's ``rng.choice(n, size=(B, n))`` for the same seed; they
-    are counted ``COUNT_BLOCK`` values at a time, which stays in the cache.  ``columns`` (item
-    indices): only those items' counts, from the same draws (the rows a ColumnPack keeps)."""
+    The item bootstrap: each replicate's counts are Multinomial(n; 1/n, ..., 1/n).  The draws are
+    those of one ``rng.integers(0, n, size=(B, n))`` call, the resamples of sacrebleu's
+    ``rng.choice(n, size=(B, n))`` for the same seed; they are counted ``COUNT_BLOCK`` values
+    at a time, which stays in the cache.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The seeded source of the draws.
+    n_resamples : int
+        B, the number of replicates.
+    n : int
+        The number of items.
+    columns : array_like of int, optional
+        Item indices: only those items' counts, from the same draws (the rows a
+        :class:`~simstats.stats.engine.ColumnPack` keeps).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.resample import ItemCounts
+    >>> counts = ItemCounts(np.random.default_rng(0), 4, 5).draw(4)
+    >>> counts.astype(int).tolist()
+    [[0, 2, 1, 1, 1], [4, 0, 0, 0, 1], [0, 0, 1, 2, 2], [0, 0, 2, 2, 1]]
+
+    The counts of the items that ``rng.integers(0, n, size=(B, n))`` draws for the same seed:
+
+    >>> draws = np.random.default_rng(0).integers(0, 5, size=(4, 5))
+    >>> [np.bincount(row, minlength=5).tolist() for row in draws]
+    [[0, 2, 1, 1, 1], [4, 0, 0, 0, 1], [0, 0, 1, 2, 2], [0, 0, 2, 2, 1]]
+    """
 
     def __init__(self, rng, n_resamples: int, n: int, columns=None):
         self.n = int(n)
@@ -112,9 +180,43 @@ class ItemCounts(Resampler):
 
 
 class ClusterCounts(ItemCounts):
-    """Bootstrap counts over whole clusters: :class:`ItemCounts` over the clusters (in the order of
-    their sorted ids).  The tests resample :meth:`aggregate` d statistics; :meth:`item_weights` gives
-    the equivalent weights of the items (each item weighted by its cluster's count)."""
+    """Bootstrap counts over whole clusters of items (e.g. documents of sentences).
+
+    :class:`ItemCounts` over the clusters, in the order of their sorted ids.  The tests resample
+    the :meth:`aggregate` d statistics; :meth:`item_weights` gives the equivalent weights of the
+    items (each item weighted by its cluster's count).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The seeded source of the draws.
+    n_resamples : int
+        B, the number of replicates.
+    clusters : array_like, shape (items,)
+        Each item's cluster id.
+    columns : array_like of int, optional
+        Cluster positions: only those clusters' counts.
+
+    Attributes
+    ----------
+    clusters : numpy.ndarray
+        The sorted distinct cluster ids.
+    inverse : numpy.ndarray
+        Each item's cluster position.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.resample import ClusterCounts
+    >>> boot = ClusterCounts(np.random.default_rng(0), 3, ["d2", "d1", "d1", "d3", "d2"])
+    >>> boot.clusters.tolist()
+    ['d1', 'd2', 'd3']
+    >>> counts = boot.draw(3)
+    >>> counts.astype(int).tolist()
+    [[0, 2, 1], [3, 0, 0], [3, 0, 0]]
+    >>> boot.item_weights(counts).astype(int).tolist()
+    [[2, 0, 0, 1, 2], [0, 3, 3, 0, 0], [0, 3, 3, 0, 0]]
+    """
 
     def __init__(self, rng, n_resamples: int, clusters, columns=None):
         self.clusters, self.inverse = cluster_index(clusters)
@@ -130,8 +232,31 @@ class ClusterCounts(ItemCounts):
 
 
 class RowCounts(Resampler):
-    """Bootstrap counts over distinct rows standing for ``sizes`` items each: Multinomial(n; sizes / n)
-    per replicate, n = sum(sizes)."""
+    """Bootstrap counts over distinct rows standing for ``sizes`` items each.
+
+    The item bootstrap when the statistics come as distinct rows (weighted rows, or equal items
+    compressed into one row): Multinomial(n; sizes / n) per replicate, n = sum(sizes), the
+    distribution of the item counts summed within rows, at a cost of O(rows) per replicate.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The seeded source of the draws.
+    n_resamples : int
+        B, the number of replicates.
+    sizes : array_like of int
+        How many items each row stands for.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.resample import RowCounts
+    >>> counts = RowCounts(np.random.default_rng(0), 3, [3, 1, 2]).draw(3)
+    >>> counts.astype(int).tolist()
+    [[3, 0, 3], [1, 0, 5], [4, 2, 0]]
+    >>> counts.sum(axis=1).tolist()                 # always the 6 items
+    [6.0, 6.0, 6.0]
+    """
 
     def __init__(self, rng, n_resamples: int, sizes):
         self.sizes = np.asarray(sizes, dtype=np.float64)
@@ -145,9 +270,33 @@ class RowCounts(Resampler):
 class Swaps(Resampler):
     """Randomization over ``n`` items: 1 where an item's two outputs are exchanged (probability 1/2).
 
-    The indicators are those of one ``rng.integers(0, 2, size=(B, n), dtype=np.uint8)`` call: they
-    are drawn a multiple of 4 replicates at a time (numpy packs four uint8 draws into one 32-bit
-    number and drops the unused ones at the end of a call).  ``columns``: only those items."""
+    The swap indicators of approximate randomization.  They are those of one
+    ``rng.integers(0, 2, size=(B, n), dtype=np.uint8)`` call: they are drawn a multiple of 4
+    replicates at a time (numpy packs four uint8 draws into one 32-bit number and drops the
+    unused ones at the end of a call).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The seeded source of the draws.
+    n_resamples : int
+        B, the number of replicates.
+    n : int
+        The number of items.
+    columns : array_like of int, optional
+        Item indices: only those items' indicators.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.resample import Swaps
+    >>> swaps = Swaps(np.random.default_rng(0), 4, 6).draw(4)
+    >>> swaps.astype(int).tolist()
+    [[0, 1, 1, 1, 1, 1], [0, 1, 0, 1, 1, 1], [1, 1, 0, 0, 1, 1], [1, 0, 1, 0, 0, 0]]
+    >>> reference = np.random.default_rng(0).integers(0, 2, size=(4, 6), dtype=np.uint8)
+    >>> bool(np.array_equal(swaps, reference))
+    True
+    """
 
     def __init__(self, rng, n_resamples: int, n: int, columns=None):
         self.n = int(n)
@@ -161,8 +310,27 @@ class Swaps(Resampler):
 
 
 class RowSwaps(Resampler):
-    """Randomization over distinct rows standing for ``sizes`` items each: Binomial(size, 1/2)
-    swapped items per row and replicate."""
+    """Randomization over distinct rows standing for ``sizes`` items each.
+
+    Binomial(size, 1/2) swapped items per row and replicate: the number of a row's items whose
+    outputs :class:`Swaps` would exchange.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The seeded source of the draws.
+    n_resamples : int
+        B, the number of replicates.
+    sizes : array_like of int
+        How many items each row stands for.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.resample import RowSwaps
+    >>> RowSwaps(np.random.default_rng(0), 3, [3, 1, 2]).draw(3).astype(int).tolist()
+    [[2, 0, 0], [0, 1, 2], [2, 1, 1]]
+    """
 
     def __init__(self, rng, n_resamples: int, sizes):
         self.sizes = np.asarray(sizes).astype(np.int64)
@@ -173,10 +341,36 @@ class RowSwaps(Resampler):
 
 
 class SeedCounts(Resampler):
-    """Bootstrap counts over the runs of two approaches, ``ka`` and ``kb`` runs: (b, ka + kb), A's
-    Multinomial(ka; 1/ka) counts then B's.  ``paired``: the runs are paired by seed (ka = kb) and one
-    count vector serves both.  Unpaired, ``SEED_BLOCK`` replicates of A's counts are drawn, then as
-    many of B's."""
+    """Bootstrap counts over the runs (seeds) of two approaches.
+
+    Each replicate is a row of ka + kb counts: A's Multinomial(ka; 1/ka) counts, then B's.
+    Unpaired, ``SEED_BLOCK`` replicates of A's counts are drawn, then as many of B's.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The seeded source of the draws.
+    n_resamples : int
+        B, the number of replicates.
+    ka, kb : int
+        Runs of approach A and of approach B.
+    paired : bool, optional
+        The runs are paired by seed (ka = kb): one count vector serves both.  Default False.
+
+    Raises
+    ------
+    ValueError
+        If ``paired`` and ka != kb.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.resample import SeedCounts
+    >>> SeedCounts(np.random.default_rng(0), 3, 3, 2).draw(3).astype(int).tolist()
+    [[1, 1, 1, 1, 1], [0, 0, 3, 1, 1], [2, 1, 0, 1, 1]]
+    >>> SeedCounts(np.random.default_rng(0), 3, 3, 3, paired=True).draw(3).astype(int).tolist()
+    [[1, 1, 1, 1, 1, 1], [0, 0, 3, 0, 0, 3], [2, 1, 0, 2, 1, 0]]
+    """
 
     def __init__(self, rng, n_resamples: int, ka: int, kb: int, paired: bool = False):
         if paired and ka != kb:
@@ -192,8 +386,39 @@ class SeedCounts(Resampler):
 
 
 class Joint:
-    """Resamplers drawn side by side, each from its own generator: ``draw(b)`` is the tuple of their
-    blocks (the first gives the weights of the statistics, the others go to the statistic)."""
+    """Resamplers drawn side by side, each from its own generator.
+
+    For tests that resample two things at once, e.g. the items and the seeds of an approach
+    comparison.  ``draw(b)`` is the tuple of the parts' blocks: the first gives the weights of
+    the statistics, the others go to the statistic of
+    :func:`simstats.stats.engine.replicates`.
+
+    Parameters
+    ----------
+    *parts : Resampler
+        The resamplers, all with the same number of replicates.
+
+    Attributes
+    ----------
+    parts : tuple of Resampler
+        As given.
+    n_resamples, units : int
+        Those of the first part.
+
+    Raises
+    ------
+    ValueError
+        If the parts' numbers of replicates differ.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.resample import ItemCounts, Joint, SeedCounts
+    >>> joint = Joint(ItemCounts(np.random.default_rng(1), 2, 4), SeedCounts(np.random.default_rng(2), 2, 2, 2))
+    >>> items, seeds = joint.draw(2)
+    >>> items.shape, seeds.shape
+    ((2, 4), (2, 4))
+    """
 
     def __init__(self, *parts: Resampler):
         if len({p.n_resamples for p in parts}) != 1:
@@ -216,8 +441,36 @@ def cluster_index(clusters) -> tuple[np.ndarray, np.ndarray]:
 
 
 def aggregate_clusters(stats: np.ndarray, clusters) -> np.ndarray:
-    """Sum items' statistics within clusters: (systems, items, k) -> (systems, clusters, k), float64,
-    clusters in the order of their sorted ids; each cluster's items are summed in item order."""
+    """Sum items' statistics within clusters.
+
+    Turns item-level statistics into cluster-level ones, the units of a cluster bootstrap.
+
+    Parameters
+    ----------
+    stats : numpy.ndarray, shape (systems, items, k)
+        The items' statistics.
+    clusters : array_like, shape (items,)
+        Each item's cluster id.
+
+    Returns
+    -------
+    numpy.ndarray, shape (systems, clusters, k)
+        float64 sums, clusters in the order of their sorted ids; each cluster's items are
+        summed in item order.
+
+    Raises
+    ------
+    ValueError
+        If ``clusters`` does not give one id per item.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.resample import aggregate_clusters
+    >>> stats = np.arange(12.0).reshape(2, 3, 2)          # 2 systems, 3 items, 2 statistics
+    >>> aggregate_clusters(stats, [7, 3, 7]).tolist()      # cluster 3 = item 1, cluster 7 = items 0 and 2
+    [[[2.0, 3.0], [4.0, 6.0]], [[8.0, 9.0], [16.0, 18.0]]]
+    """
     clusters = np.asarray(clusters)
     if clusters.shape != (stats.shape[1],):
         raise ValueError(f"clusters must give one id per item ({stats.shape[1]}), got shape {clusters.shape}")

@@ -66,7 +66,7 @@ class TestResult:
     def __getitem__(self, item):
         """The result of pair ``item`` when many pairs were tested at once."""
         changes = {f.name: _pick(getattr(self, f.name), item) for f in dataclasses.fields(self)
-                   if f.name not in ("alternative", "method", "convention", "n_resamples")}
+                   if f.name not in ("alternative", "method", "pvalue_method", "pvalue_rule", "n_resamples")}
         return dataclasses.replace(self, **changes)
 
 
@@ -96,7 +96,8 @@ class BootstrapResult(TestResult):
     pairs: Any = None
     scores: Any = None
     n_resamples: int = 0
-    convention: str = "shift"
+    pvalue_method: str = "shift"
+    pvalue_rule: str = "add-one"
 
 
 @dataclass(frozen=True)
@@ -115,3 +116,41 @@ class RandomizationResult(TestResult):
     n_extreme: Any = None
     n_permutations: Any = None
     n_kinds: Any = None
+
+
+@dataclass(frozen=True)
+class ScoreIntervals:
+    """Each system's score with a confidence interval (:func:`simstats.bootstrap_scores`).
+
+    Attributes
+    ----------
+    scores : numpy.ndarray
+        Observed score per system.
+    confidence_interval : ConfidenceInterval
+        ``(low, high)`` arrays, one value per system.
+    confidence_level : float
+        Level of the two-sided intervals.
+    n_resamples : int
+        Bootstrap replicates the intervals come from.
+    method : str
+        How the intervals were computed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> res = ScoreIntervals(np.array([0.8]), ConfidenceInterval(np.array([0.7]), np.array([0.9])), 0.95, 1000,
+    ...                      "percentile bootstrap intervals (resampling items)")
+    >>> scores, low, high = res
+    >>> float(high[0] - low[0])
+    0.20000000000000007
+    """
+
+    scores: Any
+    confidence_interval: ConfidenceInterval
+    confidence_level: float
+    n_resamples: int
+    method: str
+
+    def __iter__(self):
+        """``scores, low, high`` (the tuple this function returned before it had a result object)."""
+        return iter((self.scores, self.confidence_interval.low, self.confidence_interval.high))

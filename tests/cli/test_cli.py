@@ -20,7 +20,7 @@ def run(capsys, *args):
 
 def test_compare_reproduces_compstats_documented_pvalues(capsys):
     # CompStats documents one-sided p-values, "the best is better" (compare's default is two-sided)
-    code, out, _ = run(capsys, "compare", str(DATA), "--metric", "weighted_f1", "--resamples", "10000",
+    code, out, _ = run(capsys, "compare", str(DATA), "--metric", "weighted_f1", "--n-resamples", "10000",
                        "--seed", "1", "--alternative", "greater", "--format", "json")
     assert code == 0
     rows = {r["system"]: r for r in json.loads(out)["rows"]}
@@ -35,7 +35,7 @@ def test_compare_reproduces_compstats_documented_pvalues(capsys):
 
 def test_compare_with_correction_and_randomization(capsys):
     code, out, _ = run(capsys, "compare", str(DATA), "--metric", "accuracy", "--test", "randomization",
-                       "--resamples", "2000", "--correction", "holm", "--format", "csv")
+                       "--n-resamples", "2000", "--correction", "holm", "--format", "csv")
     assert code == 0
     table = pd.read_csv(pd.io.common.StringIO(out))
     others = table[table.system != table.reference]
@@ -51,7 +51,7 @@ def test_compare_with_correction_and_randomization(capsys):
 def test_malformed_input_is_one_line_and_nonzero(tmp_path, capsys, mutate, message):
     bad = tmp_path / "bad.csv"
     mutate(pd.read_csv(DATA)).to_csv(bad, index=False)
-    code, out, err = run(capsys, "compare", str(bad), "--resamples", "100")
+    code, out, err = run(capsys, "compare", str(bad), "--n-resamples", "100")
     assert code != 0 and out == ""
     assert message in err and err.count("\n") == 1
 
@@ -62,7 +62,7 @@ def test_statistics_input_and_item_mismatch(tmp_path, capsys):
             for s, p in (("a", 0.8), ("b", 0.6)) for i in range(300)]
     good = tmp_path / "stats.parquet"
     pd.DataFrame(rows).to_parquet(good)
-    code, out, _ = run(capsys, "compare", str(good), "--statistics", "--resamples", "1000", "--format", "json")
+    code, out, _ = run(capsys, "compare", str(good), "--statistics", "--n-resamples", "1000", "--format", "json")
     assert code == 0 and json.loads(out)["rows"][1]["pvalue"] < 0.01
     bad = tmp_path / "stats.csv"
     pd.DataFrame(rows[:-1]).to_csv(bad, index=False)
@@ -96,10 +96,10 @@ def test_console_script_runs():
 
 def test_competition_command_writes_tables_and_figures(tmp_path, capsys):
     out = tmp_path / "out"
-    rc = main(["competition", str(DATA), "--gold", "y", "--metric", "weighted_f1", "--resamples", "2000",
+    rc = main(["competition", str(DATA), "--gold", "y", "--metric", "weighted_f1", "--n-resamples", "2000",
                "--seed", "1", "--out", str(out)])
     text = capsys.readouterr().out
-    assert rc == 0 and "Ordered bootstrap CIs (Table 2)" in text and "Summary measures (Table 6)" in text
+    assert rc == 0 and "Ordered bootstrap CIs (Table 2;" in text and "Summary measures (Table 6;" in text
     for name in ("scores.csv", "differences.csv", "pairs.csv", "matrix.csv", "summary.csv", "report.md",
                  "intervals.png", "differences.pdf", "bootstrap.png"):
         assert (out / name).is_file(), name
@@ -110,6 +110,6 @@ def test_competition_command_writes_tables_and_figures(tmp_path, capsys):
 
 
 def test_competition_command_rejects_unknown_classes_in_one_line(capsys):
-    rc = main(["competition", str(DATA), "--metric", "macro_f1", "--classes", "nope", "--resamples", "200"])
+    rc = main(["competition", str(DATA), "--metric", "macro_f1", "--classes", "nope", "--n-resamples", "200"])
     err = capsys.readouterr().err.strip()
     assert rc == 2 and len(err.splitlines()) == 1 and "'nope'" in err

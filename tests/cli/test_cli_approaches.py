@@ -88,7 +88,7 @@ def test_bootstrap_gives_one_answer_with_a_ci_equal_to_the_library(tmp_path, cap
     """--test bootstrap: the CLI's numbers are compare_approaches' with the same seed."""
     long, stats, labels, ids = example
     path = write(tmp_path, long)
-    code, out, err = run(capsys, "compare", path, "--test", "bootstrap", "--resamples", 2000, "--seed", 7,
+    code, out, err = run(capsys, "compare", path, "--test", "bootstrap", "--n-resamples", 2000, "--seed", 7,
                          "--format", "json")
     assert code == 0 and err == ""
     doc = json.loads(out)
@@ -96,7 +96,7 @@ def test_bootstrap_gives_one_answer_with_a_ci_equal_to_the_library(tmp_path, cap
     assert [ref["system"], other["system"]] == ["B", "A"] and ref["runs"] == other["runs"] == 5
     settings = doc["settings"]
     assert settings["resample"] == "both" and settings["alternative"] == "two-sided"
-    assert settings["convention"] == "shift" and settings["target"] == "new seeds and new test items"
+    assert settings["pvalue_method"] == "shift" and settings["target"] == "new seeds and new test items"
     direct = compare_approaches(stats, simstats.accuracy, labels, ids, approaches=("B", "A"), n_resamples=2000,
                                 rng=7)
     assert direct.paired_seeds and other["paired_seeds"] is True
@@ -118,20 +118,21 @@ def test_header_names_the_convention_and_the_claim(tmp_path, capsys, example):
     lines = out.splitlines()
     assert code == 0
     assert lines[0] == ("accuracy: approach t-test over seeds x items (method of moments, fitted-components "
-                        "reference; paired seeds), correction none; 2000 items")
+                        "reference; paired seeds), correction none over the 1 comparison with the reference; 2000 "
+                        "items")
     assert lines[1].startswith("claim: new seeds and new test items")
     assert "p-values two-sided" in lines[2] and "under the fitted variance components" in lines[2]
-    assert "| system | runs | score | score_sd | reference | difference |" in out and "| df |" in out
-    code, out, _ = run(capsys, "compare", path, "--test", "bootstrap", "--resamples", 300)
+    assert "| system | role | runs | score | score_sd | reference | difference |" in out and "| df |" in out
+    code, out, _ = run(capsys, "compare", path, "--test", "bootstrap", "--n-resamples", 300)
     lines = out.splitlines()
     assert code == 0
     assert lines[0] == ("accuracy: approach bootstrap over seeds x items (--resample both, paired seeds), 300 "
-                        "resamples, seed 0, correction none; 2000 items")
+                        "resamples, seed 0, correction none over the 1 comparison with the reference; 2000 items")
     assert lines[1].startswith("claim: new seeds and new test items") and "population of items" in lines[1]
-    assert "p-values two-sided" in lines[2] and "shift convention (share of replicates with |d* - d| >= |d|)" \
-        in lines[2]
-    assert "| system | runs | score | score_sd | reference | difference |" in out
-    code, out, _ = run(capsys, "compare", path, "--resamples", 300, "--resample", "seeds")
+    assert "p-values two-sided" in lines[2] and \
+        "shift method (add-one: (c + 1)/(B + 1), c = replicates with |d* - d| >= |d|)" in lines[2]
+    assert "| system | role | runs | score | score_sd | reference | difference |" in out
+    code, out, _ = run(capsys, "compare", path, "--n-resamples", 300, "--resample", "seeds")
     assert code == 0 and "this test set" in out.splitlines()[1]
 
 
@@ -140,7 +141,7 @@ def test_header_names_the_convention_and_the_claim(tmp_path, capsys, example):
 def test_resample_maps_to_compare_approaches(tmp_path, capsys, example, flag, resample):
     long, stats, labels, ids = example
     path = write(tmp_path, long)
-    code, out, _ = run(capsys, "compare", path, "--resample", flag, "--resamples", 500, "--seed", 3,
+    code, out, _ = run(capsys, "compare", path, "--resample", flag, "--n-resamples", 500, "--seed", 3,
                        "--alternative", "greater", "--format", "json")
     row = json.loads(out)["rows"][1]
     direct = compare_approaches(stats, simstats.accuracy, labels, ids, approaches=("B", "A"), resample=resample,
@@ -156,11 +157,11 @@ def test_wide_approach_columns_equal_the_long_table(tmp_path, capsys, example):
     long = example[0]
     w = write(tmp_path, wide(long), "wide.csv")
     approaches = ["--approach", "A=A0,A1,A2,A3,A4", "--approach", "B=B0,B1,B2,B3,B4"]
-    _, from_long, _ = run(capsys, "compare", write(tmp_path, long), "--resamples", 500, "--format", "csv")
-    code, from_wide, err = run(capsys, "compare", w, *approaches, "--paired-seeds", "yes", "--resamples", 500,
+    _, from_long, _ = run(capsys, "compare", write(tmp_path, long), "--n-resamples", 500, "--format", "csv")
+    code, from_wide, err = run(capsys, "compare", w, *approaches, "--paired-seeds", "yes", "--n-resamples", 500,
                                "--format", "csv")
     assert code == 0 and err == "" and from_wide == from_long
-    _, unpaired, _ = run(capsys, "compare", w, *approaches, "--resamples", 500, "--format", "json")
+    _, unpaired, _ = run(capsys, "compare", w, *approaches, "--n-resamples", 500, "--format", "json")
     assert json.loads(unpaired)["rows"][1]["paired_seeds"] is False
 
 
@@ -170,10 +171,10 @@ def test_one_run_per_system_keeps_todays_test(tmp_path, capsys, example):
     one = long[long.seed == 0]
     w = wide(long)[["item", "y", "A0", "B0"]].rename(columns={"A0": "A", "B0": "B"})
     for fmt in ("table", "json"):
-        _, from_long, _ = run(capsys, "compare", write(tmp_path, one), "--resamples", 500, "--format", fmt)
-        _, from_wide, _ = run(capsys, "compare", write(tmp_path, w, "w.csv"), "--resamples", 500, "--format", fmt)
+        _, from_long, _ = run(capsys, "compare", write(tmp_path, one), "--n-resamples", 500, "--format", fmt)
+        _, from_wide, _ = run(capsys, "compare", write(tmp_path, w, "w.csv"), "--n-resamples", 500, "--format", fmt)
         assert from_long == from_wide
-    assert from_long.count('"system"') == 2 and "paired bootstrap" in from_long
+    assert len(json.loads(from_long)["rows"]) == 2 and "paired bootstrap" in from_long
 
 
 def test_errors_are_one_line_naming_the_flag_or_column(tmp_path, capsys, example):
@@ -182,7 +183,7 @@ def test_errors_are_one_line_naming_the_flag_or_column(tmp_path, capsys, example
         (long.drop(columns="seed"), [], "long table: column 'seed' not found"),
         (long.drop(columns="item"), [], "long table: column 'item' not found"),
         (long.drop(index=long.index[(long.system == "B") & (long.seed == 3) & (long.item == 17)]), [],
-         "unmatched items across systems: system 'B', seed 3 lacks 1 of the 2000 items (e.g. item 17)"),
+         "unmatched items across systems: system 'B', seed 3 lacks 1 of the 2000 items (first: 17)"),
         (long[(long.system == "A") | (long.seed == 0)], ["--resample", "both"],
          "approach 'B' has one seed (run): --resample both resamples seeds and needs at least 2 per approach"),
         (wide(long), ["--approach", "A=A0,A1,A9", "--approach", "B=B0,B1"],
@@ -193,7 +194,7 @@ def test_errors_are_one_line_naming_the_flag_or_column(tmp_path, capsys, example
         (long, ["--test", "randomization"], "--test randomization applies to one run per system"),
     ]
     for frame, extra, message in cases:
-        code, out, err = run(capsys, "compare", write(tmp_path, frame), *extra, "--resamples", 100)
+        code, out, err = run(capsys, "compare", write(tmp_path, frame), *extra, "--n-resamples", 100)
         assert code == 2 and out == "", message
         assert err.startswith(f"simstats: error: {message}") and err.count("\n") == 1, (message, err)
     code, _, err = run(capsys, "plan", write(tmp_path, long[(long.system == "A") | (long.seed == 0)]))
@@ -290,7 +291,7 @@ def test_one_run_per_system_margin_verdict_and_exit_status_are_the_librarys(tmp_
     long, stats, labels, ids = example
     one = write(tmp_path, long[long.seed == 0], "one.csv")
     code, out, err = run(capsys, "compare", one, "--margin", margin, "--claim", claim, "--fail-on",
-                         "claim-not-shown", "--format", "json", "--resamples", 500)
+                         "claim-not-shown", "--format", "json", "--n-resamples", 500)
     doc = json.loads(out)
     row = doc["rows"][1]
     ref = 0 if doc["rows"][0]["system"] == "A" else 5
@@ -300,7 +301,7 @@ def test_one_run_per_system_margin_verdict_and_exit_status_are_the_librarys(tmp_
     assert row["claim_pvalue"] == pytest.approx(direct.pvalue, rel=1e-12) and row["claim_shown"] is direct.shown
     assert row["verdict"] == direct.verdict and doc["settings"]["margin"] == margin
     assert code == (0 if direct.shown else 1)
-    code, out, _ = run(capsys, "compare", one, "--fail-on", "difference", "--resamples", 500, "--format", "json")
+    code, out, _ = run(capsys, "compare", one, "--fail-on", "difference", "--n-resamples", 500, "--format", "json")
     rows = json.loads(out)["rows"]
     assert code == int(rows[1]["pvalue_adjusted"] < 0.05) and rows[1]["verdict"].startswith("A and B" if ref == 0
                                                                                           else "B and A")
@@ -312,7 +313,7 @@ def test_variance_bootstrap_is_the_librarys_corrected_bootstrap_t_test(tmp_path,
     one-line error."""
     long, stats, labels, ids = example
     path = write(tmp_path, long)
-    code, out, _ = run(capsys, "compare", path, "--variance", "bootstrap", "--resamples", 500, "--seed", 3,
+    code, out, _ = run(capsys, "compare", path, "--variance", "bootstrap", "--n-resamples", 500, "--seed", 3,
                        "--format", "json")
     assert code == 0
     doc = json.loads(out)
@@ -323,7 +324,7 @@ def test_variance_bootstrap_is_the_librarys_corrected_bootstrap_t_test(tmp_path,
     assert row["pvalue"] == pytest.approx(direct.pvalue, rel=1e-12)
     assert row["difference_ci_low"] == pytest.approx(direct.confidence_interval.low, rel=1e-12)
     assert row["var_residual"] == pytest.approx(direct.variance["residual"], rel=1e-12)
-    code, out, _ = run(capsys, "compare", path, "--variance", "bootstrap", "--resamples", 500)
+    code, out, _ = run(capsys, "compare", path, "--variance", "bootstrap", "--n-resamples", 500)
     assert code == 0 and out.splitlines()[0].startswith(
         "accuracy: approach t-test over seeds x items (corrected bootstrap variance, 500 resamples, seed 0,")
     one = wide(long)[["item", "y", "A0", "B0"]]                       # one run per system

@@ -26,7 +26,7 @@ def documents(rng, n_docs=40, per_doc=5):
 def test_wide_table_clusters_equal_the_bootstrap_of_per_document_sums(tmp_path, capsys):
     table = documents(np.random.default_rng(4))
     path = write_table(tmp_path, table)
-    code, out, err = run_cli(capsys, "compare", path, "--gold", "y", "--clusters", "doc", "--resamples", 500,
+    code, out, err = run_cli(capsys, "compare", path, "--gold", "y", "--clusters", "doc", "--n-resamples", 500,
                              "--format", "json")
     assert code == 0, err
     clustered = json.loads(out)
@@ -36,7 +36,7 @@ def test_wide_table_clusters_equal_the_bootstrap_of_per_document_sums(tmp_path, 
         sums.append(pd.DataFrame({"system": name, "item": right.index, "correct": right.to_numpy(),
                                   "items": table.groupby("doc").size().to_numpy()}))
     agg = write_table(tmp_path, pd.concat(sums), "per_document.csv")
-    code, out, err = run_cli(capsys, "compare", agg, "--statistics", "--metric", "accuracy", "--resamples", 500,
+    code, out, err = run_cli(capsys, "compare", agg, "--statistics", "--metric", "accuracy", "--n-resamples", 500,
                              "--format", "json")
     assert code == 0, err
     by_document = json.loads(out)
@@ -65,7 +65,7 @@ def test_long_table_clusters_reach_the_approach_test(tmp_path, capsys):
     table = pd.DataFrame(rows)
     path = write_table(tmp_path, table)
     code, out, err = run_cli(capsys, "compare", path, "--gold", "y", "--clusters", "doc", "--test", "bootstrap",
-                             "--resamples", 400, "--format", "json")
+                             "--n-resamples", 400, "--format", "json")
     assert code == 0, err
     got = json.loads(out)
     assert got["settings"]["clusters"] == 10
@@ -120,7 +120,7 @@ def test_competition_clusters_equal_the_analysis_of_per_document_sums(tmp_path, 
     table = documents(np.random.default_rng(6))
     path = write_table(tmp_path, table)
     code, out, err = run_cli(capsys, "competition", path, "--gold", "y", "--metric", "accuracy", "--clusters", "doc",
-                             "--resamples", 300, "--format", "json")
+                             "--n-resamples", 300, "--format", "json")
     assert code == 0, err
     got = json.loads(out)
     assert got["settings"]["clusters"] == 40 and got["settings"]["systems"] == 3

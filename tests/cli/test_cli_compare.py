@@ -42,17 +42,18 @@ def systems_compared(out):
 @pytest.mark.parametrize("id_name", ["item", "id"])
 def test_an_id_or_item_column_is_not_a_system(tmp_path, capsys, id_name):
     path = write(tmp_path, predictions().rename(columns={"item": id_name}))
-    code, out, err = run(capsys, "compare", path, "--resamples", 200, "--format", "json")
+    code, out, err = run(capsys, "compare", path, "--n-resamples", 200, "--format", "json")
     assert code == 0 and err == ""
     assert systems_compared(out) == ["a", "b"]
 
 
 def test_id_and_exclude_options(tmp_path, capsys):
     path = write(tmp_path, predictions().rename(columns={"item": "doc"}).assign(notes="x"))
-    code, _, err = run(capsys, "compare", path, "--resamples", 200)
+    code, _, err = run(capsys, "compare", path, "--n-resamples", 200)
     assert code == 2 and err == "simstats: error: system 'doc' predicts labels that are not gold labels: " \
-                                "['doc0', 'doc1', 'doc10', 'doc11', 'doc12']\n"
-    code, out, err = run(capsys, "compare", path, "--id", "doc", "--exclude", "notes", "--resamples", 200,
+                                "['doc0', 'doc1', 'doc10', 'doc11', 'doc12'] (first: 'doc0' in row 2; " \
+                                "60 such predictions in all)\n"
+    code, out, err = run(capsys, "compare", path, "--id", "doc", "--exclude", "notes", "--n-resamples", 200,
                          "--format", "json")
     assert code == 0 and err == "" and systems_compared(out) == ["a", "b"]
     code, _, err = run(capsys, "compare", path, "--id", "nope")
@@ -84,9 +85,10 @@ def help_entries(text):
 
 
 @pytest.mark.parametrize("command, some", [
-    ("compare", {"--test", "--resamples", "--seed", "--confidence", "--correction", "--format", "--id", "--exclude"}),
+    ("compare", {"--test", "--n-resamples", "--seed", "--confidence", "--correction", "--format", "--id", "--exclude"}),
     ("compare-scores", {"--tests", "--seed", "--confidence", "--reference", "--alternative", "--correction"}),
-    ("competition", {"--resamples", "--seed", "--confidence", "--alpha", "--scope", "--out", "--id"}),
+    ("competition", {"--n-resamples", "--seed", "--confidence", "--alpha", "--correction-scope", "--out", "--id",
+                     "--statistics", "--preset", "--correction", "--pvalue-rule"}),
 ])
 def test_every_option_has_help_stating_its_default(capsys, command, some, monkeypatch):
     monkeypatch.setenv("COLUMNS", "100")
@@ -109,13 +111,15 @@ def test_every_option_has_help_stating_its_default(capsys, command, some, monkey
 ])
 def test_header_states_h1_and_sidedness(tmp_path, capsys, alternative, h1, sides):
     path = write(tmp_path, predictions())
-    code, out, _ = run(capsys, "compare", path, "--alternative", alternative, "--resamples", 200,
+    code, out, _ = run(capsys, "compare", path, "--alternative", alternative, "--n-resamples", 200,
                        "--confidence", 0.9)
     lines = out.splitlines()
     assert code == 0
-    assert lines[0] == ("accuracy: paired bootstrap (shift convention, resampling items), 200 resamples, seed 0, "
-                        "correction none")
-    assert lines[1] == (f"{h1}; {sides}; difference = reference minus system (positive: the reference is better; "
+    assert lines[0] == ("accuracy: paired bootstrap (shift p-value, (c + 1)/(B + 1), resampling items), 200 resamples, "
+                        "seed 0, correction none over the 1 comparison with the reference")
+    assert lines[1] == ("claim: these runs differ on the population of test items (one run per system; not their "
+                        "training procedures)")
+    assert lines[2] == (f"{h1}; {sides}; difference = reference minus system (positive: the reference is better; "
                         "for mae, its improvement)")
 
 
@@ -128,25 +132,29 @@ def test_compare_scores_header_states_h1_and_sidedness(tmp_path, capsys, alterna
     path = write(tmp_path, pd.DataFrame({"a": rng.normal(0.9, 0.01, 12), "b": rng.normal(0.88, 0.01, 12)}))
     code, out, _ = run(capsys, "compare-scores", path, "--alternative", alternative)
     assert code == 0
-    assert out.splitlines()[:2] == ["score distributions: welch, mwu, correction none",
+    assert out.splitlines()[:3] == ["score distributions: welch, mwu, correction none over the 1 comparison with "
+                                    "the reference, per test",
+                                    "claim: the systems' training procedures differ in score over new seeds, on this "
+                                    "test set (one score per run)",
                                     f"{h1}; {sides}, intervals two-sided 95% (Welch, difference of means); "
                                     "difference = reference minus system (of the mean scores)"]
 
 
 def test_exact_test_header_claims_no_resamples(tmp_path, capsys):
     path = write(tmp_path, predictions())
-    code, out, _ = run(capsys, "compare", path, "--test", "exact-randomization", "--resamples", 300)
+    code, out, _ = run(capsys, "compare", path, "--test", "exact-randomization", "--n-resamples", 300)
     lines = out.splitlines()
     assert code == 0 and "300 resamples, seed 0" not in out
-    assert lines[0] == "accuracy: exact stratified randomization (binomial convolution), correction none"
-    assert lines[1] == ("H1: reference differs from system; p-values two-sided, intervals two-sided 95% from 300 "
+    assert lines[0] == ("accuracy: exact stratified randomization (binomial convolution), correction none over the "
+                        "1 comparison with the reference")
+    assert lines[2] == ("H1: reference differs from system; p-values two-sided, intervals two-sided 95% from 300 "
                         "bootstrap resamples (seed 0); difference = reference minus system (positive: the reference is "
                         "better; for mae, its improvement)")
 
 
 def test_too_large_exact_test_names_the_flag_to_use(capsys):
     code, out, err = run(capsys, "compare", DATA, "--metric", "weighted_f1", "--test", "exact-randomization",
-                         "--resamples", 100)
+                         "--n-resamples", 100)
     assert code == 2 and out == ""
     assert re.fullmatch(r"simstats: error: --test exact-randomization: exact stratified randomization needs \d+ "
                         r"cells \(> \d+\); use --test randomization \(approximate\) instead\n", err), err
@@ -154,7 +162,7 @@ def test_too_large_exact_test_names_the_flag_to_use(capsys):
 
 @pytest.mark.parametrize("args, message", [
     (["--confidence", "1.5"], "--confidence must be in (0, 1), got 1.5"),
-    (["--resamples", "0"], "--resamples must be >= 1, got 0"),
+    (["--n-resamples", "0"], "--n-resamples must be >= 1, got 0"),
     (["--seed", "-1"], "--seed must be >= 0, got -1"),
     (["--positive", "5", "--metric", "f1"], "metric f1: --positive 5 is not a gold label (gold labels: 0, 1)"),
     (["--systems", "a", "a"], "--systems: 'a' is given more than once"),

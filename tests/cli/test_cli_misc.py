@@ -36,25 +36,25 @@ def predictions(n=80, seed=0):
 # --- 1. compare: two-sided by default; one-sided against the observed best gets a note ---
 
 def test_compare_is_two_sided_by_default_and_silent(tmp_path, capsys):
-    code, out, err = run(capsys, "compare", write(tmp_path, predictions()), "--resamples", 200)
+    code, out, err = run(capsys, "compare", write(tmp_path, predictions()), "--n-resamples", 200)
     assert code == 0 and err == ""
-    assert out.splitlines()[1] == ("H1: reference differs from system; p-values two-sided, intervals two-sided 95%; "
+    assert out.splitlines()[2] == ("H1: reference differs from system; p-values two-sided, intervals two-sided 95%; "
                                    "difference = reference minus system (positive: the reference is better; for mae, "
                                    "its improvement)")
-    code, out, _ = run(capsys, "compare", write(tmp_path, predictions()), "--resamples", 200, "--format", "json")
+    code, out, _ = run(capsys, "compare", write(tmp_path, predictions()), "--n-resamples", 200, "--format", "json")
     assert json.loads(out)["settings"]["alternative"] == "two-sided"
 
 
 @pytest.mark.parametrize("alternative", ["greater", "less"])
 def test_one_sided_against_the_observed_best_prints_a_note(tmp_path, capsys, alternative):
     path = write(tmp_path, predictions())
-    code, out, err = run(capsys, "compare", path, "--alternative", alternative, "--resamples", 200)
+    code, out, err = run(capsys, "compare", path, "--alternative", alternative, "--n-resamples", 200)
     assert code == 0 and out
     assert err == f"simstats: warning: {BEST_ONE_SIDED[alternative]}\n" and err.count("\n") == 1
     if alternative == "greater":
         assert "one-sided in the direction the data chose" in err and "about 2 x alpha" in err
     # a reference named by the user is not chosen by the data: no note
-    code, _, err = run(capsys, "compare", path, "--alternative", alternative, "--reference", "b", "--resamples", 200)
+    code, _, err = run(capsys, "compare", path, "--alternative", alternative, "--reference", "b", "--n-resamples", 200)
     assert code == 0 and err == ""
 
 
@@ -68,8 +68,8 @@ def test_default_holds_alpha_while_greater_against_best_doubles_it():
     for r in range(pairs):
         correct = (rng.random((2, items)) < 0.8).astype(float)
         stats = np.stack([correct, np.ones_like(correct)], axis=-1)
-        default = compare_systems(["a", "b"], stats, accuracy, n_resamples=199, seed=r)
-        greater = compare_systems(["a", "b"], stats, accuracy, n_resamples=199, seed=r, alternative="greater")
+        default = compare_systems(["a", "b"], stats, accuracy, n_resamples=199, rng=r)
+        greater = compare_systems(["a", "b"], stats, accuracy, n_resamples=199, rng=r, alternative="greater")
         assert default.attrs["alternative"] == "two-sided"
         hits["default"] += default.pvalue.iloc[1] <= alpha
         hits["greater"] += greater.pvalue.iloc[1] <= alpha
@@ -103,8 +103,11 @@ def test_aso_method_gives_the_library_result(tmp_path, capsys, score_table, meth
         direct = aso(a, b, confidence_level=1 - 0.05, method=method, rng=np.random.default_rng(5))
     assert result["rows"][1]["eps_min_aso"] == direct.statistic
     _, text, _ = run(capsys, "compare-scores", path, "--tests", "welch", "aso", "--aso-method", method)
-    label = "aso" if method == "exact" else f"aso ({method})"
-    assert text.splitlines()[0] == f"score distributions: welch, {label}, correction none"
+    lines = text.splitlines()
+    assert lines[0] == "score distributions: welch, correction none over the 1 comparison with the reference, per test"
+    assert lines[3].startswith(f"eps_min_aso: ASO ({method}), upper 95 % confidence bound") and \
+        lines[3].endswith("; no decision (set --aso-threshold)")
+    assert lines[4].startswith("note: ASO is not a test at level alpha: eps_min has no p-value")
 
 
 def test_aso_methods_differ(tmp_path, capsys, score_table):
@@ -214,7 +217,7 @@ def test_a_ratio_metric_from_the_command_line_is_the_ratio_of_sums(tmp_path, cap
             for s, rate in (("a", 0.1), ("b", 0.2)) for i, w in enumerate(words)]
     table = pd.DataFrame(rows)
     code, out, err = run_cli(capsys, "compare", write_table(tmp_path, table), "--statistics", "--metric", "mae",
-                             "--resamples", 200, "--format", "json")
+                             "--n-resamples", 200, "--format", "json")
     assert code == 0, err
     scores = {r["system"]: r["score"] for r in json.loads(out)["rows"]}
     for s in ("a", "b"):

@@ -17,13 +17,33 @@ from conftest import acc_stats, exact_bootstrap_pvalue
 
 
 def test_public_api_lists_tests_metrics_corrections_aso_and_competition():
-    for name in ("paired_bootstrap", "approximate_randomization", "exact_randomization",
-                 "exact_stratified_randomization", "mcnemar_test", "welch_t_test", "mann_whitney_test",
+    for name in ("paired_bootstrap", "randomization_test", "mcnemar_test", "welch_t_test", "mann_whitney_test",
                  "aso", "multi_aso", "accuracy", "f1", "classification_f1", "custom_metric", "adjust_pvalues",
                  "analyse_competition", "BootstrapResult", "ConfidenceInterval"):
         assert name in simstats.__all__
     for name in simstats.__all__:
         assert hasattr(simstats, name), name
+
+
+@pytest.mark.parametrize("old, method", [("approximate_randomization", "approximate"), ("exact_randomization", "exact"),
+                                         ("exact_stratified_randomization", "exact-stratified")])
+def test_the_old_randomization_functions_warn_and_equal_randomization_test(old, method):
+    rows = acc_stats([1, 1, 0, 1, 0, 1, 1, 0], [0, 1, 0, 1, 1, 0, 0, 0])
+    options = {"rng": 3, "n_resamples": 999} if method == "approximate" else {}
+    with pytest.warns(FutureWarning, match=f"{old} is replaced by randomization_test"):
+        before = getattr(simstats, old)(rows, simstats.accuracy, **options)
+    after = simstats.randomization_test(rows, simstats.accuracy, method=method, **options)
+    assert before.pvalue[0] == after.pvalue[0] and before.method == after.method
+
+
+def test_renamed_keywords_warn_and_give_the_same_answer():
+    rows = acc_stats([1, 1, 0, 1, 0, 1, 1, 0], [0, 1, 0, 1, 1, 0, 0, 0])
+    with pytest.warns(FutureWarning, match="paired_bootstrap: convention is renamed pvalue_method"):
+        old = simstats.paired_bootstrap(rows, simstats.accuracy, convention="percentile", rng=1, n_resamples=500)
+    new = simstats.paired_bootstrap(rows, simstats.accuracy, pvalue_method="percentile", rng=1, n_resamples=500)
+    assert old.pvalue[0] == new.pvalue[0] and new.pvalue_method == "percentile"
+    with pytest.raises(TypeError, match="give pvalue_method only"):
+        simstats.paired_bootstrap(rows, simstats.accuracy, convention="shift", pvalue_method="shift", rng=1)
 
 
 def expand(rows, weights):
@@ -64,11 +84,11 @@ def test_distinct_row_randomization_matches_the_exact_distribution():
     rows = np.array([[[1, 1, 0], [0, 1, 0], [1, 1, 0]], [[0, 1, 0], [1, 1, 0], [1, 1, 0]]], float)
     weights = [30, 10, 5]
     exact = sps.binom.sf(29, 40, 0.5)
-    assert simstats.exact_stratified_randomization(expand(rows, weights), simstats.recall,
-                                                   alternative="greater").pvalue[0] == pytest.approx(exact, rel=1e-10)
+    assert simstats.randomization_test(expand(rows, weights), simstats.recall, method="exact-stratified",
+                                       alternative="greater").pvalue[0] == pytest.approx(exact, rel=1e-10)
     B = 200_000
-    res = simstats.approximate_randomization(rows, simstats.recall, weights=weights, alternative="greater",
-                                             n_resamples=B, rng=9)
+    res = simstats.randomization_test(rows, simstats.recall, weights=weights, alternative="greater",
+                                      n_resamples=B, rng=9)
     assert abs(res.pvalue[0] - exact) < 4 * math.sqrt(exact * (1 - exact) / B) + 2 / B
     assert res.n_resamples == B and res.n_extreme[0] == round(res.pvalue[0] * (B + 1)) - 1
 
@@ -80,7 +100,7 @@ def test_weights_are_checked():
     with pytest.raises(ValueError, match="non-negative integers"):
         simstats.paired_bootstrap(rows, simstats.accuracy, weights=[1.5, 2], rng=0)
     with pytest.raises(ValueError, match="either clusters or weights"):
-        simstats.approximate_randomization(rows, simstats.accuracy, weights=[1, 2], clusters=[0, 1], rng=0)
+        simstats.randomization_test(rows, simstats.accuracy, weights=[1, 2], clusters=[0, 1], rng=0)
 
 
 def test_result_objects_index_unpack_and_name_their_method():

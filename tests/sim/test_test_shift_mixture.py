@@ -82,7 +82,7 @@ def test_mixture_spearman_is_the_closed_form_for_one_component_and_matches_a_lar
 def test_simulated_statistics_agree_with_the_mixtures_implied_values():
     sc = mixture_scenario()
     scores, pairs = simulate_chunk(sc, SEED, 0, 800)
-    summary = summarise(sc, scores, pairs, SEED, n_boot=300)
+    summary = summarise(sc, scores, pairs, SEED, n_resamples=300)
     assert list(summary.statistic[summary.approach == "A"]) == STATISTICS
     assert np.isfinite(summary.implied).all()             # Spearman too, for this family
     assert summary.z_vs_implied.abs().max() < 4           # 28 z-scores

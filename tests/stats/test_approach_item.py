@@ -47,7 +47,7 @@ def test_population_scale_and_correlations_include_the_interaction():
 def test_simulated_within_approach_statistics_agree_with_the_closed_forms():
     sc = scenario(0.5, sigma_seed=0.05)
     scores, pairs = simulate_chunk(sc, SEED, 0, 400)
-    summary = summarise(sc, scores, pairs, SEED, n_boot=200)
+    summary = summarise(sc, scores, pairs, SEED, n_resamples=200)
     assert summary.z_vs_implied.abs().max() < 4
 
 

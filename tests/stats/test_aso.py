@@ -32,10 +32,10 @@ def test_stochastic_order_and_identical_samples():
     b = rng.normal(0.8, 0.02, 60)
     a = b + 0.05                                   # A stochastically larger than B
     res = aso(a, b, rng=2)
-    assert res.violation_ratio == 0 and res.statistic == 0 and res.a_better
+    assert res.violation_ratio == 0 and res.statistic == 0 and res.almost_stochastically_larger(0.5)
     assert aso(b, a, rng=2).statistic == 1
     same = aso(b, b.copy(), rng=3)
-    assert same.violation_ratio == 0.5 and same.statistic >= 0.5 and not same.a_better
+    assert same.violation_ratio == 0.5 and same.statistic >= 0.5 and not same.almost_stochastically_larger(0.5)
 
 
 def test_eps_min_is_approximately_symmetric_for_large_samples():

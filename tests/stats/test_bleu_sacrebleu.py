@@ -128,7 +128,7 @@ def test_sacrebleu_convention_reproduces_sacrebleu_paired_bs(monkeypatch, corpus
     expected, scores = sacrebleu_paired_bs(refs, systems)
     stats = np.stack([sentence_statistics(h, [refs]) for h in systems])
     pairs = [(0, i) for i in range(1, len(systems))]
-    res = paired_bootstrap(stats, metrics.bleu, pairs, n_resamples=1000, convention="sacrebleu", rng=sacrebleu_seed)
+    res = paired_bootstrap(stats, metrics.bleu, pairs, n_resamples=1000, pvalue_method="sacrebleu", rng=sacrebleu_seed)
     np.testing.assert_array_equal(res.pvalue, expected)
     np.testing.assert_allclose(res.scores[:, 0], scores[0], rtol=0, atol=1e-9)
     np.testing.assert_allclose(res.scores[:, 1], scores[1:], rtol=0, atol=1e-9)
@@ -151,15 +151,15 @@ def test_same_resamples_as_sacrebleu_choice():
 def test_sacrebleu_convention_is_two_sided_only():
     stats = np.stack([sentence_statistics(HYPOTHESES[k], [REFS]) for k in ("close", "short")])
     with pytest.raises(ValueError, match="two-sided"):
-        paired_bootstrap(stats, metrics.bleu, alternative="greater", convention="sacrebleu", rng=0)
+        paired_bootstrap(stats, metrics.bleu, alternative="greater", pvalue_method="sacrebleu", rng=0)
     with pytest.raises(InputError, match="two-sided"):
-        compare_systems(["a", "b"], stats, metrics.bleu, alternative="greater", convention="sacrebleu")
+        compare_systems(["a", "b"], stats, metrics.bleu, alternative="greater", pvalue_method="sacrebleu")
     with pytest.raises(InputError, match="--test bootstrap"):
-        compare_systems(["a", "b"], stats, metrics.bleu, test="randomization", convention="sacrebleu")
+        compare_systems(["a", "b"], stats, metrics.bleu, test="randomization", pvalue_method="sacrebleu")
     from simstats.stats.approaches import compare_approaches
-    with pytest.raises(ValueError, match="convention must be one of"):
+    with pytest.raises(ValueError, match="pvalue_method must be one of"):
         compare_approaches(np.concatenate([stats, stats]), metrics.bleu, ["a", "b", "a", "b"], [0, 0, 1, 1],
-                           convention="sacrebleu", rng=0)
+                           pvalue_method="sacrebleu", rng=0)
 
 
 def long_statistics(systems, refs):
@@ -179,18 +179,18 @@ def test_cli_compare_bleu_with_sacrebleu_pvalues(tmp_path, capsys, monkeypatch):
     expected, scores = sacrebleu_paired_bs(refs, systems)
     path = tmp_path / "bleu_stats.csv"
     long_statistics(systems, refs).to_csv(path, index=False)
-    code = main(["compare", str(path), "--statistics", "--metric", "bleu", "--pvalue", "sacrebleu", "--reference",
-                 "s0", "--seed", "12345", "--resamples", "1000", "--format", "json"])
+    code = main(["compare", str(path), "--statistics", "--metric", "bleu", "--pvalue-method", "sacrebleu", "--reference",
+                 "s0", "--seed", "12345", "--n-resamples", "1000", "--format", "json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0
-    assert out["settings"]["convention"] == "sacrebleu" and "sacrebleu convention" in out["settings"]["test"]
+    assert out["settings"]["pvalue_method"] == "sacrebleu" and "sacrebleu p-value" in out["settings"]["test"]
     rows = {r["system"]: r for r in out["rows"]}
     np.testing.assert_array_equal([rows[f"s{i}"]["pvalue"] for i in range(1, len(systems))], expected)
     np.testing.assert_allclose([rows[f"s{i}"]["score"] for i in range(len(systems))], scores, atol=1e-9)
     # errors name the flags
-    assert main(["compare", str(path), "--statistics", "--metric", "bleu", "--pvalue", "sacrebleu",
+    assert main(["compare", str(path), "--statistics", "--metric", "bleu", "--pvalue-method", "sacrebleu",
                  "--alternative", "greater", "--reference", "s0"]) == 2
-    assert "--pvalue sacrebleu is two-sided" in capsys.readouterr().err
+    assert "--pvalue-method sacrebleu is two-sided" in capsys.readouterr().err
     assert main(["compare", str(path), "--statistics", "--metric", "chrf"]) == 2
     assert "not available for --statistics input (accuracy, recall, precision, f1, mae, bleu)" in \
         capsys.readouterr().err
@@ -206,9 +206,9 @@ def test_cli_pvalue_conventions_on_predictions(tmp_path, capsys):
     table.to_csv(path, index=False)
     outputs = {}
     for pvalue in (None, "shift", "percentile", "sacrebleu"):
-        extra = [] if pvalue is None else ["--pvalue", pvalue]
-        assert main(["compare", str(path), "--resamples", "500", "--format", "json", *extra]) == 0
+        extra = [] if pvalue is None else ["--pvalue-method", pvalue]
+        assert main(["compare", str(path), "--n-resamples", "500", "--format", "json", *extra]) == 0
         outputs[pvalue] = json.loads(capsys.readouterr().out)
     assert outputs[None] == outputs["shift"]
     for pvalue in ("percentile", "sacrebleu"):
-        assert f"({pvalue} convention" in outputs[pvalue]["settings"]["test"]
+        assert f"({pvalue} p-value" in outputs[pvalue]["settings"]["test"]

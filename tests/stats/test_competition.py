@@ -62,7 +62,7 @@ def test_pairs_match_brute_force_resampling():
     metric, stats = _toy()
     B = 300
     res = analyse_competition(list("ABCD"), stats, metric, n_resamples=B, rng=np.random.default_rng(11),
-                              compress_items=False)
+                              compress_items=False, **PAPER)
     idx = np.random.default_rng(11).integers(0, stats.shape[1], size=(B, stats.shape[1]))
     acc = stats[:, idx, 0].mean(axis=2).T                     # (B, m), same draws as the engine
     order = np.argsort(-stats[:, :, 0].mean(axis=1), kind="stable")
@@ -119,7 +119,7 @@ def test_mae_lower_is_better_ranks_and_signs():
 def test_real_data_pvalues_vs_winner_match_compstats_documentation():
     table = pd.read_csv(DATA)
     names, stats, metric = statistics_from_predictions(table, "y", metric_name="weighted_f1")
-    res = analyse_competition(names, stats, metric, n_resamples=10_000, rng=20240307)
+    res = analyse_competition(names, stats, metric, n_resamples=10_000, rng=20240307, **PAPER)
     assert res.names[0] == "INGEOTEC"
     p = res.pairs().query("reference == 'INGEOTEC'").set_index("system").pvalue
     documented = {"BoW (Class Weight)": .001, "Dense": .032, "BoW (Corpus)": .006, "StackBoW": .091, "BoW": .265}
@@ -143,8 +143,8 @@ def test_within_group_and_all_pairs_scopes_differ_only_in_family():
 
 
 # --------------------------------------------------------------------------- rankings with uncertainty
-from simstats.stats.competition import (CompetitionAnalysis, bootstrap_ranks, possible_winners,  # noqa: E402
-                                        tie_structure)
+from simstats.stats.competition import (PAPER, CompetitionAnalysis, bootstrap_ranks,  # noqa: E402
+                                        possible_winners, tie_structure)
 
 #: Five bootstrap replicates of three systems (A > B > C observed), ranked by hand:
 #: r1 1,2,3; r2 2,1,3; r3 A and B tie behind C: 2.5,2.5,1; r4 1,3,2; r5 A and B tie first: 1.5,1.5,3.
@@ -233,18 +233,30 @@ def test_tie_groups_chain_and_tied_with_lists_the_graph():
         tie_structure(list("ABCD"), _pairs(CHAIN).iloc[:5], alpha=0.05)
 
 
-def test_possible_winners_are_holm_over_the_best_comparisons():
-    # A's comparisons .30 (B), .004 (C), .001 (D): Holm .30, .008, .003 -> A and B
-    w = possible_winners(list("ABCD"), _pairs(SPLIT), alpha=0.05)
+def test_possible_winners_follow_the_decision_rule_of_the_ties():
+    # A's comparisons .30 (B), .004 (C), .001 (D); Holm within A's group: .30, .008, .003 -> A and B
+    w = possible_winners(list("ABCD"), _pairs(SPLIT), alpha=0.05, scope="group")
     assert w.possible_winner.tolist() == [True, True, False, False]
-    np.testing.assert_allclose(w.p_vs_best_holm, [np.nan, .30, .008, .003])
-    # A vs C raw .02: Holm over A's 3 comparisons gives .04 (not a possible winner) while over all
-    # 6 pairs it is .06 (tied with A): the two families differ on purpose
+    np.testing.assert_allclose(w.pvalue_vs_best_adjusted, [np.nan, .30, .008, .003])
+    # A vs C raw .02: Holm over A's 3 comparisons gives .04 (differs) while over all 6 pairs it is
+    # .06 (tied): with one rule, possible_winner is the best's tied_with whatever the scope
     p = {**SPLIT, ("A", "C"): .02}
-    w = possible_winners(list("ABCD"), _pairs(p), alpha=0.05)
-    assert w.possible_winner.tolist() == [True, True, False, False]
-    assert w.p_vs_best_holm.iloc[2] == pytest.approx(.04)
-    assert "C" in tie_structure(list("ABCD"), _pairs(p), alpha=0.05).tied_with.iloc[0].split("; ")
+    for scope, winners in (("group", [True, True, False, False]), ("all", [True, True, True, False])):
+        for correction in ("none", "bonferroni", "holm", "bh"):
+            rule = dict(alpha=0.05, scope=scope, correction=correction)
+            w = possible_winners(list("ABCD"), _pairs(p), **rule)
+            tied = tie_structure(list("ABCD"), _pairs(p), **rule).tied_with.iloc[0].split("; ")
+            assert w.possible_winner.tolist()[1:] == [s in tied for s in "BCD"], rule
+            if correction == "holm":
+                assert w.possible_winner.tolist() == winners, rule
+    assert possible_winners(list("ABCD"), _pairs(p), scope="group").pvalue_vs_best_adjusted.iloc[2] == \
+        pytest.approx(.04)
+    # Bonferroni instead of Holm changes a verdict here: A vs D raw .001 (x6 = .006 either way) but
+    # C vs D raw .009 (Holm over all: .027 -> differs; Bonferroni: .054 -> tied)
+    q = {**SPLIT, ("C", "D"): .009}
+    holm = tie_structure(list("ABCD"), _pairs(q), correction="holm").tied_with.iloc[3]
+    bonf = tie_structure(list("ABCD"), _pairs(q), correction="bonferroni").tied_with.iloc[3]
+    assert "C" not in holm.split("; ") and "C" in bonf.split("; ")
 
 
 def test_rank_table_ties_and_winners_come_from_the_pair_table():
@@ -257,9 +269,14 @@ def test_rank_table_ties_and_winners_come_from_the_pair_table():
     for a, b in zip(res.names, res.names[1:]):
         groups.append(groups[-1] + ((a, b) in sig))
     assert t.tie_group.tolist() == groups
-    vs_best = res.pairs(scope="group").query("reference == @res.names[0]")
-    np.testing.assert_allclose(t.p_vs_best_holm.iloc[1:], vs_best.pvalue_holm)
+    vs_best = pairs.query("reference == @res.names[0]")
+    np.testing.assert_allclose(t.pvalue_vs_best_adjusted.iloc[1:], vs_best.pvalue_holm)
     assert t.possible_winner.tolist() == [True] + (vs_best.pvalue_holm >= 0.05).tolist()
+    # Table 3's verdict is the same rule
+    table3 = res.differences_from_best(alpha=0.05)
+    assert table3.different.tolist() == (vs_best.pvalue_holm < 0.05).tolist()
+    decided = res.decisions(alpha=0.05)
+    assert set(map(tuple, decided[decided.different][["reference", "system"]].to_numpy())) == sig
 
 
 def test_rank_intervals_cover_the_true_ranks():
@@ -287,13 +304,12 @@ def test_rank_intervals_cover_the_true_ranks():
 # --- p-value rule, sidedness and named conventions (issue 17) ---
 
 def test_add_one_and_two_sided_pvalues_match_brute_force():
-    from simstats.stats.competition import pvalues_from_count
+    from simstats.stats.bootstrap import pvalues_from_counts
 
     metric, stats = _toy()
     B = 300
-    paper = analyse_competition(list("ABCD"), stats, metric, n_resamples=B, rng=np.random.default_rng(11))
-    rec = analyse_competition(list("ABCD"), stats, metric, n_resamples=B, rng=np.random.default_rng(11),
-                              pvalue_rule="add-one", alternative="two-sided")
+    paper = analyse_competition(list("ABCD"), stats, metric, n_resamples=B, rng=np.random.default_rng(11), **PAPER)
+    rec = analyse_competition(list("ABCD"), stats, metric, n_resamples=B, rng=np.random.default_rng(11))
     np.testing.assert_array_equal(paper.replicates, rec.replicates)    # same bootstrap, other p-values
     for a, b in zip(paper.pairs().itertuples(index=False), rec.pairs().itertuples(index=False)):
         i, j = a.reference_rank - 1, a.system_rank - 1
@@ -301,10 +317,10 @@ def test_add_one_and_two_sided_pvalues_match_brute_force():
         d = a.difference
         assert a.pvalue == pytest.approx(np.sum(dstar >= 2 * d - 1e-12) / B)                   # the paper's
         assert b.pvalue == pytest.approx((np.sum(np.abs(dstar - d) >= abs(d) - 1e-12) + 1) / (B + 1))
-    np.testing.assert_allclose(pvalues_from_count([0, 5, 300], 300, "add-one"), [1 / 301, 6 / 301, 1])
-    np.testing.assert_allclose(pvalues_from_count([0, 5, 300], 300), [0, 5 / 300, 1])
+    np.testing.assert_allclose(pvalues_from_counts([0, 5, 300], 300), [1 / 301, 6 / 301, 1])
+    np.testing.assert_allclose(pvalues_from_counts([0, 5, 300], 300, pvalue_rule="fraction"), [0, 5 / 300, 1])
     with pytest.raises(ValueError, match="pvalue_rule"):
-        pvalues_from_count([1], 10, "plus-one")
+        pvalues_from_counts([1], 10, pvalue_rule="plus-one")
     with pytest.raises(ValueError, match="alternative"):
         analyse_competition(list("ABCD"), stats, metric, n_resamples=10, rng=1, alternative="less")
 
@@ -318,4 +334,17 @@ def test_required_resamples_is_the_smallest_b_with_k_over_b_plus_1_below_alpha(k
     assert k / (need + 1) < alpha <= k / need                  # need works, need - 1 does not
     assert resolution_warning(k, need, alpha) is None
     message = resolution_warning(k, need - 1, alpha)
-    assert message.endswith(f"use --resamples {need} or more") and "\n" not in message
+    assert message.endswith(f"use {need} or more resamples (n_resamples, --n-resamples)") and "\n" not in message
+
+
+def test_too_few_resamples_for_the_correction_warn_in_the_library_too():
+    """7 systems: 21 pairs; Holm over all pairs needs B >= 420 for an add-one p-value to reach 0.05."""
+    metric, stats = _toy(m=7)
+    with pytest.warns(UserWarning, match="cannot reach alpha = 0.05 after Bonferroni/Holm over 21 pairs"):
+        res = analyse_competition(list("ABCDEFG"), stats, metric, n_resamples=300, rng=1)
+    assert res.decisions().pvalue_adjusted.min() >= 21 / 301 - 1e-12       # so nothing can differ
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        analyse_competition(list("ABCDEFG"), stats, metric, n_resamples=420, rng=1)
+        analyse_competition(list("ABCDEFG"), stats, metric, n_resamples=300, rng=1, **PAPER)    # fraction: no floor

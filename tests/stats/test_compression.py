@@ -17,7 +17,13 @@ from simstats.stats.approaches import compare_approaches
 from simstats.stats.bootstrap import bootstrap_score_matrix, paired_bootstrap
 from simstats.stats.engine import BOOTSTRAP_COMPRESS_FACTOR, item_groups
 from simstats.stats.metrics import accuracy, get_metric, label_statistics
-from simstats.stats.randomization import approximate_randomization, exact_randomization
+from functools import partial
+
+from simstats.stats.randomization import randomization_test
+
+approximate_randomization = partial(randomization_test, method="approximate")
+exact_randomization = partial(randomization_test, method="exact")
+exact_stratified_randomization = partial(randomization_test, method="exact-stratified")
 
 
 def acc_stats(*correct):
@@ -168,8 +174,8 @@ def test_compression_falls_back_to_the_item_draw_when_rows_are_many():
 def test_sacrebleu_convention_keeps_the_item_level_resamples():
     rng = np.random.default_rng(6)
     stats = acc_stats(rng.random(500) < 0.7, rng.random(500) < 0.65)     # 4 distinct rows
-    a = paired_bootstrap(stats, accuracy, n_resamples=1000, convention="sacrebleu", rng=12345)
-    b = paired_bootstrap(stats, accuracy, n_resamples=1000, convention="sacrebleu", rng=12345, compress_items=False)
+    a = paired_bootstrap(stats, accuracy, n_resamples=1000, pvalue_method="sacrebleu", rng=12345)
+    b = paired_bootstrap(stats, accuracy, n_resamples=1000, pvalue_method="sacrebleu", rng=12345, compress_items=False)
     assert a.pvalue[0] == b.pvalue[0]
 
 

@@ -10,7 +10,13 @@ from scipy import stats as sps
 
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.metrics import accuracy, classification_f1, get_metric, label_statistics, mae
-from simstats.stats.randomization import approximate_randomization, exact_randomization, exact_stratified_randomization
+from functools import partial
+
+from simstats.stats.randomization import randomization_test
+
+approximate_randomization = partial(randomization_test, method="approximate")
+exact_randomization = partial(randomization_test, method="exact")
+exact_stratified_randomization = partial(randomization_test, method="exact-stratified")
 
 
 @pytest.mark.parametrize("convention, alternative", [("shift", "greater"), ("shift", "two-sided"),
@@ -19,7 +25,7 @@ def test_bootstrap_matches_exhaustive_enumeration(convention, alternative):
     s = acc_stats([1, 1, 0, 1, 0, 1], [0, 1, 0, 1, 1, 0])
     exact = exact_bootstrap_pvalue(s, accuracy, convention, alternative)
     B = 200_000
-    res = paired_bootstrap(s, accuracy, n_resamples=B, rng=11, convention=convention,
+    res = paired_bootstrap(s, accuracy, n_resamples=B, rng=11, pvalue_method=convention,
                            alternative=alternative, confidence_level=None)
     assert abs(res.pvalue[0] - exact) < 4 * math.sqrt(exact * (1 - exact) / B) + 1e-9
 
@@ -38,7 +44,7 @@ def test_identical_systems_never_significant():
     s = acc_stats([1, 0, 1, 1, 0, 1, 1], [1, 0, 1, 1, 0, 1, 1])
     for conv in ("shift", "percentile"):
         for alt in ("greater", "less", "two-sided"):
-            assert paired_bootstrap(s, accuracy, n_resamples=500, rng=1, convention=conv,
+            assert paired_bootstrap(s, accuracy, n_resamples=500, rng=1, pvalue_method=conv,
                                     alternative=alt).pvalue[0] == 1.0
     for alt in ("greater", "less", "two-sided"):
         assert approximate_randomization(s, accuracy, n_resamples=500, rng=1, alternative=alt).pvalue[0] == 1
@@ -153,9 +159,9 @@ def test_shared_denominator_fast_path_equals_general_path():
     general = Metric("accuracy (general path)", ("correct", "items"), lambda x: _ratio(x[..., 0], x[..., 1]))
     pairs = [(0, 1), (2, 3), (1, 1)]
     for conv in ("shift", "percentile"):
-        fast = paired_bootstrap(s, accuracy, pairs, n_resamples=3000, rng=8, convention=conv,
+        fast = paired_bootstrap(s, accuracy, pairs, n_resamples=3000, rng=8, pvalue_method=conv,
                                 alternative="two-sided")
-        slow = paired_bootstrap(s, general, pairs, n_resamples=3000, rng=8, convention=conv, alternative="two-sided")
+        slow = paired_bootstrap(s, general, pairs, n_resamples=3000, rng=8, pvalue_method=conv, alternative="two-sided")
         assert np.array_equal(fast.pvalue, slow.pvalue)
         assert np.allclose(fast.statistic, slow.statistic, atol=1e-15)
         assert np.allclose(fast.confidence_interval.low, slow.confidence_interval.low, atol=1e-12)

@@ -7,7 +7,13 @@ import pytest
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.classical import mcnemar_test, paired_t_test, sign_test, wilcoxon_test
 from simstats.stats.metrics import accuracy
-from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
+from functools import partial
+
+from simstats.stats.randomization import randomization_test
+
+approximate_randomization = partial(randomization_test, method="approximate")
+exact_randomization = partial(randomization_test, method="exact")
+exact_stratified_randomization = partial(randomization_test, method="exact-stratified")
 
 R, N, ALPHA = 2000, 300, 0.05
 MCSE = math.sqrt(ALPHA * (1 - ALPHA) / R)
@@ -26,7 +32,7 @@ def null_pvalues():
     return {
         "bootstrap shift": paired_bootstrap(stats, m, pairs, n_resamples=2000, rng=1, confidence_level=None).pvalue,
         "bootstrap percentile": paired_bootstrap(stats, m, pairs, n_resamples=2000, rng=1, confidence_level=None,
-                                                 convention="percentile").pvalue,
+                                                 pvalue_method="percentile").pvalue,
         "approximate randomization": approximate_randomization(stats, m, pairs, n_resamples=2000, rng=1).pvalue,
         "exact stratified randomization": exact_stratified_randomization(stats, m, pairs).pvalue,
         "McNemar": np.array([mcnemar_test(a[r], b[r]).pvalue for r in range(R)]),

@@ -120,9 +120,24 @@ def test_check_config_applies_the_schema(tmp_path, capsys):
     good.write_text(yaml.safe_dump(config))
     assert main(["check-config", str(good)]) == 0
     assert "ok:" in capsys.readouterr().out
-    config["dror"]["n_bootstrap"] = 5          # schema: minimum 10
+    config["dror"]["n_resamples"] = 5          # schema: minimum 10
     bad = tmp_path / "bad.yaml"
     bad.write_text(yaml.safe_dump(config))
     assert main(["check-config", str(bad)]) != 0
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "dror.n_bootstrap: must be >= 10" in err
+    assert err.count("\n") == 1 and "dror.n_resamples: must be >= 10" in err
+
+
+@pytest.mark.parametrize("section, old", [("noise", "n_boot"), ("dror", "n_bootstrap")])
+def test_renamed_config_keys_still_work_with_a_warning(section, old):
+    from simstats.config import validate_config
+
+    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    value = config[section].pop("n_resamples")
+    config[section][old] = value + 1
+    with pytest.warns(FutureWarning, match=f"config {section}.{old} is renamed {section}.n_resamples"):
+        settings = validate_config(config)
+    assert settings.studies[section].n_resamples == value + 1
+    config[section]["n_resamples"] = value
+    with pytest.raises(Exception, match="give n_resamples only"):
+        validate_config(config)

@@ -98,7 +98,7 @@ def test_the_workflow_reads_the_defaults_from_its_one_schema_application(tmp_pat
     lean = copy_workflow(tmp_path / "lean")
     config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
     removed = without_defaults(config, schema, schema)
-    assert {"dror.alpha_aso", "noise.n_boot", "yeh.recall", "reimers.power.target", "results_dir"} <= set(removed)
+    assert {"dror.alpha_aso", "noise.n_resamples", "yeh.recall", "reimers.power.target", "results_dir"} <= set(removed)
     (lean / "config/config.yaml").write_text(yaml.safe_dump(config))
     plans = []
     for wd in (full, lean):

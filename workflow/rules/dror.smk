@@ -30,7 +30,7 @@ rule dror_real_data:
         ),
         md=f"{RESULTS}/dror/real_data_cases.md",
     params:
-        n_resamples=DROR.n_bootstrap if DROR else None,
+        n_resamples=DROR.n_resamples if DROR else None,
         min_scores=DROR.min_scores if DROR else None,
         root_seed=ROOT_SEED,
     log:
@@ -76,7 +76,7 @@ rule dror_population:
     params:
         n_distributions=DROR.population.n_distributions if DROR else None,
         tail_share=DROR.population.tail_share if DROR else None,
-        n_resamples=DROR.n_bootstrap if DROR else None,
+        n_resamples=DROR.n_resamples if DROR else None,
         root_seed=ROOT_SEED,
     log:
         log_path("dror/population"),
@@ -97,7 +97,7 @@ rule dror_noise:
         f"{RESULTS}/dror/noise/chunks/{{analysis}}_{{chunk}}.parquet",
     params:
         population=parsed(DROR.population) if DROR else None,
-        n_resamples=DROR.n_bootstrap if DROR else None,
+        n_resamples=DROR.n_resamples if DROR else None,
         alpha_aso=DROR.alpha_aso if DROR else None,
         root_seed=ROOT_SEED,
     log:
@@ -151,7 +151,7 @@ rule dror_size_power:
         replicates=DROR.size_power.replicates if DROR else None,
         alpha_so=DROR.alpha_so if DROR else None,
         alpha_aso=DROR.alpha_aso if DROR else None,
-        n_resamples=DROR.n_bootstrap if DROR else None,
+        n_resamples=DROR.n_resamples if DROR else None,
         root_seed=ROOT_SEED,
     log:
         log_path("dror/size_power"),
@@ -202,7 +202,7 @@ rule dror_paper_cases:
         md=f"{RESULTS}/dror/paper_cases.md",
         dror2019=f"{RESULTS}/dror/paper_cases_dror2019.csv",
     params:
-        n_resamples=DROR.n_bootstrap if DROR else None,
+        n_resamples=DROR.n_resamples if DROR else None,
         alpha_aso=DROR.alpha_aso if DROR else None,
         root_seed=ROOT_SEED,
     log:

@@ -41,7 +41,7 @@ rule summarise_noise:
         scenario=noise_scenario,
         root_seed=ROOT_SEED,
         n_models=NOISE.n_models,
-        n_boot=NOISE.n_boot,
+        n_resamples=NOISE.n_resamples,
     log:
         log_path("noise/{scenario}/summarise"),
     benchmark:

@@ -117,7 +117,7 @@ rule reimers_realdata:
         csv=f"{RESULTS}/reimers/realdata.csv",
     params:
         root_seed=ROOT_SEED,
-        n_boot=REIMERS.realdata_resamples if REIMERS else None,
+        n_resamples=REIMERS.realdata_resamples if REIMERS else None,
     log:
         log_path("reimers/realdata"),
     benchmark:

@@ -3,7 +3,7 @@ from job_memory import keep_freed_memory
 import pandas as pd
 
 from simstats.compare import read_table, statistics_from_predictions
-from simstats.stats.competition import analyse_competition
+from simstats.stats.competition import PAPER, analyse_competition
 from simstats.studies.navamunoz2024.simulate import example_competition
 from simstats.studies.navamunoz2024.tables import (case_markdown, case_tables, compstats_check, example_vs_paper,
                                          summary_vs_paper)
@@ -34,7 +34,8 @@ with script_logger(snakemake.log[0]) as log:
         table = read_table(snakemake.input[0])
         names, stats, metric = statistics_from_predictions(table, "y", metric_name="weighted_f1")
         analysis = analyse_competition(names, stats, metric, n_resamples=n_resamples,
-                                       rng=generator(snakemake.params.root_seed, "competition", case, "bootstrap"))
+                                       rng=generator(snakemake.params.root_seed, "competition", case, "bootstrap"),
+                                       **PAPER)
         tables = case_tables(analysis)
         check = compstats_check(analysis)
         title = f"CompStats competition data (real; n = {analysis.n_items}, support-weighted F1)"

@@ -17,5 +17,5 @@ with script_logger(snakemake.log[0]) as log:
     log.info("%d runs read", len(table))
     scores = {Path(p).parent.name: pd.read_parquet(p) for p in snakemake.input.scores}
     write_csv(ukp_replicates(table, generator(snakemake.params.root_seed, "reimers", "ukp"),
-                             n_boot=snakemake.params.n_boot, model_scores=scores),
+                             n_resamples=snakemake.params.n_resamples, model_scores=scores),
               snakemake.output.csv)

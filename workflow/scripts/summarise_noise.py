@@ -15,7 +15,7 @@ with script_logger(snakemake.log[0]) as log:
     scores, pairs = merge_chunks([pd.read_parquet(f) for f in snakemake.input.scores],
                                  [pd.read_parquet(f) for f in snakemake.input.pairs], snakemake.params.n_models)
     log.info("scenario %s: %d models, %d pairs", scenario.name, len(scores), len(pairs))
-    summary = summarise(scenario, scores, pairs, snakemake.params.root_seed, snakemake.params.n_boot)
+    summary = summarise(scenario, scores, pairs, snakemake.params.root_seed, snakemake.params.n_resamples)
     write_parquet(scores, snakemake.output.scores)
     write_parquet(pairs, snakemake.output.pairs)
     write_parquet(summary, snakemake.output.summary)

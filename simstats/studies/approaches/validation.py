@@ -210,7 +210,7 @@ PILOT_COLUMNS = ("ms_runs", "ms_units", "ms_residual")
 def _labels(k: int, paired: bool) -> dict:
     """approach (and seed ids, paired) of k runs of A then k of B, as the library functions take them."""
     ids = np.r_[0:k, 0:k]
-    return {"approach": np.array(["A"] * k + ["B"] * k), "seed": ids if paired else None,
+    return {"approach": np.array(["A"] * k + ["B"] * k), "seed_id": ids if paired else None,
             "paired_seeds": bool(paired)}
 
 
@@ -247,7 +247,7 @@ def _resampling_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resa
     st, sc = unit_stats[rows], scores[rows]
     out = {}
     first = compare_approaches(st[[0, k]], accuracy, ["A", "B"], resample=("items",), n_resamples=n_resamples,
-                               confidence_level=None, clusters=clusters, rng=rng)
+                               confidence_level=None, pvalue_rule="fraction", clusters=clusters, rng=rng)
     out["single_run"] = float(first.pvalue)
     if k >= ASO_MIN_SCORES:
         eps = _winner_aso(sc[:k], sc[k:], rng)
@@ -255,7 +255,8 @@ def _resampling_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resa
     # one bootstrap answers the three claims: each p-value is what compare_approaches gives with that
     # resample alone (the same draws of items and of seeds)
     res = compare_approaches(st, accuracy, resample=("seeds", "items"), n_resamples=n_resamples,
-                             confidence_level=None, clusters=clusters, rng=rng, **_labels(k, paired))
+                             confidence_level=None, pvalue_rule="fraction", clusters=clusters, rng=rng,
+                             **_labels(k, paired))
     for key, source in (("approach_seeds", "seeds"), ("approach_items", "items"), ("approach_both", "both")):
         out[key] = res.pvalues[source]
     out["approach_boot_t"] = corrected_bootstrap_pvalue(st, k, clusters, res.variance, paired)

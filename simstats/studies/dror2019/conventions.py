@@ -97,7 +97,8 @@ def dror2019_aso(scores_a, scores_b, *, confidence_level: float = 0.95, num_comp
     margin = special.ndtri(1 - level) * sigma / math.sqrt(draws / 2)
     eps_min = float(np.clip(eps + margin, 0.0, 1.0))
     reverse = float(np.clip(1 - eps + margin, 0.0, 1.0))
-    return ASOResult(eps_min, reverse, eps, sigma, 1 - level, n, m, "dror2019")
+    return ASOResult(eps_min, None, "greater", "dror2019", statistic_reverse=reverse, violation_ratio=eps,
+                     sigma=sigma, confidence_level=1 - level, n=n, m=m)
 
 
 def dror2019_u_test(scores_a, scores_b) -> float:

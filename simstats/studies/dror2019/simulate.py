@@ -174,7 +174,7 @@ class DrorSizePowerSettings:
 class DrorSettings:
     """The ``dror`` section of the configuration (types, ranges and defaults: the schema)."""
 
-    n_bootstrap: int
+    n_resamples: int
     alpha_aso: float
     alpha_so: float
     min_scores: int
@@ -188,7 +188,7 @@ def parse_dror(value) -> DrorSettings:
     v = apply_schema(value, SCHEMA, "dror")
     pop, sp = v["population"], v["size_power"]
     return DrorSettings(
-        n_bootstrap=v["n_bootstrap"], alpha_aso=v["alpha_aso"], alpha_so=v["alpha_so"], min_scores=v["min_scores"],
+        n_resamples=v["n_resamples"], alpha_aso=v["alpha_aso"], alpha_so=v["alpha_so"], min_scores=v["min_scores"],
         population=DrorPopulationSettings(pop["n_distributions"], pop["tail_share"], pop["repetitions"],
                                           pop["chunks"]),
         size_power=DrorSizePowerSettings(tuple(sp["scenarios"]), tuple(sp["n"]), tuple(sp["shifts"]),

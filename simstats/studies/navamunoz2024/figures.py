@@ -21,12 +21,13 @@ def metric_axis_label(metric_name: str) -> str:
 
 
 def ordered_intervals_figure(scores: pd.DataFrame, metric_name: str, paper: pd.DataFrame | None = None,
-                             title: str = ""):
-    """Figure 1: every system's score with its 95 % bootstrap CI, best on top."""
+                             title: str = "", label: str = "ours: score and 95 % CI"):
+    """Figure 1: every system's score with its 95 % bootstrap CI, best on top (``label``: the legend
+    entry of these intervals)."""
     fig, ax = plt.subplots(figsize=(8, 0.55 * len(scores) + 2.0), layout="constrained")
     y = np.arange(len(scores))[::-1].astype(float)
     ax.errorbar(scores.score, y, xerr=[scores.score - scores.ci_low, scores.ci_high - scores.score], fmt="o",
-                color="C0", capsize=3, label="ours: score and 95 % CI")
+                color="C0", capsize=3, label=label)
     if "true_score" in scores:
         ax.plot(scores.true_score, y, "x", color="k", label="true score (simulation)")
     if paper is not None and len(paper):
@@ -43,12 +44,14 @@ def ordered_intervals_figure(scores: pd.DataFrame, metric_name: str, paper: pd.D
 
 
 def difference_intervals_figure(differences: pd.DataFrame, metric_name: str, paper: pd.DataFrame | None = None,
-                                title: str = ""):
-    """Figure 2: CIs of the winner's improvement over each system; red if the CI contains 0."""
+                                title: str = "", rule: str | None = None):
+    """Figure 2: CIs of the winner's improvement over each system; red if the CI contains 0 (as the
+    paper), or with ``rule`` (the decision rule in words) red where the column ``different`` is False."""
     fig, ax = plt.subplots(figsize=(8, 0.55 * len(differences) + 2.0), layout="constrained")
     y = np.arange(len(differences))[::-1].astype(float)
     for k, row in enumerate(differences.itertuples(index=False)):
-        colour = "tab:red" if row.contains_zero else "tab:green"
+        tied = (not row.different) if rule is not None else row.contains_zero
+        colour = "tab:red" if tied else "tab:green"
         ax.errorbar([row.difference], [y[k]], xerr=[[row.difference - row.ci_low], [row.ci_high - row.difference]],
                     fmt="o", color=colour, capsize=3)
     if paper is not None and len(paper):
@@ -59,8 +62,13 @@ def difference_intervals_figure(differences: pd.DataFrame, metric_name: str, pap
                 ax.errorbar([r["mean"]], [y[k] - 0.25], xerr=[[r["mean"] - r.lci], [r.uci - r["mean"]]], fmt="s",
                             color="0.55", capsize=3)
         ax.plot([], [], "s", color="0.55", label="paper (real data)")
-    ax.plot([], [], "o", color="tab:red", label="CI contains 0")
-    ax.plot([], [], "o", color="tab:green", label="CI excludes 0")
+    if rule is None:
+        ax.plot([], [], "o", color="tab:red", label="CI contains 0")
+        ax.plot([], [], "o", color="tab:green", label="CI excludes 0")
+    else:
+        ax.plot([], [], "o", color="tab:red", label=f"not shown to differ ({rule})")
+        ax.plot([], [], "o", color="tab:green", label=f"differs ({rule})")
+        ax.plot([], [], "", color="k", label="bars: uncorrected percentile CIs")
     ax.axvline(0, color="k", lw=0.8)
     ax.set_yticks(y, differences.system)
     ax.set_xlabel(f"improvement of {differences.reference.iloc[0]} in {metric_axis_label(metric_name)} "

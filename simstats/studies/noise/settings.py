@@ -11,7 +11,7 @@ from simstats.sim.scenario import chunk_bounds
 class NoiseStudySettings:
     n_models: int
     chunk_size: int
-    n_boot: int
+    n_resamples: int
     scenarios: tuple[str, ...]
 
     @property
@@ -30,7 +30,7 @@ def parse_settings(section, context) -> NoiseStudySettings:
     for name in chosen:
         if name not in context.scenarios:
             raise ScenarioError(f"noise.scenarios: unknown scenario {name!r}")
-    return NoiseStudySettings(section["n_models"], section["chunk_size"], section["n_boot"], tuple(chosen))
+    return NoiseStudySettings(section["n_models"], section["chunk_size"], section["n_resamples"], tuple(chosen))
 
 
 def scale_summary(settings: NoiseStudySettings) -> str:

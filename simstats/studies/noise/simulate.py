@@ -88,7 +88,7 @@ def _score_statistics(frame: dict[str, np.ndarray], idx: np.ndarray) -> dict[str
 
 
 def summarise(scenario: Scenario, scores: pd.DataFrame, pairs: pd.DataFrame, root_seed: int,
-              n_boot: int = 1000, level: float = 0.95, max_block: int = 4_000_000,
+              n_resamples: int = 1000, level: float = 0.95, max_block: int = 4_000_000,
               stream: str = "noise") -> pd.DataFrame:
     """Summary rows (approach x statistic): estimate, se, CI, implied value, z and n."""
     rng = generator(root_seed, "noise-summary", scenario.name)
@@ -106,8 +106,8 @@ def summarise(scenario: Scenario, scores: pd.DataFrame, pairs: pd.DataFrame, roo
         point = {k: float(v[0]) for k, v in _score_statistics(frame, np.arange(n)[None, :]).items()}
         block = max(1, max_block // n)
         reps: dict[str, list] = {k: [] for k in point}
-        for lo in range(0, n_boot, block):
-            idx = rng.integers(0, n, size=(min(block, n_boot - lo), n))
+        for lo in range(0, n_resamples, block):
+            idx = rng.integers(0, n, size=(min(block, n_resamples - lo), n))
             for k, v in _score_statistics(frame, idx).items():
                 reps[k].append(v)
         implied = implied_values(scenario, spec.name, item_sets)

@@ -168,7 +168,7 @@ def grouped_like(dev: np.ndarray, test: np.ndarray, sizes) -> list[tuple[np.ndar
     return out
 
 
-def ukp_replicates(table: pd.DataFrame, rng: np.random.Generator, n_boot: int = 1000,
+def ukp_replicates(table: pd.DataFrame, rng: np.random.Generator, n_resamples: int = 1000,
                    model_scores: dict[str, pd.DataFrame] | None = None) -> pd.DataFrame:
     """Per task and subset (all / top quarter): the statistics with bootstrap-over-configuration CIs,
     and (``model_scores``: simulated score rows per scenario) the model's value under the same grouping."""
@@ -189,7 +189,7 @@ def ukp_replicates(table: pd.DataFrame, rng: np.random.Generator, n_boot: int = 
                     model = _statistics(grouped_like(100 * a.psi_dev.to_numpy(), 100 * a.psi_test.to_numpy(),
                                                      sizes))
             counts = np.stack([np.bincount(rng.integers(0, len(parts), size=len(parts)), minlength=len(parts))
-                               for _ in range(n_boot)])
+                               for _ in range(n_resamples)])
             reps = _resampled_statistics(parts, counts)
             for key in QUANTITIES:
                 lo = hi = math.nan

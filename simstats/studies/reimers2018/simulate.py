@@ -176,7 +176,7 @@ def bootstrap_pvalues(stats_a: np.ndarray, stats_b: np.ndarray, pairs: np.ndarra
     measure = get_metric(metric)
     oriented, flipped = orient_by_winner(stats, measure, pairs)
     res = paired_bootstrap(stats, measure, oriented, alternative="greater", n_resamples=n_resamples,
-                           confidence_level=None, rng=rng)
+                           confidence_level=None, pvalue_rule="fraction", rng=rng)
     return np.where(flipped, -res.statistic, res.statistic), res.pvalue
 
 

@@ -11,7 +11,7 @@ import pandas as pd
 
 from simstats.stats.classical import precision_chi2_test
 from simstats.stats.metrics import get_metric
-from simstats.stats.randomization import approximate_randomization, exact_stratified_randomization
+from simstats.stats.randomization import randomization_test
 
 SHUFFLES = 2**20
 #: Yeh's reported trial counts (of 2^20 approximate-randomization shuffles) and their direction.
@@ -37,8 +37,8 @@ def yeh_example_table(rng, shuffles: int = SHUFFLES) -> pd.DataFrame:
     for name, (published, alternative) in PUBLISHED.items():
         metric = get_metric(name)
         scores = metric(stats.sum(axis=1))
-        exact = exact_stratified_randomization(stats, metric, alternative=alternative)
-        approx = approximate_randomization(stats, metric, n_resamples=shuffles, rng=rng, alternative=alternative)
+        exact = randomization_test(stats, metric, method="exact-stratified", alternative=alternative)
+        approx = randomization_test(stats, metric, n_resamples=shuffles, rng=rng, alternative=alternative)
         p = float(exact.pvalue[0])
         expected = p * shuffles
         rows.append({

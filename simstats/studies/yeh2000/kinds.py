@@ -207,7 +207,7 @@ def _crossing(metric_name: str, level, g11, gold, d_g, s_a, s_b):
 def exact_stratified_pvalues(counts: np.ndarray, metric: Metric, tolerance=0.0) -> np.ndarray:
     """Two-sided exact stratified randomization p-value of every test set (rows of ``counts``).
 
-    The value of :func:`simstats.stats.randomization.exact_stratified_randomization` on the test
+    The value of :func:`simstats.stats.randomization.randomization_test` (``method="exact-stratified"``) on the test
     set's units (up to the order of summation): system 1 keeps y of the Dg discordant gold units
     (recalls them) and Ds - x of the Ds discordant spurious units (produces them), y ~ Dg - y ~
     Binomial(Dg, 1/2) and x ~ Binomial(Ds, 1/2) independently.  For each x the shuffled
@@ -290,4 +290,4 @@ def bootstrap_pvalues(counts: np.ndarray, metric: Metric, rngs, n_resamples: int
         draws[i] = rng.multinomial(int(n[i]), pooled[i] / n[i], size=n_resamples)
     delta_star = metric(draws @ stats_a) - metric(draws @ stats_b)
     hits = extreme_counts(delta_star.T, delta, "two-sided", "shift")
-    return pvalues_from_counts(hits, n_resamples, "two-sided", "shift")
+    return pvalues_from_counts(hits, n_resamples, "two-sided", "shift", "fraction")

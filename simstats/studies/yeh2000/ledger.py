@@ -9,7 +9,7 @@ import pandas as pd
 
 from simstats.stats.classical import precision_chi2_test
 from simstats.stats.metrics import get_metric
-from simstats.stats.randomization import exact_stratified_randomization
+from simstats.stats.randomization import randomization_test
 from simstats.studies.reference import (identity_row, judge, ledger_frame, ledger_row, published_item, published_text,
                                         read_if_present, rounding)
 from simstats.studies.yeh2000.example import SHUFFLES, yeh_example_statistics
@@ -67,7 +67,7 @@ def ledger_rows(results: Path) -> pd.DataFrame:
     chi2 = precision_chi2_test(47, 48, 25, 14).statistic
     rows.append(identity_row("yeh2000", "example", "chi2 precision 2x2", "chi2", "", "2.38", chi2,
                           "chi-square without continuity correction of correct vs spurious responses"))
-    two_sided = exact_stratified_randomization(stats, get_metric("precision"), alternative="two-sided")
+    two_sided = randomization_test(stats, get_metric("precision"), method="exact-stratified", alternative="two-sided")
     p2 = float(two_sided.pvalue[0])
     trials = round(p2 * SHUFFLES)
     bound = float(published_text("yeh2000", "example", "randomization precision two-sided (section 2.2)",

@@ -37,7 +37,7 @@ from simstats.stats import classical
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.metrics import get_metric
 from simstats.stats.montecarlo import rejection_rate, size_verdict
-from simstats.stats.randomization import approximate_randomization
+from simstats.stats.randomization import randomization_test
 from simstats.studies.yeh2000 import kinds
 from simstats.studies.yeh2000.kinds import KIND_STATS
 from simstats.stats.lazy import lazy_module
@@ -385,12 +385,13 @@ def simulate_cluster_cell(pair: ClusteredPair, n_docs: int, replicates, *, root_
         kw = {"alternative": "two-sided", "n_resamples": n_resamples, "rng": rng}
         rows.append({
             "replicate": int(r), "delta": float(y1.mean() - y2.mean()),
-            "item_bootstrap": float(paired_bootstrap(stats, metric, confidence_level=None, **kw).pvalue[0]),
-            "item_randomization": float(approximate_randomization(stats, metric, **kw).pvalue[0]),
+            "item_bootstrap": float(paired_bootstrap(stats, metric, confidence_level=None, pvalue_rule="fraction",
+                                                     **kw).pvalue[0]),
+            "item_randomization": float(randomization_test(stats, metric, **kw).pvalue[0]),
             "sign_mcnemar": float(classical.sign_test(y1, y2, alternative="two-sided").pvalue),
             "cluster_bootstrap": float(paired_bootstrap(stats, metric, confidence_level=None, clusters=docs,
-                                                        **kw).pvalue[0]),
-            "cluster_randomization": float(approximate_randomization(stats, metric, clusters=docs, **kw).pvalue[0]),
+                                                        pvalue_rule="fraction", **kw).pvalue[0]),
+            "cluster_randomization": float(randomization_test(stats, metric, clusters=docs, **kw).pvalue[0]),
         })
     return pd.DataFrame(rows)
 

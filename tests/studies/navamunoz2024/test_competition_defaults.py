@@ -30,8 +30,7 @@ import pytest
 import yaml
 
 from simstats.cli import build_parser, main
-from simstats.stats.competition import analyse_competition, required_resamples
-from simstats.studies.navamunoz2024.conventions import convention_settings
+from simstats.stats.competition import analyse_competition, competition_settings, required_resamples
 from simstats.studies.navamunoz2024.population import parse_competition
 
 CONFIG = Path(__file__).resolve().parents[3] / "config" / "config.yaml"
@@ -43,8 +42,8 @@ SEED = 17
 def cli_settings(*flags) -> dict:
     """The settings `simstats competition table.csv FLAGS` analyses with (its own resolution)."""
     args = build_parser().parse_args(["competition", "table.csv", *flags])
-    return convention_settings(args.convention, scope=args.scope, pvalue_rule=args.pvalue,
-                               alternative=args.alternative, marks=args.marks)
+    return competition_settings(args.preset, scope=args.correction_scope, pvalue_rule=args.pvalue_rule,
+                                alternative=args.alternative, correction=args.correction)
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +75,7 @@ def fwer(null_design, m: int, n_resamples: int, conventions: dict) -> dict:
     for r in range(REPLICATES):
         gold, preds = competition(null_design, m, r)
         base = analyse_competition(names(m), pop.statistics(gold, preds), metric, n_resamples=n_resamples,
-                                   rng=np.random.default_rng(r))
+                                   rng=np.random.default_rng(r), correction="none")
         for name, s in conventions.items():
             a = replace(base, pvalue_rule=s["pvalue_rule"], alternative=s["alternative"])
             table = a.difference_significance(alpha=ALPHA, scope=s["scope"])
@@ -95,12 +94,12 @@ BOUND = ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / REPLICATES)
 def measured(null_design, m: int, n_resamples: int) -> dict:
     default = cli_settings()
     conventions = {
-        # the CLI default: its correction of the significance marks (Holm) over its scope (all pairs)
-        "default": {**default, "correction": default["marks"]},
-        # --convention paper, with Holm within each reference system's group (Table 5's Holm column)
-        "paper": {**cli_settings("--convention", "paper"), "correction": "holm"},
-        # the default with only the old scope: --scope group
-        "default_scope_group": {**cli_settings("--scope", "group"), "correction": default["marks"]},
+        # the CLI default: its decision rule (Holm over all pairs)
+        "default": default,
+        # --preset paper, with Holm within each reference system's group (Table 5's Holm column)
+        "paper": cli_settings("--preset", "paper", "--correction", "holm"),
+        # the default with only the paper's scope: --correction-scope group
+        "default_scope_group": cli_settings("--correction-scope", "group"),
     }
     out = fwer(null_design, m, n_resamples, conventions)
     print(f"\nglobal null, m = {m}, n = 1000, B = {n_resamples}, {REPLICATES} competitions, alpha = {ALPHA}: "
@@ -114,9 +113,10 @@ def m10(null_design):
 
 
 def test_cli_defaults_are_all_pairs_add_one_two_sided_holm():
-    assert cli_settings() == {"scope": "all", "pvalue_rule": "add-one", "alternative": "two-sided", "marks": "holm"}
-    assert cli_settings("--convention", "paper") == {"scope": "group", "pvalue_rule": "fraction",
-                                                     "alternative": "greater", "marks": "none"}
+    assert cli_settings() == {"scope": "all", "pvalue_rule": "add-one", "alternative": "two-sided",
+                              "correction": "holm"}
+    assert cli_settings("--preset", "paper") == {"scope": "group", "pvalue_rule": "fraction",
+                                                 "alternative": "greater", "correction": "none"}
     assert required_resamples(45, ALPHA) == 900 <= 999          # B of the m = 10 simulation suffices
 
 
@@ -126,7 +126,7 @@ def test_simulation_reproduces_the_cli(null_design, tmp_path, capsys):
     gold, preds = competition(null_design, 10, 0)
     path = tmp_path / "competition.csv"
     pd.DataFrame({"y": gold, **dict(zip(names(10), preds))}).to_csv(path, index=False)
-    assert main(["competition", str(path), "--resamples", "999", "--seed", "0", "--format", "json"]) == 0
+    assert main(["competition", str(path), "--n-resamples", "999", "--seed", "0", "--format", "json"]) == 0
     out = capsys.readouterr()
     assert out.err == ""
     pairs = pd.DataFrame(json.loads(out.out)["tables"]["pairs"])
@@ -158,10 +158,11 @@ def test_m31_needs_b_9300_and_the_cli_warns_below(null_design, tmp_path, capsys)
     gold, preds = competition(null_design, 31, 0)
     path = tmp_path / "competition.csv"
     pd.DataFrame({"y": gold, **dict(zip(names(31), preds))}).to_csv(path, index=False)
-    assert main(["competition", str(path), "--resamples", "199", "--format", "csv"]) == 0
+    assert main(["competition", str(path), "--n-resamples", "199", "--format", "csv"]) == 0
     err = capsys.readouterr().err
     assert err == ("simstats: warning: 199 bootstrap samples cannot reach alpha = 0.05 after Bonferroni/Holm over "
-                   "465 pairs (smallest p-value 1/200, times 465: 2.33 >= 0.05); use --resamples 9300 or more\n")
+                   "465 pairs (smallest p-value 1/200, times 465: 2.33 >= 0.05); use 9300 or more resamples "
+                   "(n_resamples, --n-resamples)\n")
 
 
 def test_default_controls_fwer_under_the_global_null_m31(null_design):

@@ -1,11 +1,10 @@
-"""Nava-Muñoz et al. (2024)'s conventions: Table 4's marks and matrix, the named analysis settings."""
+"""Nava-Muñoz et al. (2024)'s Table 4 marks and matrix, and the named analysis settings (presets)."""
 import numpy as np
 import pytest
 
-from simstats.stats.competition import CompetitionAnalysis, analyse_competition
+from simstats.stats.competition import PAPER, PRESETS, CompetitionAnalysis, analyse_competition, competition_settings
 from simstats.stats.metrics import accuracy, label_statistics
-from simstats.studies.navamunoz2024.conventions import (ANALYSIS_CONVENTIONS, convention_settings, difference_matrix,
-                                                        marked_significance, significance_mark)
+from simstats.studies.navamunoz2024.conventions import difference_matrix, marked_significance, significance_mark
 
 
 def _toy(seed=3, n=60, m=4):
@@ -44,9 +43,9 @@ def test_difference_matrix_cells_are_the_pairs_difference_and_mark(correction, s
 @pytest.mark.parametrize("marks", ["none", "holm", "bh"])
 def test_marked_significance_adds_the_mark_of_the_chosen_correction(marks):
     metric, stats = _toy(n=200, m=5)
-    analysis = analyse_competition(list("ABCDE"), stats, metric, n_resamples=400, rng=7)
+    analysis = analyse_competition(list("ABCDE"), stats, metric, n_resamples=400, rng=7, correction=marks)
     plain = analysis.difference_significance(alpha=0.05, scope="all")
-    marked = marked_significance(analysis, alpha=0.05, scope="all", marks=marks)
+    marked = marked_significance(analysis, alpha=0.05, scope="all")
     assert "mark" not in plain.columns
     columns = marked.columns.tolist()
     assert columns == plain.columns.tolist()[:9] + ["mark"] + plain.columns.tolist()[9:]
@@ -57,22 +56,23 @@ def test_marked_significance_adds_the_mark_of_the_chosen_correction(marks):
 
 
 
-def test_library_defaults_stay_the_papers():
+def test_library_defaults_are_the_recommended_settings_and_the_paper_is_opt_in():
     metric, stats = _toy()
-    res = analyse_competition(list("ABCD"), stats, metric, n_resamples=50, rng=1)
-    assert (res.pvalue_rule, res.alternative) == ("fraction", "greater")
-    assert CompetitionAnalysis.__dataclass_fields__["pvalue_rule"].default == "fraction"
-    assert ANALYSIS_CONVENTIONS["paper"] == {"scope": "group", "pvalue_rule": "fraction", "alternative": "greater",
-                                             "marks": "none"}
+    res = analyse_competition(list("ABCD"), stats, metric, n_resamples=50, rng=1, correction="none")
+    assert (res.pvalue_rule, res.alternative, res.correction, res.scope) == ("add-one", "two-sided", "none", "all")
+    assert CompetitionAnalysis.__dataclass_fields__["pvalue_rule"].default == "add-one"
+    assert PAPER == {"alternative": "greater", "pvalue_rule": "fraction", "correction": "none", "scope": "group"}
+    assert set(PRESETS) == {"recommended", "paper"}
 
 
-def test_convention_settings_and_overrides():
-    assert convention_settings() == {"scope": "all", "pvalue_rule": "add-one", "alternative": "two-sided",
-                                     "marks": "holm"}
-    assert convention_settings("recommended", scope="group", marks=None)["scope"] == "group"
-    with pytest.raises(ValueError, match="convention"):
-        convention_settings("default")
+def test_competition_settings_and_overrides():
+    assert competition_settings() == {"alternative": "two-sided", "pvalue_rule": "add-one", "correction": "holm",
+                                      "scope": "all"}
+    assert competition_settings("recommended", scope="group", correction=None)["scope"] == "group"
+    assert competition_settings("paper", correction="holm")["correction"] == "holm"
+    with pytest.raises(ValueError, match="preset"):
+        competition_settings("default")
     with pytest.raises(ValueError, match="scope"):
-        convention_settings("paper", scope="pairs")
+        competition_settings("paper", scope="pairs")
     with pytest.raises(ValueError, match="unknown settings"):
-        convention_settings("paper", correction="holm")
+        competition_settings("paper", marks="holm")

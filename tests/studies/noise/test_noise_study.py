@@ -43,7 +43,7 @@ def test_summary_agrees_with_implied_values():
     sc = parse_scenario("s", {"metric": "accuracy", "target": 0.8, "dev": {"items": 1000}, "test": {"items": 1000},
                               "sigma_seed": 0.05, "sigma_shift": 0.04, "sigma_e": 0.6})
     scores, pairs = simulate_chunk(sc, SEED, 0, 600)
-    summary = summarise(sc, scores, pairs, SEED, n_boot=300)
+    summary = summarise(sc, scores, pairs, SEED, n_resamples=300)
     assert list(summary.statistic[summary.approach == "A"]) == STATISTICS
     assert summary.se.gt(0).all()
     # 28 z-scores: all within 4 (a false alarm has probability ~ 28 * 6e-5)
@@ -64,7 +64,7 @@ def test_too_few_models_is_an_error():
     sc = parse_scenario("s", {"metric": "accuracy", "target": 0.7, "dev": {"items": 50}, "test": {"items": 50}})
     scores, pairs = simulate_chunk(sc, SEED, 0, 2)
     with pytest.raises(ValueError, match="need >= 3 models"):
-        summarise(sc, scores, pairs, SEED, n_boot=100)
+        summarise(sc, scores, pairs, SEED, n_resamples=100)
 
 
 def test_cluster_bootstrap_counts_resample_whole_documents():
@@ -72,7 +72,7 @@ def test_cluster_bootstrap_counts_resample_whole_documents():
                               "clusters": {"size": 6, "sigma_c": 0.5}})
     from simstats.sim.model_tables import item_resample_counts
     clusters = np.repeat(np.arange(10), 6)
-    counts = item_resample_counts(SEED, sc, clusters, n_boot=50)
+    counts = item_resample_counts(SEED, sc, clusters, n_resamples=50)
     assert counts.shape == (50, 60)
     per_doc = counts.reshape(50, 10, 6)
     assert (per_doc == per_doc[:, :, :1]).all()          # all items of a document share the count

@@ -97,7 +97,8 @@ def test_winner_oriented_pvalues_equal_the_engine_paired_bootstrap():
         sb = np.stack([recalled[1, j], gold, spurious[1, j]], -1)
         winner_first = np.stack([sa, sb]) if delta[k] >= 0 else np.stack([sb, sa])
         ref = paired_bootstrap(winner_first, metric, n_resamples=800, rng=np.random.default_rng(5),
-                               alternative="greater", convention="shift", confidence_level=None)
+                               alternative="greater", pvalue_method="shift", pvalue_rule="fraction",
+                               confidence_level=None)
         assert abs(delta[k]) == pytest.approx(float(ref.statistic[0]), abs=1e-12)
         assert p[k] == pytest.approx(float(ref.pvalue[0]), abs=1e-12)
 
@@ -345,7 +346,7 @@ def test_ukp_replicate_groups_and_statistics():
         "Dev_F1": [0.90, 0.91, 0.92, 0.80, 0.82, 0.85, 0.9], "Test_F1": [0.89, 0.88, 0.90, 0.79, 0.80, 0.84, 0.9]})
     runs = replicate_groups(table)
     assert len(runs) == 5 and runs.config.nunique() == 2      # Nadam has one run; POS is not a Reimers task
-    out = ukp_replicates(table, np.random.default_rng(0), n_boot=20)
+    out = ukp_replicates(table, np.random.default_rng(0), n_resamples=20)
     all_rows = out[out.subset == "all configurations"].set_index("quantity")
     diffs = [1, 1, 2, 1]                                       # |test| pairs in points: Adam 3 pairs, SGD 1
     assert all_rows.loc["deltamax_test", "estimate"] == pytest.approx(2.0)
@@ -367,7 +368,7 @@ def test_ukp_statistics_of_the_model_use_the_configurations_group_sizes():
     sim = pd.DataFrame({"approach": ["A"] * 6 + ["B"] * 6, "index": list(range(6)) * 2,
                         "psi_dev": [0.9, 0.91, 0.93, 0.8, 0.84, 0.5] * 2,
                         "psi_test": [0.89, 0.88, 0.91, 0.79, 0.83, 0.5] + [0.0] * 6})
-    out = ukp_replicates(table, np.random.default_rng(0), n_boot=10, model_scores={"conll2003_ner_en": sim})
+    out = ukp_replicates(table, np.random.default_rng(0), n_resamples=10, model_scores={"conll2003_ner_en": sim})
     model = out[out.subset == "all configurations"].set_index("quantity").model
     # groups of 3 and 2 of approach A's first 5 runs: test pairs |89-88|, |89-91|, |88-91|, |79-83|
     assert model["deltamax_test"] == pytest.approx(4.0)
@@ -376,7 +377,7 @@ def test_ukp_statistics_of_the_model_use_the_configurations_group_sizes():
     assert model["skewness"] == pytest.approx(stats.skew(centred))
     # too few simulated runs (4) for the 5 runs of all configurations: no model value; the top quarter
     # (one configuration of 3 runs) still gets one
-    small = ukp_replicates(table, np.random.default_rng(0), n_boot=10, model_scores={"conll2003_ner_en": sim.head(4)})
+    small = ukp_replicates(table, np.random.default_rng(0), n_resamples=10, model_scores={"conll2003_ner_en": sim.head(4)})
     assert small[small.subset == "all configurations"].model.isna().all()
     assert small[small.subset == "top quarter"].model.notna().any()
 

@@ -8,7 +8,13 @@ from statsmodels.stats.contingency_tables import mcnemar
 
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.metrics import get_metric
-from simstats.stats.randomization import approximate_randomization
+from functools import partial
+
+from simstats.stats.randomization import randomization_test
+
+approximate_randomization = partial(randomization_test, method="approximate")
+exact_randomization = partial(randomization_test, method="exact")
+exact_stratified_randomization = partial(randomization_test, method="exact-stratified")
 from simstats.studies.yeh2000.simulate import (CLUSTER_TESTS, INDEPENDENCE_TESTS, KIND_STATS, TESTS, _stats_of, clustered_pair,
                                 draw_clustered, joint_probabilities, kind_pvalues, leaderboard_pairs,
                                 make_population, max_r12, rejection_rates, sd_ratio, simulate_cell,

@@ -1,0 +1,75 @@
+"""The declared public API is documented: every module of MODULES has ``__all__``, its Examples run
+(doctest), and each public function or class has a numpydoc docstring with the sections a user
+looks for (Parameters or Attributes, Returns for functions, Examples)."""
+import doctest
+import importlib
+import inspect
+import re
+
+import pytest
+
+#: Modules whose public API (``__all__``) is documented in the numpydoc style with runnable examples.
+MODULES = [
+    "simstats.stats.classical",
+    "simstats.stats.crossed",
+    "simstats.stats.power",
+    "simstats.stats.montecarlo",
+    "simstats.stats.metrics",
+    "simstats.stats.resample",
+    "simstats.stats.engine",
+    "simstats.stats.multitest",
+]
+
+OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+def has_section(doc: str, title: str) -> bool:
+    """Whether a numpydoc docstring has the section ``title`` (its name underlined with dashes)."""
+    return re.search(rf"^[ \t]*{title}[ \t]*\n[ \t]*-{{3,}}[ \t]*$", doc, re.M) is not None
+
+
+def public_objects(module):
+    """(name, object) of the functions and classes in ``module.__all__``."""
+    out = []
+    for name in module.__all__:
+        obj = getattr(module, name)
+        if inspect.isclass(obj) or inspect.isroutine(inspect.unwrap(obj)):
+            out.append((name, obj))
+    return out
+
+
+def test_section_detection():
+    doc = "Summary.\n\n    Parameters\n    ----------\n    x : int\n\n    Examples\n    --------\n    >>> 1\n    1\n"
+    assert has_section(doc, "Parameters") and has_section(doc, "Examples")
+    assert not has_section(doc, "Returns")
+    assert not has_section("See the Parameters of f.", "Parameters")
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples_run(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=OPTIONS, verbose=False, report=False)
+    assert result.attempted > 0, f"{name} has no doctest examples"
+    assert result.failed == 0, f"{name}: {result.failed} of {result.attempted} examples failed (run doctest on it)"
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_public_api_is_declared_and_documented(name):
+    module = importlib.import_module(name)
+    assert isinstance(getattr(module, "__all__", None), list) and module.__all__, f"{name} declares no __all__"
+    assert len(set(module.__all__)) == len(module.__all__), f"{name}.__all__ repeats a name"
+    missing = [n for n in module.__all__ if not hasattr(module, n)]
+    assert not missing, f"{name}.__all__ names what the module does not define: {missing}"
+    objects = public_objects(module)
+    assert objects, f"{name}.__all__ has no function or class"
+    problems = []
+    for attr, obj in objects:
+        doc = obj.__doc__ or ""
+        wanted = ["Examples"]
+        if inspect.isclass(obj):
+            if not (has_section(doc, "Parameters") or has_section(doc, "Attributes")):
+                problems.append(f"{attr}: no Parameters or Attributes section")
+        else:
+            wanted += ["Parameters", "Returns"]
+        problems += [f"{attr}: no {title} section" for title in wanted if not has_section(doc, title)]
+    assert not problems, f"{name}: " + "; ".join(problems)
