@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from simstats.stats import classical
-from simstats.stats.aso import METHODS as GENERIC_ASO_METHODS, WARN_SCORES, SmallSampleWarning, aso
+from simstats.stats.aso import METHODS as GENERIC_ASO_METHODS, MIN_SCORES as ASO_MIN_SCORES, WARN_SCORES, \
+    SmallSampleWarning, aso
 from simstats.studies.dror2019.conventions import dror2019_aso
 from simstats.stats.bootstrap import PAIRED_PVALUE_METHODS, PVALUE_RULES, bootstrap_scores, paired_bootstrap
 from simstats.stats.multitest import adjust_pvalues
@@ -641,6 +642,12 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     groups, has_seed = _score_groups(table)
     if len(groups) < 2:
         raise InputError(f"need at least two systems to compare, got {len(groups)}")
+    if "aso" in tests:
+        few = [s for s, v in groups.items() if v.size < ASO_MIN_SCORES]
+        if few:
+            raise InputError(f"--tests aso needs at least {ASO_MIN_SCORES} scores per system; "
+                             f"{', '.join(repr(s) for s in few)} {'has' if len(few) == 1 else 'have'} "
+                             f"{', '.join(str(groups[s].size) for s in few)}")
     small = [s for s, v in groups.items() if v.size < min_scores]
     if small:
         raise InputError(f"system(s) {', '.join(map(str, small))} have fewer than {min_scores} scores")
@@ -708,7 +715,8 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
                 if set(a_seeds) != set(b_seeds):
                     only = sorted(set(a_seeds) ^ set(b_seeds), key=str)
                     raise InputError(f"wilcoxon pairs scores by seed: {s!r} and {ref!r} have different seeds "
-                                     f"(unmatched: {', '.join(map(str, only[:5]))})")
+                                     f"({len(only)} unmatched: {', '.join(map(str, only[:5]))}"
+                                     f"{', ...' if len(only) > 5 else ''})")
                 paired = groups[s].reindex(a_seeds).to_numpy()
                 row[f"pvalue_{t}"] = SCORE_TESTS[t](r, paired, alternative=alternative).pvalue
                 continue

@@ -114,7 +114,8 @@ def _pairing(seed, runs, paired_seeds):
         return None
     if not same:
         missing = sorted(set(ids[0].tolist()) ^ set(ids[1].tolist()), key=str)
-        raise ValueError(f"paired seeds need the same seed ids in both approaches; unmatched: {missing[:5]}")
+        raise ValueError(f"paired seeds need the same seed ids in both approaches; {len(missing)} unmatched: "
+                         f"{', '.join(map(str, missing[:5]))}{', ...' if len(missing) > 5 else ''}")
     order_b = {s: k for k, s in enumerate(ids[1].tolist())}
     return runs[0], runs[1][[order_b[s] for s in ids[0].tolist()]]
 

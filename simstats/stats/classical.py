@@ -158,6 +158,9 @@ def mcnemar_counts(only_a: int, only_b: int, *, exact: bool = True) -> Classical
     """
     if min(only_a, only_b) < 0:
         raise ValueError(f"discordant counts must be >= 0, got {only_a} and {only_b}")
+    if only_a + only_b == 0:           # no item tells the systems apart: nothing against the null
+        return ClassicalTestResult(0.0, 1.0, "two-sided", "McNemar (exact binomial)" if exact else "McNemar (chi2)",
+                                   counts={"only_a": 0, "only_b": 0})
     res = _contingency_tables.mcnemar([[0, only_a], [only_b, 0]], exact=exact, correction=not exact)
     return ClassicalTestResult(float(res.statistic), float(res.pvalue), "two-sided",
                                "McNemar (exact binomial)" if exact else "McNemar (chi2)",
@@ -544,6 +547,9 @@ def two_proportion_z_test(count_a: int, n_a: int, count_b: int, n_b: int, *, alt
     alt = {"greater": "larger", "less": "smaller", "two-sided": "two-sided"}[alternative]
     if min(n_a, n_b) < 1:
         raise ValueError("both proportions need at least one trial")
+    for count, n, name in ((count_a, n_a, "a"), (count_b, n_b, "b")):
+        if not 0 <= count <= n:
+            raise ValueError(f"count_{name} must be between 0 and n_{name} = {n}, got {count}")
     z, p = _proportion.proportions_ztest([count_a, count_b], [n_a, n_b], alternative=alt)
     return ClassicalTestResult(float(z), float(p), alternative, "two-proportion z")
 
@@ -570,7 +576,7 @@ def precision_chi2_test(recalled_a: int, spurious_a: int, recalled_b: int, spuri
     Raises
     ------
     ValueError
-        From ``scipy.stats.chi2_contingency`` if a row or column of the table sums to 0.
+        If a count is negative, or a row or column of the table sums to 0 (no chi-square then).
 
     Examples
     --------
@@ -588,6 +594,11 @@ def precision_chi2_test(recalled_a: int, spurious_a: int, recalled_b: int, spuri
     (4.3429, 0.0372)
     """
     table = np.array([[recalled_a, spurious_a], [recalled_b, spurious_b]], dtype=float)
+    if (table < 0).any():
+        raise ValueError(f"counts must be >= 0, got recalled/spurious {table.astype(int).tolist()}")
+    if (table.sum(axis=0) == 0).any() or (table.sum(axis=1) == 0).any():
+        raise ValueError(f"a row or column of the 2x2 table {table.astype(int).tolist()} sums to 0: the chi-square "
+                         "test is not defined")
     res = stats.chi2_contingency(table, correction=False)
     return ClassicalTestResult(float(res.statistic), float(res.pvalue), "two-sided",
                                "chi-square 2x2 (precision, no Yates)", df=int(res.dof))

@@ -236,3 +236,16 @@ def test_label_options_name_the_gold_labels_kind(tmp_path, capsys):
     path = write(tmp_path, t, "bool.csv")
     assert fails(capsys, "compare", path, "--metric", "f1", "--positive", "maybe") == (
         "label 'maybe' is not a gold label (gold labels are true/false)")
+
+
+def test_aso_with_too_few_scores_names_the_system_not_an_internal_name(tmp_path, capsys):
+    path = write(tmp_path, pd.DataFrame({"system": ["A"] * 4 + ["B"] * 2, "score": [.8, .81, .79, .8, .7, .71]}))
+    assert fails(capsys, "compare-scores", path, "--tests", "aso", "--min-scores", 2) == (
+        "--tests aso needs at least 3 scores per system; 'B' has 2")
+
+
+def test_unmatched_seeds_are_all_counted(tmp_path, capsys):
+    rows = [{"system": s, "seed": k, "score": 0.8} for s, seeds in (("A", range(8)), ("B", range(1, 9)))
+            for k in seeds]
+    message = fails(capsys, "compare-scores", write(tmp_path, pd.DataFrame(rows)), "--tests", "wilcoxon")
+    assert message.endswith("have different seeds (2 unmatched: 0, 8)")

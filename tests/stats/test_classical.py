@@ -52,3 +52,23 @@ def test_degenerate_and_bad_inputs():
         c.welch_t_test([1, np.nan, 3], [1, 2, 3])
     with pytest.raises(ValueError, match="at least 2"):
         c.welch_t_test([1], [1, 2, 3])
+
+
+def test_mcnemar_without_discordant_items_is_p_one_in_both_versions():
+    from simstats.stats.classical import mcnemar_counts, mcnemar_test
+
+    for exact in (True, False):
+        assert mcnemar_counts(0, 0, exact=exact).pvalue == 1.0
+        same = np.array([1, 0, 1, 1])
+        assert mcnemar_test(same, same, exact=exact).pvalue == 1.0
+
+
+def test_count_tests_reject_impossible_counts():
+    from simstats.stats.classical import precision_chi2_test, two_proportion_z_test
+
+    with pytest.raises(ValueError, match="count_a must be between 0 and n_a = 10, got 12"):
+        two_proportion_z_test(12, 10, 3, 10)
+    with pytest.raises(ValueError, match="counts must be >= 0"):
+        precision_chi2_test(-1, 2, 3, 4)
+    with pytest.raises(ValueError, match="sums to 0"):
+        precision_chi2_test(0, 0, 3, 4)
