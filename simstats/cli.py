@@ -400,7 +400,7 @@ def _plan_one_run(args, out) -> int:
     needed = a["items_needed"]
     _emit(out, args.format,
           f"{a['metric']}: {source}\n"
-          f"claim: these two runs on new test {units} (not their training procedures: that needs several seeds)\n"
+          f"claim: {a['claim'].replace('test items', f'test {units}')}\n"
           f"variance of the per-{units[:-1]} difference: {a['variance_per_item']:.4g} (metric units squared)\n"
           f"two-sided paired test at alpha = {args.alpha:g}: se of the difference, mdd = minimum detectable "
           f"difference at {100 * args.power:g}% power, power against a true difference of "
@@ -459,6 +459,7 @@ def _plan(args) -> int:
           f"{a['metric']}: pilot {name_a} ({ka} seeds) vs {name_b} ({kb} seeds, "
           f"{'paired' if a['paired_seeds'] else 'unpaired'}) on {a['pilot_items']} {units}; "
           f"{_observed_difference(name_a, name_b, a['pilot_difference'])}\n"
+          f"claim: {a['claim']}\n"
           f"variance components: seed {a['sigma2_seed']:.4g}, approach x item {a['sigma2_interaction']:.4g}, "
           f"residual {a['sigma2_residual']:.4g} (metric units squared"
           + (f"; floored at 0: {', '.join(a['floored'])}" if a["floored"] else "") + ")\n"
