@@ -105,3 +105,40 @@ def test_version_and_plain_help(capsys):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         assert "``" not in capsys.readouterr().out, command
+
+
+def test_aso_decides_only_with_a_threshold_and_says_it_is_not_a_test(tmp_path, capsys):
+    rng = np.random.default_rng(4)
+    path = write_table(tmp_path, pd.DataFrame({"a": rng.normal(0.82, 0.01, 12), "b": rng.normal(0.80, 0.01, 12)}))
+    code, out, _ = run_cli(capsys, "compare-scores", path, "--tests", "aso", "--format", "csv")
+    table = pd.read_csv(io.StringIO(out))
+    assert code == 0 and "aso_decision" not in table.columns
+    assert set(table.aso_note) == {"ASO is not a test at level alpha: eps_min has no p-value, and on identical "
+                                   "approaches (simulated, 5-50 runs each, alpha = 0.01) eps_min < 0.5 in 15-26 % "
+                                   "and < 0.2 in 2-9 % of comparisons (docs/which-test.md)"}
+    eps = table.eps_min_aso.iloc[1]
+    for threshold in (0.2, 0.5):
+        code, out, _ = run_cli(capsys, "compare-scores", path, "--tests", "aso", "--aso-threshold", threshold,
+                               "--format", "csv")
+        row = pd.read_csv(io.StringIO(out)).iloc[1]
+        assert row.aso_decision == (f"a almost stochastically larger (eps_min < {threshold:g})" if eps < threshold
+                                    else f"not shown (eps_min >= {threshold:g})")
+    code, out, err = run_cli(capsys, "compare-scores", path, "--tests", "aso", "--aso-threshold", 0.7)
+    assert code == 2 and "must be in (0, 0.5]" in err
+
+
+WMT17 = __import__("pathlib").Path(__file__).resolve().parents[1] / "data" / "wmt17_en_de_bleu_statistics.csv.gz"
+
+
+def test_no_p_value_is_zero_on_the_wmt17_systems(capsys):
+    """The reported case: 16 WMT17 systems, BLEU from per-sentence statistics: 15 comparisons with the
+    best printed p = 0 (count/B); now (c + 1)/(B + 1) >= 1/(B + 1) in table, CSV and JSON alike."""
+    code, out, _ = run_cli(capsys, "compare", WMT17, "--statistics", "--metric", "bleu", "--n-resamples", 999,
+                           "--format", "csv")
+    table = pd.read_csv(io.StringIO(out))
+    rows = table[table.role == "system"]
+    assert code == 0 and len(rows) == 15 and set(table.pvalue_rule) == {"add-one"}
+    assert rows.pvalue.min() >= 1 / 1000 and (rows.pvalue == 1 / 1000).any()     # the smallest possible, not 0
+    code, out, _ = run_cli(capsys, "compare", WMT17, "--statistics", "--metric", "bleu", "--n-resamples", 999,
+                           "--pvalue-rule", "fraction", "--format", "csv")
+    assert (pd.read_csv(io.StringIO(out)).pvalue == 0).any()                     # only when asked for
