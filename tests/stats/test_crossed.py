@@ -107,7 +107,7 @@ def test_paired_seeds_constant_over_items_give_the_paired_t_test():
     score_a, score_b = 0.80 + shared + rng.normal(0, 0.01, 5), 0.79 + shared + rng.normal(0, 0.01, 5)
     values = np.repeat(np.r_[score_a, score_b][:, None], 40, axis=1)
     res = simstats.approach_t_test(_as_stats(values), simstats.accuracy, ["A"] * 5 + ["B"] * 5,
-                                   seed=list(range(5)) * 2)
+                                   seed_id=list(range(5)) * 2)
     ref = sps.ttest_rel(score_a, score_b)
     assert res.paired_seeds and res.df == pytest.approx(4)
     # one mean square: the fitted-components reference is the t distribution (midpoint-rule error only)
@@ -115,7 +115,7 @@ def test_paired_seeds_constant_over_items_give_the_paired_t_test():
     ci = ref.confidence_interval()
     np.testing.assert_allclose(res.confidence_interval, (ci.low, ci.high), rtol=1e-5)
     unpaired = simstats.approach_t_test(_as_stats(values), simstats.accuracy, ["A"] * 5 + ["B"] * 5,
-                                        seed=list(range(5)) * 2, paired_seeds=False)
+                                        seed_id=list(range(5)) * 2, paired_seeds=False)
     assert unpaired.pvalue > 10 * res.pvalue          # the shared seed effect hides the difference
 
 
