@@ -150,10 +150,13 @@ def _compare(args) -> int:
     if args.reference == "best" and args.alternative in BEST_ONE_SIDED:
         warnings.warn(BEST_ONE_SIDED[args.alternative])
     if runs is not None and (args.resample is not None or runs.several_seeds):
-        if args.pvalue_method not in (None, "shift") or args.pvalue_rule not in (None, "add-one"):
-            raise ValueError(f"--pvalue-method {args.pvalue_method or 'shift'} --pvalue-rule "
-                             f"{args.pvalue_rule or 'add-one'}: these apply to one run per system; the approach "
-                             "bootstrap over seeds x items uses the shift method with (c + 1)/(B + 1)")
+        given = [f"{flag} {value}" for flag, value, default in (("--pvalue-method", args.pvalue_method, "shift"),
+                                                                ("--pvalue-rule", args.pvalue_rule, "add-one"))
+                 if value not in (None, default)]
+        if given:
+            raise ValueError(f"{' '.join(given)} applies to one run per system; the approach tests over seeds x "
+                             "items have their own p-values (the t-test's reference distribution; the bootstrap's "
+                             "shift method with (c + 1)/(B + 1))")
         return _compare_approaches(args, runs)
     args.alternative = args.alternative or "two-sided"
     if args.variance != "moments":
@@ -328,7 +331,7 @@ def _compare_approaches(args, runs) -> int:
                   f"claim: {a['claim']}\n"
                   f"H1: reference {IMPROVEMENT_H1[alternative]} system (difference of the approaches' mean scores "
                   f"over seeds); {_sides(alternative, args.confidence)} percentile; p-values by the shift method "
-                  f"({a['pvalue_rule']}); {DIFFERENCE_SIGN}\n"
+                  f"({a['extreme']}); {DIFFERENCE_SIGN}\n"
                   "var_seeds, var_items, var_residual: bootstrap variance of the difference from seeds only, items "
                   "only, and the rest of the seeds x items variance\n")
     _emit(out, args.format, header)
@@ -374,10 +377,14 @@ def _floats(text: str, flag: str, count: int) -> list[float]:
     return values
 
 
-def _observed_difference(name_a: str, name_b: str, difference: float) -> str:
+def _observed_difference(out, name_a: str, name_b: str) -> str:
     """A pilot's observed difference with compare's sign: the observed best (compare's default
-    reference) minus the other, so both commands print the same number for the same data."""
+    reference) minus the other, so both commands print the same number for the same data; the
+    JSON and CSV settings get the same (``reference``, ``pilot_difference``)."""
+    difference = out.attrs["pilot_difference"]
     ref, other = (name_a, name_b) if difference >= 0 else (name_b, name_a)
+    out.attrs.update(reference=ref, pilot_difference=abs(difference),
+                     difference="reference minus system: the observed best minus the other")
     return (f"observed difference {ref} minus {other} = {abs(difference):.4g} (reference minus system, as "
             f"simstats compare prints it with the observed best, {ref}, as reference)")
 
@@ -392,11 +399,15 @@ def _plan_one_run(args, out) -> int:
     if a["few_discordant"]:
         warnings.warn(f"at {', '.join(map(str, a['few_discordant']))} {units} the runs would differ on fewer than "
                       f"{MIN_DISCORDANT} of them: the paired bootstrap then has less power than predicted")
-    source = (f"pilot {name_a} vs {name_b} (one run each) on {a['pilot_items']} {units}; "
-              + _observed_difference(name_a, name_b, a["pilot_difference"])
-              if a["pilot_items"] else
-              f"rates: {_observed_difference('A', 'B', a['pilot_difference'])} (accuracies), disagreement "
-              f"{a['differing_share']:.4g}")
+    if a["pilot_items"]:
+        source = (f"pilot {name_a} vs {name_b} (one run each) on {a['pilot_items']} {units}; "
+                  + _observed_difference(out, name_a, name_b))
+    else:
+        d = a["pilot_difference"]
+        first, second = ("A", "B") if d >= 0 else ("B", "A")
+        source = (f"rates: accuracy {first} minus accuracy {second} = {abs(d):.4g} (A, B as given to --rates; "
+                  f"the better minus the other, as simstats compare prints differences), disagreement "
+                  f"{a['differing_share']:.4g}")
     needed = a["items_needed"]
     _emit(out, args.format,
           f"{a['metric']}: {source}\n"
@@ -450,15 +461,17 @@ def _plan(args) -> int:
     (name_a, name_b), (ka, kb) = a["approaches"], a["pilot_runs"]
     units = "clusters" if a["pilot_clusters"] else "items"
     if a["floored"]:
-        warnings.warn(f"the pilot's estimate of the {' and '.join(a['floored'])} variance component"
-                      f"{'s were' if len(a['floored']) > 1 else ' was'} below 0 and {'were' if len(a['floored']) > 1 else 'was'} "
-                      "floored at 0: the pilot cannot tell it from 0, and the predictions assume it is 0")
+        several = len(a["floored"]) > 1
+        warnings.warn(f"the pilot's {'estimates' if several else 'estimate'} of the {' and '.join(a['floored'])} "
+                      f"variance {'components were' if several else 'component was'} below 0 and set to 0: the "
+                      f"pilot cannot tell {'them' if several else 'it'} from 0, and the predictions assume "
+                      f"{'they are' if several else 'it is'} 0")
     needed = "; ".join(f"{k} seeds: {'not reachable' if n is None else f'{n:,} {units}'}"
                        for k, n in a["items_needed"].items())
     _emit(out, args.format,
           f"{a['metric']}: pilot {name_a} ({ka} seeds) vs {name_b} ({kb} seeds, "
           f"{'paired' if a['paired_seeds'] else 'unpaired'}) on {a['pilot_items']} {units}; "
-          f"{_observed_difference(name_a, name_b, a['pilot_difference'])}\n"
+          f"{_observed_difference(out, name_a, name_b)}\n"
           f"claim: {a['claim']}\n"
           f"variance components: seed {a['sigma2_seed']:.4g}, approach x item {a['sigma2_interaction']:.4g}, "
           f"residual {a['sigma2_residual']:.4g} (metric units squared"
@@ -577,21 +590,24 @@ def _competition(args) -> int:
         figure = bootstrap_difference_figure([panel], metric.name)
         figure.axes[0].set_title(f"{panel[0]}\np ({pvalues}) = {panel[3]:.4f}", fontsize=9)
         save_figure(figure, out / "bootstrap.png", out / "bootstrap.pdf")
+    m = analysis.m
+    claim = {"claim": "these systems (one run each) differ on the population of test items",
+             "decision_rule": rule, "pvalues": pvalues, "alternative": settings["alternative"],
+             "pvalue_rule": settings["pvalue_rule"], "correction": settings["correction"],
+             "correction_scope": (f"all {m * (m - 1) // 2} pairs" if settings["scope"] == "all" else
+                                  "each reference system's comparisons with the systems ranked below it"),
+             "n_resamples": args.n_resamples, "seed": args.seed, "confidence_level": args.confidence,
+             "alpha": args.alpha}
     if args.format == "json":
         json_settings = {"table": str(args.table), "metric": metric.name, "higher_is_better": metric.higher_is_better,
-                         "systems": analysis.m, "items": analysis.n_items, "n_resamples": args.n_resamples,
-                         "seed": args.seed, "confidence_level": args.confidence, "alpha": args.alpha,
-                         "preset": args.preset, **settings, "pvalues": pvalues, "decision_rule": rule,
-                         "claim": "these systems (one run each) differ on the population of test items",
+                         "systems": m, "items": analysis.n_items, "preset": args.preset, **claim,
                          "clusters": int(clusters.max() + 1) if clusters is not None else None,
                          "simstats_version": __version__}
         print(json.dumps({"settings": json_settings,
                           "tables": {name: records(frame) for name, frame in files.items()}}, indent=2))
     elif args.format == "csv":
         ranks = tables["ranks"].copy()
-        for key, value in (("claim", "these systems (one run each) differ on the population of test items"),
-                           ("decision_rule", rule), ("pvalues", pvalues), ("n_resamples", args.n_resamples),
-                           ("seed", args.seed)):
+        for key, value in claim.items():
             ranks[key] = value
         print(ranks.to_csv(index=False, lineterminator="\n"), end="")  # full (repr) precision
     else:
@@ -655,7 +671,8 @@ def _run_arguments(p) -> None:
 
 #: Options renamed for one vocabulary; the old spellings still work for one release, with a warning.
 #: (command or None for every command, old option) -> new option.
-RENAMED_OPTIONS = {(None, "--resamples"): "--n-resamples", ("compare", "--pvalue"): "--pvalue-method",
+RENAMED_OPTIONS = {("compare", "--resamples"): "--n-resamples", ("competition", "--resamples"): "--n-resamples",
+                   ("compare", "--pvalue"): "--pvalue-method",
                    ("competition", "--pvalue"): "--pvalue-rule", ("competition", "--convention"): "--preset",
                    ("competition", "--scope"): "--correction-scope", ("competition", "--marks"): "--correction"}
 
@@ -679,7 +696,7 @@ def renamed_argv(argv: Sequence[str]) -> list[str]:
     out = []
     for arg in argv:
         name, eq, value = arg.partition("=")
-        new = RENAMED_OPTIONS.get((command, name)) or RENAMED_OPTIONS.get((None, name))
+        new = RENAMED_OPTIONS.get((command, name))
         if new is not None and name.startswith("--"):
             warnings.warn(f"{name} is renamed {new}; the old name will be removed in the next release")
             arg = new + eq + value
@@ -739,7 +756,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="approach tests: level of the verdicts and of --fail-on (default: 0.05)")
     p.add_argument("--variance", default="moments", choices=["moments", "bootstrap"],
                    help="approach t-test: estimate the variance of the difference by the method of moments, or by "
-                        "the seeds x items bootstrap corrected for the crossed design (--resamples, --seed) "
+                        "the seeds x items bootstrap corrected for the crossed design (--n-resamples, --seed) "
                         "(default: moments)")
     p.add_argument("--margin", type=float,
                    help="approach t-test: also test the --claim with this margin in metric units (default: none)")

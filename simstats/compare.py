@@ -28,9 +28,12 @@ from simstats.stats.power import (MIN_DISCORDANT, paired_item_variance, paired_i
                                   plan, seeds_items_grid, variance_components)
 from simstats.stats.approaches import (TARGETS, approach_margin_test, approach_t_test, compare_approaches,
                                       oriented_unit_values)
-from simstats import __version__
 
 sps = lazy_module("scipy.stats")
+
+__all__ = ["read_table", "statistics_from_predictions", "statistics_from_long", "statistics_metric", "compare_systems",
+           "compare_score_distributions", "compare_approach_runs", "plan_from_runs", "plan_one_run", "runs_from_long",
+           "runs_from_approaches", "Runs", "InputError", "ASO_METHODS"]
 
 LABEL_METRICS = ("accuracy", "f1", "precision", "recall", "macro_f1", "weighted_f1", "mae")
 TESTS = ("bootstrap", "randomization", "exact-randomization")
@@ -45,10 +48,71 @@ ID_COLUMNS = ("id", "item")
 
 
 class InputError(ValueError):
-    """Malformed or inconsistent input (one-line message)."""
+    """Malformed or inconsistent input (one-line message).
+
+    Every function of this module raises it for a problem with the input, with a message that
+    names the file, column, value or row; the command line prints the message alone.
+
+    Attributes
+    ----------
+    args : tuple of str
+        The one-line message.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> try:
+    ...     statistics_from_predictions(pd.DataFrame({"gold": [1, 0], "a": [1, 1]}), "label")
+    ... except InputError as err:
+    ...     print(err)
+    gold column 'label' not found (columns: gold, a)
+    >>> issubclass(InputError, ValueError)
+    True
+    """
 
 
 def read_table(path: str) -> pd.DataFrame:
+    """Read a table of predictions, statistics or scores from a file.
+
+    Parameters
+    ----------
+    path : str
+        A CSV file (comma-separated), a ``.tsv`` or ``.tab`` file (tab-separated) or a
+        ``.parquet`` file.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table; empty cells are NaN.
+
+    Raises
+    ------
+    InputError
+        If the path is a directory or no file, the file is empty, a line has more fields than the
+        header, or the file cannot be read otherwise (the message names the file).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "predictions.csv"
+    ...     pd.DataFrame({"id": [1, 2, 3], "gold": ["pos", "neg", "pos"], "a": ["pos", "neg", "neg"]}).to_csv(
+    ...         path, index=False)
+    ...     table = read_table(str(path))
+    ...     try:
+    ...         read_table(folder)
+    ...     except InputError as err:
+    ...         message = str(err)
+    >>> print(table.to_string(index=False))
+     id gold   a
+      1  pos pos
+      2  neg neg
+      3  pos neg
+    >>> message.endswith(": is a directory, not a table file")
+    True
+    """
     p = Path(path)
     if p.is_dir():
         raise InputError(f"{path}: is a directory, not a table file")
@@ -223,13 +287,68 @@ def _coerce(values: pd.Series, like):
 
 def statistics_from_predictions(table: pd.DataFrame, gold_column: str, systems=None, metric_name: str = "accuracy",
                                 positive=None, subset=None, *, id_column=None, exclude=(), describe=None):
-    """(names, stats (systems, items, k), metric) from a wide table of gold labels and predictions.
+    """Per-item statistics of every system from a wide table of gold labels and predictions.
 
     The systems are ``systems`` or else every column but the gold column, the item-id column
     (``id_column``, default: a column named ``id`` or ``item``) and the ``exclude`` columns.
-    Item ids must be unique.  A bad cell (missing, not a number where numbers are needed, not a
-    gold label) is an error naming the column (``describe(column)``, default "system 'a'"), the
-    value and its row (the file's line: the first row after the header is row 2).
+    Item ids must be unique.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per item: the gold label and one prediction column per system.
+    gold_column : str
+        The gold labels' column.
+    systems : sequence of str, optional
+        The system columns (default: every other column, as above).
+    metric_name : str
+        One of :data:`LABEL_METRICS`: "accuracy", "f1", "precision", "recall", "macro_f1",
+        "weighted_f1" or "mae".
+    positive : optional
+        The positive label of f1, precision and recall (default: the larger of two labels).
+    subset : sequence, optional
+        The classes macro F1 averages over (default: all gold labels).
+    id_column : str, optional
+        The item-id column.
+    exclude : sequence of str
+        Columns that are not systems.
+    describe : callable, optional
+        ``describe(column)`` names a column in messages (default "system 'a'").
+
+    Returns
+    -------
+    names : list of str
+        The systems.
+    stats : numpy.ndarray, shape (systems, items, k)
+        Per-item statistics of the metric.
+    metric : Metric
+        The metric they are scored with.
+
+    Raises
+    ------
+    InputError
+        If a column is missing or named twice, fewer than two systems remain, an item id repeats,
+        or a cell is bad (missing, not a number where numbers are needed, not a gold label): the
+        message names the column, the value and its row (the file's line: the first row after
+        the header is row 2).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"id": [1, 2, 3, 4], "gold": ["pos", "neg", "pos", "neg"],
+    ...                       "a": ["pos", "neg", "neg", "neg"], "b": ["pos", "pos", "pos", "neg"]})
+    >>> names, stats, metric = statistics_from_predictions(table, "gold")
+    >>> names, stats.shape, metric.name, metric(stats.sum(axis=1)).tolist()
+    (['a', 'b'], (2, 4, 2), 'accuracy', [0.75, 0.75])
+    >>> [float((table[s] == table.gold).mean()) for s in names]
+    [0.75, 0.75]
+
+    F1 of the label "pos": a finds 1 of the 2 gold positives with no spurious one, b both with one
+    spurious, so F1 = 2/3 and 4/5:
+
+    >>> names, stats, metric = statistics_from_predictions(table, "gold", metric_name="f1", positive="pos")
+    >>> metric.statistics, metric(stats.sum(axis=1)).round(4).tolist()
+    (('recalled', 'gold', 'spurious'), [0.6667, 0.8])
     """
     columns = ", ".join(map(str, table.columns))
     if gold_column not in table.columns:
@@ -291,7 +410,30 @@ def statistics_from_predictions(table: pd.DataFrame, gold_column: str, systems=N
 
 
 def statistics_metric(name: str) -> Metric:
-    """The metric ``--statistics`` input is scored with (accuracy, f1, precision, recall, mae, bleu)."""
+    """The metric ``--statistics`` input is scored with (accuracy, f1, precision, recall, mae, bleu).
+
+    Parameters
+    ----------
+    name : str
+        The metric's name.
+
+    Returns
+    -------
+    Metric
+        The metric; its ``statistics`` are the columns a statistics table needs.
+
+    Raises
+    ------
+    InputError
+        If no such metric takes statistics input.
+
+    Examples
+    --------
+    >>> statistics_metric("accuracy").statistics
+    ('correct', 'items')
+    >>> statistics_metric("f1").statistics
+    ('recalled', 'gold', 'spurious')
+    """
     try:
         return STATISTICS_METRICS[name]
     except KeyError:
@@ -300,7 +442,39 @@ def statistics_metric(name: str) -> Metric:
 
 
 def statistics_from_long(table: pd.DataFrame, metric: Metric):
-    """(names, stats) from a long table with columns system, item and the metric's statistics."""
+    """Per-item statistics of every system from a long table with columns system, item and the metric's statistics.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per (system, item): the columns system, item and ``metric.statistics``.
+    metric : Metric
+        The metric (:func:`statistics_metric`).
+
+    Returns
+    -------
+    names : list
+        The systems, in order of first appearance.
+    stats : numpy.ndarray, shape (systems, items, k)
+        The statistics, items sorted by id.
+
+    Raises
+    ------
+    InputError
+        If a column or value is missing, a statistic is not a finite count (an absolute error
+        >= 0 for mae), a (system, item) row repeats, there are fewer than two systems, or the
+        systems are scored on different items.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> accuracy = statistics_metric("accuracy")
+    >>> long = pd.DataFrame({"system": ["a"] * 3 + ["b"] * 3, "item": [3, 1, 2] * 2,
+    ...                      "correct": [0, 1, 1, 1, 0, 0], "items": 1})
+    >>> names, stats = statistics_from_long(long, accuracy)
+    >>> names, stats.shape, stats[:, :, 0].tolist(), accuracy(stats.sum(axis=1)).round(4).tolist()
+    (['a', 'b'], (2, 3, 2), [[1.0, 1.0, 0.0], [0.0, 0.0, 1.0]], [0.6667, 0.3333])
+    """
     need = ["system", "item", *metric.statistics]
     missing = [c for c in need if c not in table.columns]
     if missing:
@@ -426,7 +600,8 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
         raise InputError(f"unknown p-value rule {pvalue_rule!r} (choose from {', '.join(PVALUE_RULES)})")
     if pvalue_rule != "add-one" and (test != "bootstrap" or pvalue_method == "sacrebleu"):
         raise InputError(f"--pvalue-rule {pvalue_rule} applies to --test bootstrap with --pvalue-method shift or "
-                         "percentile (the randomization tests and sacrebleu's method count (c + 1)/(B + 1))")
+                         "percentile (approximate randomization and sacrebleu's method use (c + 1)/(B + 1); the "
+                         "exact randomization test counts every arrangement, so its p-value is exact)")
     if correction not in CORRECTIONS:
         raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
     if clusters is not None and (test != "bootstrap" or pvalue_method == "sacrebleu"):
@@ -575,7 +750,7 @@ def _score_groups(table: pd.DataFrame) -> tuple[dict[str, pd.Series], bool]:
 
 @renamed_parameters(seed="rng")
 def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best", tests=("welch", "mwu"),
-                                correction: str = "none", alternative: str = "two-sided", min_scores: int = 2,
+                                correction: str = "none", alternative: str = "two-sided", min_scores: int = 3,
                                 aso_alpha: float = 0.05, aso_threshold: float | None = None, rng: int = 0,
                                 confidence_level: float = 0.95, aso_method: str = "exact") -> pd.DataFrame:
     """Score distributions (one score per run, e.g. per training seed) of each system vs a reference.
@@ -598,7 +773,7 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
         ``reference="best"`` the data choose the reference, so "greater" is one-sided in the
         direction the data chose (about 2 alpha false positives under no difference).
     min_scores : int
-        Fewest scores a system may have (at least 2).
+        Fewest scores a system may have (at least 2; default 3, as the command).
     aso_alpha : float
         1 - confidence level of ASO's eps_min bound.
     aso_threshold : float, optional
@@ -737,8 +912,8 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
                                "(one score per run)",
                       "confidence_level": confidence_level, "difference_ci": "Welch t interval, two-sided",
                       "effect_size": "Cohen's d (pooled sd)", "pairing": "by seed id" if has_seed else "none",
-                      "aso_alpha": aso_alpha, "aso_method": aso_method, "aso_threshold": aso_threshold,
-                      "seed": seed, "version": __version__})
+                      **({"aso_alpha": aso_alpha, "aso_method": aso_method, "aso_threshold": aso_threshold,
+                          "seed": seed} if "aso" in tests else {})})
     return out
 
 
@@ -759,8 +934,36 @@ SHIFT_RULE = {"greater": "replicates with d* >= 2d", "less": "replicates with d*
 class Runs:
     """Runs (one trained model = one seed of one approach) scored on the same test items.
 
-    ``stats``: (runs, items, k) per-item statistics; ``approach`` and ``seed``: one label and one
-    seed id per run; ``names``: the approaches in order; ``source``: "long" or "approach"."""
+    Made by :func:`runs_from_long` and :func:`runs_from_approaches`; the input of
+    :func:`compare_approach_runs` and :func:`plan_from_runs`.
+
+    Attributes
+    ----------
+    names : list of str
+        The approaches in order.
+    approach : numpy.ndarray
+        One approach label per run.
+    seed : numpy.ndarray
+        One seed id per run.
+    stats : numpy.ndarray
+        (runs, items, k) per-item statistics.
+    metric : Metric
+        The metric the runs are scored with.
+    source : str
+        "long" or "approach": the kind of table the runs were read from.
+    clusters : numpy.ndarray or None
+        Cluster (document) id per item, in the items' order (None: items resampled one by one).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats import accuracy
+    >>> correct = np.array([[1, 1, 0, 1], [1, 0, 1, 1], [0, 1, 0, 1], [1, 0, 0, 0]])
+    >>> runs = Runs(["A", "B"], np.array(["A", "A", "B", "B"]), np.array([1, 2, 1, 2]),
+    ...             np.stack([correct, np.ones_like(correct)], axis=2), accuracy, "long")
+    >>> runs.count("A"), runs.several_seeds, runs.scores().tolist()
+    (2, True, [0.75, 0.75, 0.5, 0.25])
+    """
 
     names: list
     approach: np.ndarray
@@ -772,10 +975,12 @@ class Runs:
     clusters: np.ndarray | None = None
 
     def count(self, name) -> int:
+        """Runs of approach ``name``."""
         return int(np.count_nonzero(self.approach == name))
 
     @property
     def several_seeds(self) -> bool:
+        """Whether some approach has more than one run."""
         return any(self.count(name) > 1 for name in self.names)
 
     def scores(self) -> np.ndarray:
@@ -851,7 +1056,44 @@ def runs_from_long(table: pd.DataFrame, gold_column: str, prediction_column: str
     """Runs from a long table: one row per (system, seed, item) with the prediction and the gold label.
 
     Items are ordered by id; every run must predict every item once, and an item's gold label must
-    be the same in every row."""
+    be the same in every row.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Columns system, seed, item, the prediction and the gold label.
+    gold_column : str
+        The gold labels' column.
+    prediction_column : str, optional
+        The predictions' column (default "pred").
+    metric_name, positive, subset
+        As in :func:`statistics_from_predictions`.
+    systems : sequence of str, optional
+        The systems (approaches) to keep, in this order (default: all, in order of appearance).
+
+    Returns
+    -------
+    Runs
+        One run per (system, seed), seeds sorted within each system; ``source`` "long".
+
+    Raises
+    ------
+    InputError
+        If a column is missing, a (system, seed, item) row repeats, an item has different gold
+        labels, a run lacks items, a value is bad, or fewer than two systems remain.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> long = pd.DataFrame({"system": ["A"] * 4 + ["B"] * 4, "seed": [1, 1, 2, 2] * 2,
+    ...                      "item": ["x", "y"] * 4, "gold": [1, 0] * 4,
+    ...                      "pred": [1, 0, 1, 1, 0, 0, 1, 1]})
+    >>> runs = runs_from_long(long, "gold")
+    >>> runs.names, runs.approach.tolist(), runs.seed.tolist(), runs.stats.shape
+    (['A', 'B'], ['A', 'A', 'B', 'B'], [1, 2, 1, 2], (4, 2, 2))
+    >>> runs.scores().tolist()
+    [1.0, 0.5, 0.5, 0.5]
+    """
     pred = prediction_column or "pred"
     columns = ", ".join(map(str, table.columns))
     for c, what in (("system", "column 'system'"), ("seed", "column 'seed'"), ("item", "column 'item'"),
@@ -948,7 +1190,43 @@ def runs_from_approaches(table: pd.DataFrame, gold_column: str, specs, metric_na
     """Runs from a wide table whose seed columns are grouped into approaches by ``--approach``.
 
     Seed ids are the column names (no pairing across approaches) or, with ``paired_by_position``,
-    the position in each approach's list (the i-th columns of all approaches share a seed)."""
+    the position in each approach's list (the i-th columns of all approaches share a seed).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per item: the gold label and one prediction column per run.
+    gold_column : str
+        The gold labels' column.
+    specs : sequence of str
+        ``"NAME=column1,column2,..."`` per approach (at least two).
+    metric_name, positive, subset, id_column
+        As in :func:`statistics_from_predictions`.
+    paired_by_position : bool
+        Seed ids by position (paired seeds) instead of column names.
+
+    Returns
+    -------
+    Runs
+        One run per column named in ``specs``; ``source`` "approach".
+
+    Raises
+    ------
+    InputError
+        If a spec is malformed or repeats an approach, a column is unknown, the gold or id column,
+        or in two approaches, approaches of unequal sizes are paired by position, or a cell is bad.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"gold": [1, 0, 1, 1], "a1": [1, 0, 1, 0], "a2": [1, 0, 0, 1],
+    ...                       "b1": [0, 0, 1, 0], "b2": [1, 1, 1, 0]})
+    >>> runs = runs_from_approaches(table, "gold", ["A=a1,a2", "B=b1,b2"])
+    >>> runs.names, runs.approach.tolist(), runs.seed.tolist(), runs.scores().tolist()
+    (['A', 'B'], ['A', 'A', 'B', 'B'], ['a1', 'a2', 'b1', 'b2'], [0.75, 0.75, 0.5, 0.5])
+    >>> runs_from_approaches(table, "gold", ["A=a1,a2", "B=b1,b2"], paired_by_position=True).seed.tolist()
+    [0, 1, 0, 1]
+    """
     groups = parse_approaches(specs)
     names = [name for name, _ in groups]
     repeated = [n for i, n in enumerate(names) if n in names[:i]]
@@ -1008,21 +1286,88 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
                           variance: str = "moments") -> pd.DataFrame:
     """Each approach against the reference approach, over new seeds and new test items.
 
-    ``test="t"``: :func:`simstats.approach_t_test` (the default); ``"bootstrap"``:
-    :func:`simstats.compare_approaches`, resampling what ``resample`` names.  One row per approach:
-    runs, mean score over its runs and their sd; for the others, the reference's improvement
-    (difference of approach means) with its interval, the p-value, the corrected p-value and the
-    variance of the difference by source (``var_seeds``, ``var_items``, ``var_residual``); the
-    t-test adds its degrees of freedom (``df``) and whether its variance was floored.  The bootstrap
-    uses ``rng`` (an int seed) in every comparison, as a direct call would.  Rows are sorted by
-    score (best first), the reference marked in column ``role``.
+    Parameters
+    ----------
+    runs : Runs
+        The runs of every approach (:func:`runs_from_long`, :func:`runs_from_approaches`).
+    test : {"t", "bootstrap"}
+        ``"t"``: :func:`simstats.approach_t_test` (the default); ``"bootstrap"``:
+        :func:`simstats.compare_approaches`, resampling what ``resample`` names.
+    resample : {"both", "items", "seeds"}
+        What the bootstrap resamples (the t-test's claim is about both).
+    reference : str
+        The approach every other is compared with; "best" (default): the best mean score.
+    alternative : {"two-sided", "greater", "less"}
+        H1 about the reference's improvement over each approach.
+    n_resamples : int
+        Bootstrap resamples (``test="bootstrap"`` or ``variance="bootstrap"``).
+    rng : int
+        The bootstrap uses ``rng`` (an int seed) in every comparison, as a direct call would.
+    confidence_level : float
+        Level of the intervals of the differences.
+    correction : {"none", "bonferroni", "holm", "bh"}
+        Correction of the p-values over the comparisons with the reference.
+    paired_seeds : bool, optional
+        As in :func:`simstats.approach_t_test`.
+    margin : float, optional
+        With ``margin`` (t-test only) each row also tests the ``claim`` that the reference is
+        non-inferior to the approach (at most ``margin`` worse) or equivalent to it (within
+        ``margin``), :func:`simstats.approach_margin_test` at ``alpha``: ``claim_pvalue``,
+        ``claim_shown``.
+    claim : {"non-inferiority", "equivalence"}
+        The claim tested with ``margin``.
+    alpha : float
+        Level of the verdicts.
+    variance : {"moments", "bootstrap"}
+        ``"bootstrap"`` (t-test only): the variance of the difference from the seeds x items
+        bootstrap corrected for the crossed design (``n_resamples``, ``rng``).
 
-    With ``margin`` (t-test only) each row also tests the ``claim`` that the reference is
-    non-inferior to the approach (at most ``margin`` worse) or equivalent to it (within ``margin``),
-    :func:`simstats.approach_margin_test` at ``alpha``: ``claim_pvalue``, ``claim_shown``; the column
-    ``verdict`` states each row's answer in words (the difference at ``alpha``, or the claim).
-    ``variance="bootstrap"`` (t-test only): the variance of the difference from the seeds x items
-    bootstrap corrected for the crossed design (``n_resamples``, ``rng``)."""
+    Returns
+    -------
+    pandas.DataFrame
+        One row per approach: runs, mean score over its runs and their sd; for the others, the
+        reference's improvement (difference of approach means) with its interval, the p-value,
+        the corrected p-value and the variance of the difference by source (``var_seeds``,
+        ``var_items``, ``var_residual``); the t-test adds its degrees of freedom (``df``) and
+        whether its variance was floored.  The column ``verdict`` states each row's answer in
+        words (the difference at ``alpha``, or the claim).  Rows are sorted by score (best
+        first), the reference marked in column ``role``; ``attrs`` holds the claim and every
+        setting.
+
+    Raises
+    ------
+    InputError
+        If an option is invalid or does not apply to ``test``, the reference is unknown, an
+        approach has one run where seeds are resampled (or for the t-test), or a comparison fails.
+
+    Examples
+    --------
+    Three seeds of each of two approaches on 60 items, seeds paired by position:
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from simstats import approach_t_test
+    >>> rng = np.random.default_rng(0)
+    >>> gold = rng.integers(0, 2, 60)
+    >>> table = pd.DataFrame({"gold": gold})
+    >>> for name, skill in (("A", 0.85), ("B", 0.75)):
+    ...     for seed in (1, 2, 3):
+    ...         table[f"{name}{seed}"] = np.where(rng.random(60) < skill, gold, 1 - gold)
+    >>> runs = runs_from_approaches(table, "gold", ["A=A1,A2,A3", "B=B1,B2,B3"], paired_by_position=True)
+    >>> out = compare_approach_runs(runs)
+    >>> print(out[["system", "role", "runs", "score", "difference", "pvalue"]].round(4).to_string(index=False))
+    system      role  runs  score  difference  pvalue
+         A reference     3 0.7889      0.0000     NaN
+         B    system     3 0.7222      0.0667  0.3465
+
+    The difference is that of the mean accuracies, the p-value :func:`simstats.approach_t_test`'s:
+
+    >>> correct = table.iloc[:, 1:].eq(table.gold, axis=0)
+    >>> round(float(correct.iloc[:, :3].mean().mean() - correct.iloc[:, 3:].mean().mean()), 4)
+    0.0667
+    >>> round(approach_t_test(runs.stats, runs.metric, runs.approach, runs.seed).pvalue, 4)
+    0.3465
+    """
     seed = rng
     if variance not in ("moments", "bootstrap"):
         raise InputError(f"--variance must be moments or bootstrap, got {variance!r}")
@@ -1115,9 +1460,10 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
         out.attrs.update(test="approach t-test (approach_t_test)", claim=CLAIMS["both"], variance_estimate=variance,
                          **({"n_resamples": n_resamples, "seed": seed} if variance == "bootstrap" else {}),
                          target=TARGETS[("items", "seeds")], **common_attrs,
-                         pvalue_rule="null distribution of difference / se under the fitted variance components "
-                                     "(approach_t_test, reference='parametric'); df: Satterthwaite's degrees of "
-                                     "freedom of the variance estimate, a summary",
+                         pvalue_method="fitted-components reference: the null distribution of difference / se "
+                                       "under the fitted variance components (approach_t_test, "
+                                       "reference='parametric')",
+                         df="Satterthwaite's degrees of freedom of the variance estimate, a summary",
                          intervals="two-sided, from the same reference distribution",
                          variance="estimated variance of the difference over new seeds and new items (method of "
                                   "moments): var_seeds (seed effects), var_items (approach x item effects), "
@@ -1125,7 +1471,7 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
     else:
         out.attrs.update(test="approach bootstrap (compare_approaches)", resample=resample,
                          target=results[0].target if results else "", claim=CLAIMS[resample], pvalue_method="shift",
-                         pvalue_rule="add-one: (c + 1)/(B + 1), c = " + SHIFT_RULE[alternative], n_resamples=n_resamples, seed=seed, **common_attrs,
+                         pvalue_rule="add-one", extreme=f"c = {SHIFT_RULE[alternative]}: p = (c + 1)/(B + 1)", n_resamples=n_resamples, seed=seed, **common_attrs,
                          intervals="percentile bootstrap, two-sided",
                          variance="bootstrap variance of the difference: var_seeds (seeds only), var_items (items "
                                   "only), var_residual (the seeds x items variance minus the two; the three sum to "
@@ -1137,12 +1483,70 @@ def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float
                    difference=None, confidence: float = 0.95, paired_seeds=None) -> pd.DataFrame:
     """The planner (:mod:`simstats.stats.power`) on pilot runs of exactly two approaches.
 
-    One row per (seeds, items): ``se`` of the estimated difference, the planned t-test's ``df``,
-    ``mdd`` (minimum detectable difference at ``target`` power) and ``power`` against ``difference``
-    (default: the pilot's observed difference), each with its ``confidence`` interval from the
-    pilot's uncertainty (``mdd_low``/``mdd_high``, ``power_low``/``power_high``).  ``attrs`` holds
-    the variance components, those floored at 0, and per number of seeds the fewest items that
-    reach the target power (``items_needed``; None: no number of items does)."""
+    Parameters
+    ----------
+    runs : Runs
+        Pilot runs of two approaches, at least 2 seeds each, on at least 2 items.
+    seeds : sequence of int
+        Planned numbers of seeds per approach.
+    items : sequence of int, optional
+        Planned numbers of test items (default: the planner's).
+    alpha : float
+        Level of the planned two-sided approach t-test.
+    target : float
+        Target power.
+    difference : float, optional
+        The difference to detect (default: the pilot's observed difference).
+    confidence : float
+        Level of the intervals from the pilot's uncertainty.
+    paired_seeds : bool, optional
+        As in :func:`simstats.approach_t_test`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (seeds, items): ``se`` of the estimated difference, the planned t-test's
+        ``df``, ``mdd`` (minimum detectable difference at ``target`` power) and ``power`` against
+        ``difference``, each with its ``confidence`` interval from the pilot's uncertainty
+        (``mdd_low``/``mdd_high``, ``power_low``/``power_high``).  ``attrs`` holds the variance
+        components, those floored at 0, and per number of seeds the fewest items that reach the
+        target power (``items_needed``; None: no number of items does).
+
+    Raises
+    ------
+    InputError
+        If the runs are not of exactly two approaches, an approach has one run, there are fewer
+        than 2 items, or the variance components cannot be estimated.
+
+    Examples
+    --------
+    A pilot of three paired seeds per approach on 60 items:
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from simstats import approach_t_test
+    >>> rng = np.random.default_rng(0)
+    >>> gold = rng.integers(0, 2, 60)
+    >>> table = pd.DataFrame({"gold": gold})
+    >>> for name, skill in (("A", 0.85), ("B", 0.75)):
+    ...     for seed in (1, 2, 3):
+    ...         table[f"{name}{seed}"] = np.where(rng.random(60) < skill, gold, 1 - gold)
+    >>> runs = runs_from_approaches(table, "gold", ["A=A1,A2,A3", "B=B1,B2,B3"], paired_by_position=True)
+    >>> out = plan_from_runs(runs, seeds=(3, 10), items=(60, 600))
+    >>> print(out[["seeds", "items", "se", "mdd", "power"]].round(4).to_string(index=False))
+     seeds  items     se    mdd  power
+         3     60 0.0630 0.2362 0.1513
+         3    600 0.0387 0.1759 0.3014
+        10     60 0.0443 0.1285 0.3070
+        10    600 0.0230 0.0689 0.7745
+    >>> out.attrs["items_needed"]
+    {'3': None, '10': 806}
+
+    At the pilot's own design the planned standard error is the t-test's on the pilot:
+
+    >>> round(approach_t_test(runs.stats, runs.metric, runs.approach, runs.seed).standard_error, 4)
+    0.063
+    """
     if len(runs.names) != 2:
         raise InputError(f"plan needs exactly two approaches, got {len(runs.names)} ({', '.join(runs.names)}); "
                          "choose two with --systems (long table) or --approach")
@@ -1172,22 +1576,76 @@ def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float
                      power_difference=difference,
                      power_difference_source="the pilot's observed difference" if observed else "--difference",
                      items_needed=needed,
-                     test="two-sided approach t-test over seeds x items (simstats compare's default)")
+                     test="two-sided approach t-test over seeds x items (simstats compare's default)",
+                     claim=CLAIMS["both"])
     return out
 
 
 def plan_one_run(names, stats, metric: Metric, *, items=None, alpha: float = 0.05, target: float = 0.8,
                  difference=None, confidence: float = 0.95, clusters=None, rates=None) -> pd.DataFrame:
-    """The planner for one run per system (:func:`simstats.stats.power.paired_plan`): a paired comparison
-    of two runs on new test items, from a pilot (``names``, ``stats`` (2, items, k) of two runs, per
-    cluster with ``clusters``) or from ``rates`` = (accuracy A, accuracy B, disagreement rate).
+    """The planner for one run per system (:func:`simstats.stats.power.paired_plan`).
 
-    One row per number of items: ``se``, ``mdd`` and ``power`` against ``difference`` (default: the
-    pilot's observed difference; from rates, accuracy A minus accuracy B) with their ``confidence``
-    intervals from the pilot.  ``attrs``: the variance of the per-item difference, ``items_needed``,
-    and ``few_discordant``: the planned item counts at which the runs would differ on fewer than
-    :data:`~simstats.stats.power.MIN_DISCORDANT` items, where the paired bootstrap has less power than
-    predicted."""
+    A paired comparison of two runs on new test items, from a pilot (``names``, ``stats``
+    (2, items, k) of two runs, per cluster with ``clusters``) or from ``rates`` = (accuracy A,
+    accuracy B, disagreement rate).
+
+    Parameters
+    ----------
+    names : sequence of str
+        The two systems (ignored with ``rates``).
+    stats : array (2, items, k)
+        Pilot per-item statistics of the two runs (ignored with ``rates``).
+    metric : Metric
+        The metric (ignored with ``rates``: accuracy).
+    items : sequence of int, optional
+        Planned numbers of test items (default: 1, 2 and 4 times the pilot's; required with
+        ``rates``).
+    alpha : float
+        Level of the planned two-sided test.
+    target : float
+        Target power.
+    difference : float, optional
+        The difference to detect (default: the pilot's observed difference; from rates,
+        accuracy A minus accuracy B).
+    confidence : float
+        Level of the intervals from the pilot.
+    clusters : array (items,), optional
+        Cluster id per pilot item.
+    rates : (float, float, float), optional
+        (accuracy A, accuracy B, disagreement rate) instead of a pilot.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per number of items: ``se``, ``mdd`` and ``power`` against ``difference`` with
+        their ``confidence`` intervals from the pilot.  ``attrs``: the variance of the per-item
+        difference, ``items_needed``, and ``few_discordant``: the planned item counts at which the
+        runs would differ on fewer than :data:`~simstats.stats.power.MIN_DISCORDANT` items, where
+        the paired bootstrap has less power than predicted.
+
+    Raises
+    ------
+    InputError
+        If there are not exactly two systems, ``rates`` are invalid or come without ``items``,
+        or the pilot's variance cannot be estimated.
+
+    Examples
+    --------
+    From rates: accuracies 0.80 and 0.78, the runs disagreeing on 10 % of the items.  The per-item
+    difference is -1, 0 or 1, with variance 0.10 - 0.02^2:
+
+    >>> import numpy as np
+    >>> out = plan_one_run(None, None, None, rates=(0.80, 0.78, 0.10), items=(500, 1000, 2000))
+    >>> print(out[["items", "se", "mdd", "power"]].round(4).to_string(index=False))
+     items     se    mdd  power
+       500 0.0141 0.0394 0.2930
+      1000 0.0100 0.0279 0.5168
+      2000 0.0071 0.0198 0.8086
+    >>> round(float(np.sqrt((0.10 - 0.02 ** 2) / 1000)), 4)
+    0.01
+    >>> out.attrs["items_needed"], out.attrs["few_discordant"]
+    (1957, [500])
+    """
     if rates is not None:
         try:
             var = paired_item_variance_from_rates(*rates)
@@ -1214,6 +1672,7 @@ def plan_one_run(names, stats, metric: Metric, *, items=None, alpha: float = 0.0
         out = paired_plan(var, items=items, difference=difference, alpha=alpha, target=target, confidence=confidence)
     except ValueError as err:
         raise InputError(f"plan: {err}") from None
+    out.attrs["claim"] = "these two runs on new test items (not their training procedures: that needs several seeds)"
     out.attrs.update(metric=metric.name if rates is None else "accuracy", systems=[str(n) for n in names],
                      pilot_items=pilot_items, pilot_clusters=clusters is not None,
                      pilot_difference=var.difference, variance_per_item=var.variance, alpha=alpha,

@@ -48,6 +48,10 @@ from simstats.stats.results import ConfidenceInterval, TestResult, check_alterna
 
 distributions = lazy_module("scipy.stats")
 
+__all__ = ["compare_approaches", "ApproachComparisonResult", "approach_t_test", "ApproachTTestResult",
+           "approach_margin_test", "paired_margin_test", "MarginTestResult", "REFERENCES", "VARIANCE_ESTIMATES",
+           "MARGIN_HYPOTHESES"]
+
 TARGETS = {("items", "seeds"): "new seeds and new test items",
            ("items",): "these trained runs on new test items",
            ("seeds",): "new seeds on this test set"}
@@ -57,14 +61,54 @@ TARGETS = {("items", "seeds"): "new seeds and new test items",
 class ApproachComparisonResult(TestResult):
     """Result of :func:`compare_approaches` (scalars).
 
-    ``statistic``: difference of mean metric, A minus B (improvement of A for a
-    lower-is-better metric); ``scores``: (mean A, mean B); ``runs``: runs per approach;
-    ``variance``: bootstrap variance of delta by source (module docstring); ``target``: the
-    population the claim is about; ``effect_size``: delta over the sd of the run scores pooled
-    within approaches (NaN with one run per approach); ``pvalues``: the p-value of each source's
-    resampling (``seeds``, ``items``, ``both``) on this call's replicates - each equal to the
-    ``pvalue`` a call with that ``resample`` and the same generator state gives (one call
-    answers all three claims; ``seeds`` needs at least 2 runs per approach, else NaN).
+    Attributes
+    ----------
+    statistic : float
+        Difference of mean metric, A minus B (improvement of A for a lower-is-better metric).
+    pvalue : float
+        The p-value of the claim ``resample`` names.
+    alternative : str
+        "two-sided", "greater" (A is better) or "less".
+    method : str
+        The computation, in words.
+    confidence_interval : ConfidenceInterval or None
+        Percentile interval of the difference (None when no level was asked for).
+    scores : tuple of float
+        (mean A, mean B).
+    runs : tuple of int
+        Runs per approach.
+    variance : dict
+        Bootstrap variance of delta by source: ``seeds``, ``items``, ``both`` and ``residual``
+        (module docstring).
+    target : str
+        The population the claim is about.
+    paired_seeds : bool
+        Whether seed ids were resampled jointly for both approaches.
+    n_resamples : int
+        Bootstrap replicates B.
+    pvalue_method, pvalue_rule : str
+        The p-value conventions (as :func:`simstats.paired_bootstrap`).
+    effect_size : float
+        Delta over the sd of the run scores pooled within approaches (NaN with one run per
+        approach).
+    pvalues : dict
+        The p-value of each source's resampling (``seeds``, ``items``, ``both``) on this call's
+        replicates - each equal to the ``pvalue`` a call with that ``resample`` and the same
+        generator state gives (one call answers all three claims; ``seeds`` needs at least 2 runs
+        per approach, else NaN).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats import accuracy, compare_approaches
+    >>> correct = (np.random.default_rng(1).random((6, 200)) < 0.8).astype(float)    # 3 runs each
+    >>> stats = np.stack([correct, np.ones_like(correct)], axis=2)
+    >>> res = compare_approaches(stats, accuracy, ["A"] * 3 + ["B"] * 3, n_resamples=1000, rng=0)
+    >>> res.target, res.runs, sorted(res.pvalues)
+    ('new seeds and new test items', (3, 3), ['both', 'items', 'seeds'])
+    >>> v = res.variance
+    >>> bool(np.isclose(v["residual"], v["both"] - v["seeds"] - v["items"]))
+    True
     """
 
     confidence_interval: ConfidenceInterval | None = None
@@ -183,6 +227,54 @@ def compare_approaches(stats, metric: Metric, approach, seed_id=None, *, approac
         As in :func:`simstats.paired_bootstrap` (items grouped over all runs compared).
     rng : numpy.random.Generator or int
         Seeded generator (required).
+
+    Returns
+    -------
+    ApproachComparisonResult
+        The difference, its p-value and percentile interval, and the bootstrap variance of the
+        difference by source.
+
+    Raises
+    ------
+    ValueError
+        If an option is invalid (as :func:`simstats.paired_bootstrap`; ``resample`` names
+        neither seeds nor items), the labels do not name exactly two approaches, seeds are
+        resampled with fewer than 2 runs per approach, or paired seeds do not match.
+
+    See Also
+    --------
+    approach_t_test : the t-test of the same difference over new seeds and new items.
+    simstats.paired_bootstrap : one run per system, resampling items.
+
+    Examples
+    --------
+    Four runs (seeds) of each approach, scored on the same 300 items:
+
+    >>> import numpy as np
+    >>> from simstats import accuracy, compare_approaches, paired_bootstrap
+    >>> rng = np.random.default_rng(7)
+    >>> hard = rng.random(300) < 0.3
+    >>> def run(skill):                                     # one seed: correct (1) or not per item
+    ...     return (rng.random(300) < np.where(hard, skill - 0.4, skill)).astype(float)
+    >>> correct = np.stack([run(0.88 + d) for d in rng.normal(0, 0.01, 4)]
+    ...                    + [run(0.84 + d) for d in rng.normal(0, 0.01, 4)])
+    >>> stats = np.stack([correct, np.ones_like(correct)], axis=2)
+    >>> res = compare_approaches(stats, accuracy, ["A"] * 4 + ["B"] * 4, n_resamples=2000, rng=0)
+    >>> round(res.statistic, 4), round(res.pvalue, 3), [round(x, 3) for x in res.confidence_interval]
+    (0.0458, 0.086, [-0.004, 0.101])
+
+    The statistic is the difference of the approaches' mean accuracies:
+
+    >>> round(float(correct[:4].mean() - correct[4:].mean()), 4)
+    0.0458
+
+    With one run per approach and ``resample=("items",)`` the test is the paired bootstrap, on the
+    same draws:
+
+    >>> one = stats[[0, 4]]
+    >>> items = compare_approaches(one, accuracy, ["A", "B"], resample=("items",), n_resamples=2000, rng=3)
+    >>> bool(items.pvalue == paired_bootstrap(one, accuracy, n_resamples=2000, rng=3).pvalue[0])
+    True
     """
     check_bootstrap_options(alternative, pvalue_method, n_resamples, confidence_level, pvalue_rule=pvalue_rule)
     resample = tuple(sorted(set(resample)))
@@ -263,13 +355,60 @@ def oriented_unit_values(stats: np.ndarray, metric: Metric, clusters=None) -> np
 class ApproachTTestResult(TestResult):
     """Result of :func:`approach_t_test`.
 
-    ``statistic``: difference of mean metric, A minus B (improvement of A for a lower-is-better
-    metric); ``t_statistic`` = statistic / standard_error, referred to ``reference``; ``df``:
-    Satterthwaite's degrees of freedom of the variance estimate (descriptive with the default
-    reference); ``scores``: (mean A, mean B); ``runs``: runs per approach; ``n_units``: test items (or
-    clusters); ``variance``: the estimated Var(difference) split into ``seeds``, ``units``,
-    ``residual`` and their ``total`` (:mod:`simstats.stats.crossed`; each part is unbiased and can be
-    negative); ``floored``: the total was not positive and was set to the residual part.
+    Attributes
+    ----------
+    statistic : float
+        Difference of mean metric, A minus B (improvement of A for a lower-is-better metric).
+    pvalue : float
+        The p-value.
+    alternative : str
+        "two-sided", "greater" (A is better) or "less".
+    method : str
+        The computation, in words.
+    confidence_interval : ConfidenceInterval or None
+        Two-sided interval of the difference.
+    t_statistic : float
+        statistic / standard_error, referred to ``reference``.
+    df : float
+        Satterthwaite's degrees of freedom of the variance estimate (descriptive with the default
+        reference).
+    standard_error : float
+        Square root of the estimated Var(difference).
+    scores : tuple of float
+        (mean A, mean B).
+    runs : tuple of int
+        Runs per approach.
+    n_units : int
+        Test items (or clusters).
+    variance : dict
+        The estimated Var(difference) split into ``seeds``, ``units``, ``residual`` and their
+        ``total`` (:mod:`simstats.stats.crossed`; each part is unbiased and can be negative).
+    floored : bool
+        The total was not positive and was set to the residual part.
+    paired_seeds : bool
+        Whether the seeds were paired.
+    reference : str
+        The reference distribution ("parametric" or "satterthwaite").
+    target : str
+        The population the claim is about (new seeds and new test items).
+
+    Examples
+    --------
+    Runs whose per-item values do not vary over items (3 and 4 runs): the test with
+    ``reference="satterthwaite"`` is Welch's t-test on the run scores.
+
+    >>> import numpy as np
+    >>> import scipy.stats
+    >>> from simstats import accuracy, approach_t_test
+    >>> score_a, score_b = np.array([0.81, 0.83, 0.80]), np.array([0.78, 0.80, 0.76, 0.79])
+    >>> values = np.repeat(np.r_[score_a, score_b][:, None], 20, axis=1)        # 7 runs x 20 items
+    >>> stats = np.stack([values, np.ones_like(values)], axis=2)
+    >>> res = approach_t_test(stats, accuracy, ["A"] * 3 + ["B"] * 4, reference="satterthwaite")
+    >>> round(res.t_statistic, 4), round(res.df, 3), round(res.pvalue, 4), res.runs, res.n_units
+    (2.5117, 4.734, 0.0564, (3, 4), 20)
+    >>> welch = scipy.stats.ttest_ind(score_a, score_b, equal_var=False)
+    >>> round(float(welch.statistic), 4), round(float(welch.df), 3), round(float(welch.pvalue), 4)
+    (2.5117, 4.734, 0.0564)
     """
 
     confidence_interval: ConfidenceInterval | None = None
@@ -348,6 +487,24 @@ def approach_t_test(stats, metric: Metric, approach, seed_id=None, *, approaches
     Returns
     -------
     ApproachTTestResult
+        The difference, its standard error, t statistic, p-value and interval, and the variance
+        of the difference by source.
+
+    Warns
+    -----
+    UserWarning
+        With fewer than 3 runs per approach (the validated minimum).
+
+    Raises
+    ------
+    ValueError
+        With fewer than 2 runs per approach, an unknown option, ``variance="bootstrap"`` without
+        ``rng``, or approaches that differ while nothing varies over seeds or items.
+
+    See Also
+    --------
+    compare_approaches : the multi-bootstrap of the same difference.
+    approach_margin_test : non-inferiority and equivalence from the same difference.
 
     Examples
     --------
@@ -446,10 +603,63 @@ MARGIN_HYPOTHESES = ("non-inferiority", "equivalence")
 
 @dataclass(frozen=True)
 class MarginTestResult(TestResult):
-    """Result of :func:`approach_margin_test`: ``statistic`` the difference (A minus B, A's improvement);
-    ``pvalue`` of the margin hypothesis (the larger of the two one-sided p-values for equivalence);
-    ``shown``: pvalue < alpha; ``confidence_interval``: the two-sided 1 - 2 alpha t interval, which lies
-    above -margin (non-inferiority) or inside (-margin, margin) (equivalence) exactly when ``shown``."""
+    """Result of :func:`approach_margin_test` and :func:`paired_margin_test`.
+
+    Attributes
+    ----------
+    statistic : float
+        The difference (A minus B, A's improvement).
+    pvalue : float
+        p-value of the margin hypothesis (the larger of the two one-sided p-values for
+        equivalence).
+    alternative : str
+        "greater" (non-inferiority) or "two-sided" (equivalence).
+    method : str
+        The computation, in words.
+    margin : float
+        The margin, in metric units.
+    hypothesis : str
+        "non-inferiority" or "equivalence".
+    alpha : float
+        The level.
+    shown : bool
+        pvalue < alpha.
+    confidence_interval : ConfidenceInterval
+        The two-sided 1 - 2 alpha t interval, which lies above -margin (non-inferiority) or
+        inside (-margin, margin) (equivalence) exactly when ``shown``.
+    df : float
+        Degrees of freedom of the t reference.
+    standard_error : float
+        Standard error of the difference.
+    verdict : str
+        The answer in words.
+
+    Examples
+    --------
+    The non-inferiority p-value of two runs is the one-sided one-sample t-test of the per-item
+    differences against -margin:
+
+    >>> import numpy as np
+    >>> import scipy.stats
+    >>> from simstats import accuracy, paired_margin_test
+    >>> rng = np.random.default_rng(1)
+    >>> easy = rng.random(400) < 0.8                            # items both runs tend to get right
+    >>> a, b = (rng.random((2, 400)) < np.where(easy, 0.95, 0.4)).astype(float)
+    >>> stats = np.stack([np.stack([x, np.ones(400)], 1) for x in (a, b)])
+    >>> res = paired_margin_test(stats, accuracy, margin=0.04)
+    >>> round(res.statistic, 4), round(res.pvalue, 4), res.shown
+    (0.02, 0.0046, True)
+    >>> ref = scipy.stats.ttest_1samp(a - b, -0.04, alternative="greater")
+    >>> round(float(ref.pvalue), 4)
+    0.0046
+
+    The 90 % interval (1 - 2 alpha) lies above -margin, as the test decides:
+
+    >>> [round(x, 4) for x in res.confidence_interval]
+    [-0.0178, 0.0578]
+    >>> res.verdict
+    'A is non-inferior to B (margin 0.04): p = 0.0046 < 0.05'
+    """
 
     margin: float = float("nan")
     hypothesis: str = "non-inferiority"
@@ -466,7 +676,9 @@ def approach_margin_test(stats, metric: Metric, approach, seed_id=None, *, margi
                          hypothesis: str = "non-inferiority", alpha: float = 0.05, approaches=None,
                          paired_seeds=None, clusters=None, reference: str = "parametric", variance: str = "moments",
                          n_resamples: int = 10_000, rng=None) -> MarginTestResult:
-    """Is approach A at most ``margin`` worse than B (non-inferiority), or within ``margin`` of B
+    """Test that approach A is non-inferior, or equivalent, to approach B within a margin.
+
+    Is approach A at most ``margin`` worse than B (non-inferiority), or within ``margin`` of B
     (equivalence, two one-sided tests), over new seeds and new test items?
 
     The difference, its standard error and reference distribution (``reference``, ``variance``,
@@ -475,6 +687,36 @@ def approach_margin_test(stats, metric: Metric, approach, seed_id=None, *, margi
     H0: |difference| >= margin with p = max of P(T > (difference + margin) / se) and
     P(T < (difference - margin) / se) (Schuirmann 1987).  ``margin`` is in metric units (> 0); the difference is A's improvement, so a
     lower-is-better metric is handled as in :func:`approach_t_test`.
+
+    Parameters
+    ----------
+    stats, metric, approach, seed_id
+        As in :func:`approach_t_test`: per-item statistics of every run, the metric, each run's
+        approach label and (optionally) seed id.
+    margin : float
+        Margin in metric units (> 0).
+    hypothesis : {"non-inferiority", "equivalence"}
+        The claim to show (:data:`MARGIN_HYPOTHESES`).
+    alpha : float
+        Level, in (0, 0.5); the interval has level 1 - 2 alpha.
+    approaches, paired_seeds, clusters, reference, variance, n_resamples, rng
+        As in :func:`approach_t_test`.
+
+    Returns
+    -------
+    MarginTestResult
+        The difference, the p-value of the claim, whether it is ``shown`` at ``alpha``, and the
+        verdict in words.
+
+    Raises
+    ------
+    ValueError
+        If ``margin`` is not a positive number, ``hypothesis`` is unknown, ``alpha`` is outside
+        (0, 0.5), or for the reasons :func:`approach_t_test` gives.
+
+    See Also
+    --------
+    paired_margin_test : the same claims for one run per system, over items.
 
     Examples
     --------
@@ -486,6 +728,20 @@ def approach_margin_test(stats, metric: Metric, approach, seed_id=None, *, margi
     >>> res = approach_margin_test(stats, accuracy, ["A"] * 5 + ["B"] * 5, margin=0.02)
     >>> res.verdict
     'A is non-inferior to B (margin 0.02): p = 0.00014 < 0.05'
+
+    With runs whose values do not vary over items and ``reference="satterthwaite"``, the
+    non-inferiority p-value is Welch's one-sided t-test of A's scores shifted up by the margin:
+
+    >>> import scipy.stats
+    >>> score_a, score_b = np.array([0.81, 0.83, 0.80]), np.array([0.82, 0.84, 0.80, 0.83])
+    >>> values = np.repeat(np.r_[score_a, score_b][:, None], 20, axis=1)
+    >>> flat = np.stack([values, np.ones_like(values)], axis=2)
+    >>> res = approach_margin_test(flat, accuracy, ["A"] * 3 + ["B"] * 4, margin=0.03, reference="satterthwaite")
+    >>> round(res.pvalue, 4)
+    0.0769
+    >>> welch = scipy.stats.ttest_ind(score_a + 0.03, score_b, equal_var=False, alternative="greater")
+    >>> round(float(welch.pvalue), 4)
+    0.0769
     """
     _check_margin(margin, hypothesis, alpha)
     base, dist = _approach_t(stats, metric, approach, seed_id, approaches=approaches, alternative="two-sided",
@@ -525,7 +781,9 @@ def _margin_result(delta, se, dist, margin, hypothesis, alpha, names, method, in
 
 def paired_margin_test(stats, metric: Metric, *, margin: float, hypothesis: str = "non-inferiority",
                        alpha: float = 0.05, clusters=None, names=("A", "B")) -> MarginTestResult:
-    """Is run A at most ``margin`` worse than run B (non-inferiority), or within ``margin`` of it
+    """Test that run A is non-inferior, or equivalent, to run B within a margin, over test items.
+
+    Is run A at most ``margin`` worse than run B (non-inferiority), or within ``margin`` of it
     (equivalence, two one-sided tests), on new test items?  One run per system.
 
     The paired t-test over items on the per-item differences d_i = y_Ai - y_Bi (per cluster with
@@ -540,17 +798,33 @@ def paired_margin_test(stats, metric: Metric, *, margin: float, hypothesis: str 
     stats : array (2, items, k)
         Per-item statistics of run A and run B on the same items.
     metric : Metric
+        Metric of summed statistics.
     margin : float
         Margin in metric units (> 0).
     hypothesis : {"non-inferiority", "equivalence"}
+        The claim to show (:data:`MARGIN_HYPOTHESES`).
     alpha : float
+        Level, in (0, 0.5); the interval has level 1 - 2 alpha.
     clusters : array (items,), optional
+        Cluster id per item: the t-test runs over clusters.
     names : (str, str)
         Names of A and B in the verdict.
 
     Returns
     -------
     MarginTestResult
+        The mean difference, the p-value of the claim, whether it is ``shown`` at ``alpha``, and
+        the verdict in words.
+
+    Raises
+    ------
+    ValueError
+        If ``margin``, ``hypothesis`` or ``alpha`` is invalid, ``stats`` does not hold exactly two
+        runs, or there are fewer than 2 items (clusters).
+
+    See Also
+    --------
+    approach_margin_test : the same claims for approaches with several seeds.
 
     Examples
     --------

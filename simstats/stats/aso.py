@@ -51,22 +51,73 @@ from simstats.stats.lazy import lazy_module
 
 special = lazy_module("scipy.special")
 
+__all__ = ["aso", "multi_aso", "violation_ratio", "cos_verdict", "ASOResult", "SmallSampleWarning", "NOT_A_TEST",
+           "METHODS", "quantile_layout", "QuantileLayout", "sorted_resample_indices", "resampled_violation_ratios",
+           "checked_scores", "alpha_level"]
+
 MIN_SCORES = 3
 WARN_SCORES = 10
 METHODS = ("exact", "grid", "deepsig")
 
 
 class SmallSampleWarning(UserWarning):
-    """ASO on fewer than WARN_SCORES scores per algorithm."""
+    """ASO on fewer than WARN_SCORES scores per algorithm.
+
+    eps_min's bootstrap sd is unreliable with so few scores; the warning names the sample.
+
+    Attributes
+    ----------
+    args : tuple of str
+        The message, as for every warning.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     res = aso([0.80, 0.82, 0.81, 0.79, 0.83], [0.78, 0.80, 0.79, 0.77, 0.81], rng=0)
+    >>> [w.category.__name__ for w in caught]
+    ['SmallSampleWarning', 'SmallSampleWarning']
+    >>> str(caught[0].message)
+    "ASO with 5 scores in scores_a: fewer than 10, eps_min's bootstrap sd is unreliable"
+    """
 
 
 # --------------------------------------------------------------------------- layouts
 @dataclass(frozen=True, eq=False)
 class QuantileLayout:
-    """Where the integrals of ASO read the two quantile functions, and with which weights: the
-    integrand at point j is (G^-1 - F^-1)^2 with F^-1 = a_sorted[ia[j]] and G^-1 = b_sorted[ib[j]];
-    ``w_total[j]`` > 0 and ``w_violation[j]`` (between 0 and w_total[j]) weight it in the whole
-    integral and in the violation integral (where G^-1 > F^-1)."""
+    """Where the integrals of ASO read the two quantile functions, and with which weights.
+
+    The integrand at point j is (G^-1 - F^-1)^2 with F^-1 = a_sorted[ia[j]] and
+    G^-1 = b_sorted[ib[j]]; ``w_total[j]`` > 0 and ``w_violation[j]`` (between 0 and w_total[j])
+    weight it in the whole integral and in the violation integral (where G^-1 > F^-1).  Made by
+    :func:`quantile_layout`.
+
+    Attributes
+    ----------
+    ia : numpy.ndarray of int
+        Index of F^-1 (into the sorted scores of A) at each point.
+    ib : numpy.ndarray of int
+        Index of G^-1 (into the sorted scores of B) at each point.
+    w_total : numpy.ndarray
+        Weight of each point in the whole integral (> 0).
+    w_violation : numpy.ndarray
+        Weight of each point in the violation integral (0 <= w_violation <= w_total).
+
+    Raises
+    ------
+    ValueError
+        If the arrays differ in length, are empty, or the weights break these bounds.
+
+    Examples
+    --------
+    Two points of weight 1/2 (the exact layout of two samples of two scores):
+
+    >>> import numpy as np
+    >>> layout = QuantileLayout(np.array([0, 1]), np.array([0, 1]), np.array([0.5, 0.5]), np.array([0.5, 0.5]))
+    >>> violation_ratio([1.0, 2.0], [0.0, 4.0], layout=layout)                # (4 - 2)^2 / (1 + 4)
+    0.8
+    """
 
     ia: np.ndarray
     ib: np.ndarray
@@ -120,9 +171,49 @@ def _grid_layout(n: int, m: int, dt: float, skip_first: bool = False, start: flo
 
 def quantile_layout(n: int, m: int, method: str = "exact", dt: float = 0.005, *,
                     start: float | None = None) -> QuantileLayout:
-    """The layout of ``method`` for samples of n and m scores (module docstring), its arrays
-    read-only and cached.  ``start``: first point of the grid methods (default ``dt``; 0 adds
-    t = 0, a left Riemann sum); ignored by "exact"."""
+    """The layout of ``method`` for samples of n and m scores, its arrays read-only and cached.
+
+    Parameters
+    ----------
+    n, m : int
+        Scores of A and of B.
+    method : {"exact", "grid", "deepsig"}
+        The integration (module docstring): the merged breakpoints of the two step functions,
+        deepsig's grid t = dt, 2 dt, ... < 1, or that grid without its first point in the
+        violation integral (deepsig's own).
+    dt : float
+        Grid step of the grid methods, in (0, 1).
+    start : float, optional
+        First point of the grid methods (default ``dt``; 0 adds t = 0, a left Riemann sum);
+        ignored by "exact".
+
+    Returns
+    -------
+    QuantileLayout
+        Points and weights; repeated (ia, ib) points of a grid are merged, their weights added.
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is unknown, or ``dt`` or ``start`` is outside its range.
+
+    Examples
+    --------
+    Two scores of A and three of B: F^-1 steps at t = 1/2 and G^-1 at t = 1/3 and 2/3, so the
+    exact layout has four intervals, of widths 2/6, 1/6, 1/6 and 2/6:
+
+    >>> layout = quantile_layout(2, 3)
+    >>> layout.ia.tolist(), layout.ib.tolist(), (layout.w_total * 6).round(6).tolist()
+    ([0, 0, 1, 1], [0, 1, 1, 2], [2.0, 1.0, 1.0, 2.0])
+
+    The grid t = 0.25, 0.5, 0.75; deepsig leaves its first point out of the violation integral:
+
+    >>> grid = quantile_layout(2, 3, "grid", dt=0.25)
+    >>> grid.ia.tolist(), grid.ib.tolist(), grid.w_violation.tolist()
+    ([0, 0, 1], [0, 1, 2], [0.25, 0.25, 0.25])
+    >>> quantile_layout(2, 3, "deepsig", dt=0.25).w_violation.tolist()
+    [0.0, 0.25, 0.25]
+    """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if method != "exact" and not 0 < dt < 1:
@@ -175,12 +266,49 @@ def _sorted_values(x: np.ndarray, idx: np.ndarray, points: np.ndarray) -> np.nda
 def resampled_violation_ratios(a_sorted: np.ndarray, idx_a: np.ndarray, b_sorted: np.ndarray, idx_b: np.ndarray,
                                layout: QuantileLayout, *, coincide: float = 0.5,
                                block_values: int = _BLOCK_VALUES) -> np.ndarray:
-    """One violation ratio per resample: of the sorted resamples ``a_sorted[idx_a[r]]`` and
-    ``b_sorted[idx_b[r]]`` (rows of :func:`sorted_resample_indices`), read at ``layout``'s points
-    (a layout of the resamples' sizes); ``coincide`` where the two quantile functions coincide.
+    """One violation ratio per pair of bootstrap resamples of the two samples.
 
-    Computed in blocks of about ``block_values`` values that stay in the cache; each replicate's
-    value is the same whatever the block size (:func:`simstats.stats.engine.column_sums`)."""
+    The ratio of the sorted resamples ``a_sorted[idx_a[r]]`` and ``b_sorted[idx_b[r]]`` (rows of
+    :func:`sorted_resample_indices`), read at ``layout``'s points.
+
+    Parameters
+    ----------
+    a_sorted, b_sorted : numpy.ndarray
+        The scores of A and of B, sorted.
+    idx_a, idx_b : numpy.ndarray of int
+        Sorted resample indices into them, one row per resample (the same number of rows).
+    layout : QuantileLayout
+        A layout of the resamples' sizes (:func:`quantile_layout`).
+    coincide : float
+        The value where the two quantile functions coincide (0.5 as deepsig).
+    block_values : int
+        Computed in blocks of about ``block_values`` values that stay in the cache; each
+        replicate's value is the same whatever the block size
+        (:func:`simstats.stats.engine.column_sums`).
+
+    Returns
+    -------
+    numpy.ndarray
+        One violation ratio per resample.
+
+    Raises
+    ------
+    ValueError
+        If ``idx_a`` and ``idx_b`` have different numbers of resamples.
+
+    Examples
+    --------
+    Each ratio is :func:`violation_ratio` of the resampled scores:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> a, b = np.sort(rng.normal(0.80, 0.01, 12)), np.sort(rng.normal(0.79, 0.01, 15))
+    >>> idx_a, idx_b = sorted_resample_indices(12, 4, rng), sorted_resample_indices(15, 4, rng)
+    >>> ratios = resampled_violation_ratios(a, idx_a, b, idx_b, quantile_layout(12, 15))
+    >>> direct = [violation_ratio(a[i], b[j]) for i, j in zip(idx_a, idx_b)]
+    >>> bool(np.allclose(ratios, direct)), ratios.shape
+    (True, (4,))
+    """
     n_rep = idx_a.shape[0]
     if idx_b.shape[0] != n_rep:
         raise ValueError(f"idx_a and idx_b need the same number of resamples, got {n_rep} and {idx_b.shape[0]}")
@@ -196,10 +324,38 @@ def resampled_violation_ratios(a_sorted: np.ndarray, idx_a: np.ndarray, b_sorted
 
 def violation_ratio(scores_a, scores_b, *, method: str = "exact", dt: float = 0.005,
                     layout: QuantileLayout | None = None, coincide: float = 0.5) -> float:
-    """eps_W2(F_A, G_B): 0 = A stochastically larger, 1 = B stochastically larger.
+    """The violation ratio eps_W2(F_A, G_B) of two samples of scores.
 
-    ``layout`` (of the two sample sizes) replaces ``method`` and ``dt``; ``coincide``: the value
-    when the two quantile functions coincide (0.5 as deepsig)."""
+    0 = A stochastically larger, 1 = B stochastically larger (module docstring).
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like
+        Scores of A and of B (any order).
+    method : {"exact", "grid", "deepsig"}
+        The integration (:func:`quantile_layout`).
+    dt : float
+        Grid step of the grid methods.
+    layout : QuantileLayout, optional
+        A layout of the two sample sizes; replaces ``method`` and ``dt``.
+    coincide : float
+        The value when the two quantile functions coincide (0.5 as deepsig).
+
+    Returns
+    -------
+    float
+        eps_W2(F_A, G_B), in [0, 1].
+
+    Examples
+    --------
+    With three scores each, F^-1 - G^-1 is 1 - 0, 2 - 4 and 3 - 5 on the thirds of (0, 1); A is
+    below B on the last two, so eps = (4 + 4) / (1 + 4 + 4):
+
+    >>> violation_ratio([1, 2, 3], [0, 4, 5])
+    0.8888888888888888
+    >>> 1 - violation_ratio([0, 4, 5], [1, 2, 3])                # eps(F, G) = 1 - eps(G, F)
+    0.8888888888888888
+    """
     a = np.sort(np.asarray(scores_a, dtype=np.float64))
     b = np.sort(np.asarray(scores_b, dtype=np.float64))
     if layout is None:
@@ -228,8 +384,38 @@ def _int16_sort_kind() -> str | None:
 
 
 def sorted_resample_indices(n: int, n_resamples: int, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
-    """Indices of ``n_resamples`` bootstrap resamples of ``size`` (default n) of n scores, each row
-    sorted, shape (n_resamples, size): for a sorted sample x, x[indices] are the sorted resamples."""
+    """Indices of bootstrap resamples of n scores, each row sorted.
+
+    For a sorted sample x, ``x[indices]`` are the sorted resamples.
+
+    Parameters
+    ----------
+    n : int
+        Scores in the sample.
+    n_resamples : int
+        Resamples.
+    rng : numpy.random.Generator
+        The generator the indices are drawn from.
+    size : int, optional
+        Size of each resample (default n).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (n_resamples, size): int16 for n up to 32767, else int64.
+
+    Examples
+    --------
+    The draws are the generator's integers, sorted within each row:
+
+    >>> import numpy as np
+    >>> sorted_resample_indices(5, 3, np.random.default_rng(0))
+    array([[2, 3, 4, 4, 4],
+           [1, 1, 2, 3, 4],
+           [0, 0, 0, 1, 4]], dtype=int16)
+    >>> np.sort(np.random.default_rng(0).integers(0, 5, size=(3, 5), dtype=np.int16), axis=1).tolist()
+    [[2, 3, 4, 4, 4], [1, 1, 2, 3, 4], [0, 0, 0, 1, 4]]
+    """
     small = n <= np.iinfo(np.int16).max
     idx = rng.integers(0, n, size=(n_resamples, n if size is None else size), dtype=np.int16 if small else np.int64)
     idx.sort(axis=1, kind=_int16_sort_kind() if small else None)
@@ -238,8 +424,39 @@ def sorted_resample_indices(n: int, n_resamples: int, rng: np.random.Generator, 
 
 # --------------------------------------------------------------------------- the test
 def checked_scores(scores, name: str) -> np.ndarray:
-    """``scores`` as a sorted float64 array, checked: one-dimensional, finite, at least MIN_SCORES
-    (an error) and WARN_SCORES (a SmallSampleWarning) scores."""
+    """The input check of :func:`aso`: ``scores`` as a sorted float64 array.
+
+    Parameters
+    ----------
+    scores : array_like
+        One algorithm's scores.
+    name : str
+        Its name in messages.
+
+    Returns
+    -------
+    numpy.ndarray
+        The scores, sorted.
+
+    Raises
+    ------
+    ValueError
+        If the scores are not one-dimensional, not finite, or fewer than MIN_SCORES.
+
+    Warns
+    -----
+    SmallSampleWarning
+        With fewer than WARN_SCORES scores.
+
+    Examples
+    --------
+    >>> checked_scores([0.3, 0.1, 0.2, 0.5, 0.4, 0.9, 0.8, 0.7, 0.6, 1.0], "scores_a")
+    array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1. ])
+    >>> checked_scores([0.3, 0.1], "scores_b")
+    Traceback (most recent call last):
+    ...
+    ValueError: ASO needs at least 3 scores per algorithm, scores_b has 2
+    """
     x = np.asarray(scores, dtype=np.float64)
     if x.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {x.shape}")
@@ -254,8 +471,35 @@ def checked_scores(scores, name: str) -> np.ndarray:
 
 
 def alpha_level(confidence_level: float, num_comparisons: int = 1) -> float:
-    """alpha = 1 - ``confidence_level`` (to 12 decimals, so that 1 - alpha gives the level back
-    exactly) divided by ``num_comparisons`` (Bonferroni, as deepsig)."""
+    """The level alpha of :func:`aso`'s bound, Bonferroni-divided over the comparisons.
+
+    alpha = 1 - ``confidence_level`` (to 12 decimals, so that 1 - alpha gives the level back
+    exactly) divided by ``num_comparisons`` (Bonferroni, as deepsig).
+
+    Parameters
+    ----------
+    confidence_level : float
+        In (0, 1).
+    num_comparisons : int
+        Comparisons (>= 1).
+
+    Returns
+    -------
+    float
+        alpha.
+
+    Raises
+    ------
+    ValueError
+        If ``confidence_level`` is outside (0, 1) or ``num_comparisons`` < 1.
+
+    Examples
+    --------
+    >>> alpha_level(0.95), 1 - alpha_level(0.95)
+    (0.05, 0.95)
+    >>> round(alpha_level(0.95, 3), 6)
+    0.016667
+    """
     check_confidence_level(confidence_level)
     if num_comparisons < 1:
         raise ValueError(f"num_comparisons must be >= 1, got {num_comparisons}")
@@ -348,10 +592,65 @@ def aso(scores_a, scores_b, *, confidence_level: float = 0.95, num_comparisons: 
         method: str = "exact", dt: float = 0.005, rng) -> ASOResult:
     """ASO test that A (``scores_a``) is almost stochastically larger than B (module docstring).
 
-    ``confidence_level``: 1 - alpha of the eps_min bound, divided by ``num_comparisons``
-    (Bonferroni) as deepsig does; ``n_resamples``: bootstrap replicates of both samples;
-    ``method``: "exact", "grid" or "deepsig" integration (module docstring); ``rng``: seeded
-    Generator or int.
+    Parameters
+    ----------
+    scores_a, scores_b : array_like
+        Scores of A and of B (e.g. one per training seed), at least MIN_SCORES each.
+    confidence_level : float
+        1 - alpha of the eps_min bound, alpha divided by ``num_comparisons`` (Bonferroni) as
+        deepsig does.
+    num_comparisons : int
+        Comparisons the level is shared by.
+    n_resamples : int
+        Bootstrap replicates of both samples (>= 2).
+    method : {"exact", "grid", "deepsig"}
+        Integration (module docstring).
+    dt : float
+        Grid step of the grid methods.
+    rng : numpy.random.Generator or int
+        Seeded Generator or int (required).
+
+    Returns
+    -------
+    ASOResult
+        eps_min (``statistic``), the reverse claim's eps_min, the violation ratio and the
+        bootstrap sd; no p-value.
+
+    Raises
+    ------
+    ValueError
+        With fewer than MIN_SCORES or non-finite scores, ``n_resamples`` < 2, or an invalid
+        level, method or grid step.
+
+    Warns
+    -----
+    SmallSampleWarning
+        With fewer than WARN_SCORES scores in a sample.
+
+    See Also
+    --------
+    multi_aso : every ordered pair of several algorithms.
+    violation_ratio : the ratio of the samples, without the bound.
+
+    Notes
+    -----
+    eps_min is an upper confidence bound, not a test at level alpha (:data:`NOT_A_TEST`).
+
+    Examples
+    --------
+    >>> import math
+    >>> import numpy as np
+    >>> from scipy.stats import norm
+    >>> rng = np.random.default_rng(0)
+    >>> a, b = rng.normal(0.80, 0.01, 20), rng.normal(0.79, 0.01, 20)
+    >>> res = aso(a, b, rng=1)
+    >>> round(res.statistic, 4), round(res.violation_ratio, 4), res.statistic_reverse
+    (0.0973, 0.0077, 1.0)
+
+    eps_min is the violation ratio plus Phi^-1(0.95) sigma sqrt((n + m) / (n m)):
+
+    >>> round(res.violation_ratio + float(norm.ppf(0.95)) * res.sigma * math.sqrt(40 / 400), 4)
+    0.0973
     """
     a = checked_scores(scores_a, "scores_a")
     b = checked_scores(scores_b, "scores_b")
@@ -376,7 +675,49 @@ def aso(scores_a, scores_b, *, confidence_level: float = 0.95, num_comparisons: 
 
 def multi_aso(scores: dict, *, confidence_level: float = 0.95, bonferroni: bool = True, n_resamples: int = 1000,
               method: str = "exact", dt: float = 0.005, rng) -> pd.DataFrame:
-    """eps_min of every ordered pair (row better than column?); Bonferroni over k(k-1)/2 pairs."""
+    """eps_min of every ordered pair of several algorithms; Bonferroni over k(k-1)/2 pairs.
+
+    Parameters
+    ----------
+    scores : dict
+        Algorithm name -> its scores (at least two algorithms).
+    confidence_level : float
+        1 - alpha of each bound before the Bonferroni division.
+    bonferroni : bool
+        Divide alpha by the k(k-1)/2 pairs (default) or not.
+    n_resamples, method, dt
+        As in :func:`aso`.
+    rng : numpy.random.Generator or int
+        Seeded generator, used by the pairs in turn.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Cell (row, column): eps_min of "row is almost stochastically larger than column"
+        (NaN on the diagonal).
+
+    Raises
+    ------
+    ValueError
+        With fewer than two algorithms, or for the reasons :func:`aso` gives.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> scores = {"x": rng.normal(0.80, 0.01, 20), "y": rng.normal(0.79, 0.01, 20), "z": rng.normal(0.78, 0.01, 20)}
+    >>> out = multi_aso(scores, n_resamples=500, rng=0)
+    >>> print(out.round(3).to_string())
+         x      y      z
+    x  NaN  0.124  0.007
+    y  1.0    NaN  0.070
+    z  1.0  1.000    NaN
+
+    The first pair uses the fresh generator, so it is :func:`aso` at the Bonferroni level:
+
+    >>> bool(aso(scores["x"], scores["y"], num_comparisons=3, n_resamples=500, rng=0).statistic == out.loc["x", "y"])
+    True
+    """
     names = list(scores)
     if len(names) < 2:
         raise ValueError(f"need at least two algorithms, got {len(names)}")
@@ -393,7 +734,27 @@ def multi_aso(scores: dict, *, confidence_level: float = 0.95, bonferroni: bool 
 
 
 def cos_verdict(scores_a, scores_b) -> int:
-    """Collection of statistics: +1 if A has the larger mean and the smaller sd, -1 if B does, else 0."""
+    """Collection of statistics: +1 if A has the larger mean and the smaller sd, -1 if B does, else 0.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like
+        Scores of A and of B (at least two each; sd with ddof = 1).
+
+    Returns
+    -------
+    int
+        +1, -1 or 0.
+
+    Examples
+    --------
+    >>> cos_verdict([0.80, 0.81, 0.82], [0.70, 0.75, 0.80])        # A: higher mean, smaller sd
+    1
+    >>> cos_verdict([0.70, 0.75, 0.80], [0.80, 0.81, 0.82])
+    -1
+    >>> cos_verdict([0.80, 0.85, 0.90], [0.70, 0.71, 0.72])        # higher mean but larger sd
+    0
+    """
     a, b = np.asarray(scores_a, float), np.asarray(scores_b, float)
     ma, mb, sa, sb = a.mean(), b.mean(), a.std(ddof=1), b.std(ddof=1)
     if ma > mb and sa < sb:

@@ -38,6 +38,9 @@ from simstats.stats.renamed import renamed_parameters
 from simstats.stats.results import (BootstrapResult, ConfidenceInterval, ScoreIntervals, check_alternative,
                                     check_confidence_level)
 
+__all__ = ["paired_bootstrap", "bootstrap_scores", "bootstrap_score_matrix", "extreme_counts", "pvalues_from_counts",
+           "PVALUE_METHODS", "PAIRED_PVALUE_METHODS", "PVALUE_RULES"]
+
 #: Which replicates count as extreme, for every bootstrap test (paired_bootstrap, compare_approaches).
 PVALUE_METHODS = ("shift", "percentile")
 #: paired_bootstrap also takes sacrebleu's.
@@ -47,11 +50,51 @@ PVALUE_RULES = ("add-one", "fraction")
 
 
 def extreme_counts(delta_star: np.ndarray, delta: np.ndarray, alternative: str, pvalue_method: str) -> np.ndarray:
-    """Replicates at least as extreme as observed, per pair (see the module docstring).
+    """Count the bootstrap replicates at least as extreme as observed, per pair.
 
-    delta_star: (replicates, pairs) bootstrap improvements; delta: (pairs,) observed ones.
-    shift: counts (pairs,); percentile: (2, pairs) counts of delta* <= 0 and delta* >= 0.
-    Comparisons allow a relative tolerance of TIE_TOL, so exact ties count as extreme."""
+    The counting half of a bootstrap p-value (module docstring); :func:`pvalues_from_counts`
+    turns the counts into p-values.
+
+    Parameters
+    ----------
+    delta_star : numpy.ndarray, shape (replicates, pairs)
+        Bootstrap replicates of each pair's improvement.
+    delta : numpy.ndarray, shape (pairs,)
+        Observed improvement of each pair.
+    alternative : {"two-sided", "greater", "less"}
+        The alternative (``pvalue_method="shift"``; the percentile counts serve every alternative).
+    pvalue_method : {"shift", "percentile"}
+        What counts as extreme.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``"shift"``: one count per pair, shape (pairs,); ``"percentile"``: shape (2, pairs), the
+        counts of delta* <= 0 and of delta* >= 0.
+
+    Notes
+    -----
+    Comparisons allow a relative tolerance of TIE_TOL, so exact ties count as extreme.
+
+    Examples
+    --------
+    Five replicates of one pair whose observed improvement is 0.1:
+
+    >>> import numpy as np
+    >>> delta_star = np.array([[0.3], [0.05], [0.25], [-0.1], [0.2]])
+    >>> delta = np.array([0.1])
+
+    greater counts delta* >= 2 delta = 0.2 (0.3, 0.25 and the tie 0.2); two-sided counts
+    |delta* - delta| >= |delta| (all but 0.05):
+
+    >>> extreme_counts(delta_star, delta, "greater", "shift"), extreme_counts(delta_star, delta, "two-sided", "shift")
+    (array([3]), array([4]))
+    >>> extreme_counts(delta_star, delta, "two-sided", "percentile")
+    array([[1],
+           [4]])
+    >>> pvalues_from_counts(extreme_counts(delta_star, delta, "greater", "shift"), 5).round(4)
+    array([0.6667])
+    """
     tol = TIE_TOL * np.maximum(1.0, np.abs(delta))
     if pvalue_method == "shift":
         if alternative == "greater":
@@ -113,6 +156,15 @@ def pvalues_from_counts(counts, n_resamples: int, alternative: str = "two-sided"
     -------
     numpy.ndarray
         One p-value per pair, in (0, 1] with ``"add-one"``.
+
+    Raises
+    ------
+    ValueError
+        If ``pvalue_rule`` is not one of :data:`PVALUE_RULES`.
+
+    See Also
+    --------
+    extreme_counts : the counts this function takes.
 
     Examples
     --------
@@ -201,6 +253,51 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
     -------
     BootstrapResult
         Arrays over pairs: statistic (observed improvement), pvalue, confidence_interval.
+
+    Raises
+    ------
+    ValueError
+        If an option is invalid (``alternative``, ``pvalue_method``, ``pvalue_rule``,
+        ``n_resamples`` < 1, ``confidence_level`` outside (0, 1), "sacrebleu" with a one-sided
+        alternative or the fraction rule), if both ``clusters`` and ``weights`` are given, or if
+        ``stats`` does not fit ``metric``.
+
+    See Also
+    --------
+    randomization_test : the randomization test of the same improvement.
+    bootstrap_scores : each system's score with its interval, from the same resampling.
+
+    Examples
+    --------
+    Six test items; A is right on five, B on three, and A is never wrong where B is right:
+
+    >>> import numpy as np
+    >>> from scipy import stats as sps
+    >>> from simstats import accuracy, paired_bootstrap
+    >>> a = np.array([1, 1, 1, 0, 1, 1])
+    >>> b = np.array([0, 1, 0, 0, 1, 1])
+    >>> stats = np.stack([np.stack([x, np.ones(6)], axis=1) for x in (a, b)])    # (correct, items) per item
+    >>> res = paired_bootstrap(stats, accuracy, n_resamples=20000, pvalue_rule="fraction", rng=0)
+    >>> round(float(res.statistic[0]), 4), round(float(res.pvalue[0]), 2)
+    (0.3333, 0.19)
+    >>> res.method
+    'paired bootstrap (shift p-value, c/B, resampling items)'
+
+    A resample's improvement is K/6, with K ~ Binomial(6, 1/3) the draws of the two items A
+    alone gets right, so the exact two-sided shift p-value is
+    P(|K/6 - 1/3| >= 1/3) = P(K = 0) + P(K >= 4), which the c/B estimate approximates:
+
+    >>> k = sps.binom(6, 1 / 3)
+    >>> round(float(k.pmf(0) + k.sf(3)), 2)
+    0.19
+
+    Several pairs share one set of resamples; ``result[i]`` is pair i's result:
+
+    >>> c = np.array([1, 1, 1, 0, 0, 1])
+    >>> stats3 = np.stack([np.stack([x, np.ones(6)], axis=1) for x in (a, b, c)])
+    >>> res = paired_bootstrap(stats3, accuracy, [(0, 1), (0, 2)], n_resamples=2000, rng=0)
+    >>> len(res), round(float(res[1].statistic), 4), res[1].scores.round(4).tolist()
+    (2, 0.1667, [0.8333, 0.6667])
     """
     check_bootstrap_options(alternative, pvalue_method, n_resamples, confidence_level, PAIRED_PVALUE_METHODS,
                             pvalue_rule)
@@ -305,11 +402,59 @@ def item_bootstrap(stats: np.ndarray, systems, rng: np.random.Generator, n_resam
 
 def bootstrap_score_matrix(stats, metric: Metric, *, n_resamples: int = 10_000, clusters=None,
                            compress_items: bool = True, rng):
-    """Every system's score on the same bootstrap resamples: (observed (m,), replicates (B, m)).
+    """Every system's score on the same bootstrap resamples.
 
     All systems see the same resampled items in each replicate, so any column difference
-    is a paired-bootstrap replicate of that pair's difference.  ``compress_items`` as in
-    :func:`paired_bootstrap`.
+    is a paired-bootstrap replicate of that pair's difference.
+
+    Parameters
+    ----------
+    stats : array (systems, items, k)
+        Per-item statistics of ``metric``.
+    metric : Metric
+        Metric of summed statistics.
+    n_resamples : int
+        Bootstrap replicates B.
+    clusters : array (items,), optional
+        Cluster id per item: whole clusters are resampled.
+    compress_items : bool
+        As in :func:`paired_bootstrap`.
+    rng : numpy.random.Generator or int
+        Seeded generator (required).
+
+    Returns
+    -------
+    observed : numpy.ndarray, shape (systems,)
+        Each system's score on the test set.
+    replicates : numpy.ndarray, shape (B, systems)
+        Each system's score on every resample.
+
+    Raises
+    ------
+    ValueError
+        If ``stats`` is not (systems, items, k) with the metric's k statistics, contains NaN or
+        infinite values, or ``n_resamples`` < 1.
+
+    See Also
+    --------
+    bootstrap_scores : percentile intervals from these replicates.
+    simstats.stats.competition.analyse_competition : everything a competition needs from them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats import accuracy, bootstrap_score_matrix, label_statistics
+    >>> gold = np.arange(500) % 2
+    >>> right = np.random.default_rng(0).random((2, 500)) < [[0.82], [0.78]]
+    >>> stats = np.stack([label_statistics(accuracy, gold, np.where(r, gold, 1 - gold)) for r in right])
+    >>> observed, replicates = bootstrap_score_matrix(stats, accuracy, n_resamples=4000, rng=1)
+    >>> observed.round(3), replicates.shape
+    (array([0.788, 0.794]), (4000, 2))
+
+    The bootstrap sd of an accuracy is close to the binomial standard error sqrt(p (1 - p) / n):
+
+    >>> replicates.std(axis=0).round(3), np.sqrt(observed * (1 - observed) / 500).round(3)
+    (array([0.018, 0.018]), array([0.018, 0.018]))
     """
     stats = np.asarray(stats, dtype=np.float64)
     if stats.ndim != 3 or stats.shape[1] < 1:

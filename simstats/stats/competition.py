@@ -52,6 +52,10 @@ from simstats.stats.engine import improvement
 from simstats.stats.metrics import Metric
 from simstats.stats.multitest import CORRECTIONS, adjust_pvalues, quick_gc
 
+__all__ = ["analyse_competition", "CompetitionAnalysis", "competition_settings", "decision_rule", "pvalue_description",
+           "tie_structure", "possible_winners", "required_resamples", "resolution_warning", "RECOMMENDED", "PAPER",
+           "PRESETS", "SCOPES", "PAIR_ALTERNATIVES"]
+
 #: Families of a correction: all m(m-1)/2 pairs at once, or each reference system's comparisons.
 SCOPES = ("group", "all")
 #: A pair's alternative: "two-sided", or "greater": one-sided, "the system ranked above is better"
@@ -138,6 +142,11 @@ def competition_settings(preset: str = "recommended", **overrides) -> dict:
     dict
         alternative, pvalue_rule, correction, scope.
 
+    Raises
+    ------
+    ValueError
+        If the preset or a setting is unknown, or a value is not allowed.
+
     Examples
     --------
     >>> competition_settings("paper", correction="holm")
@@ -159,9 +168,41 @@ def competition_settings(preset: str = "recommended", **overrides) -> dict:
 
 
 def required_resamples(n_comparisons: int, alpha: float) -> int:
-    """Fewest bootstrap samples B for which an add-one p-value can be significant after
-    Bonferroni or Holm over ``n_comparisons``: the smallest adjusted p is K/(B + 1), and
-    significance is adjusted p < alpha strictly, so B + 1 > K/alpha, i.e. B >= floor(K/alpha)."""
+    """Fewest bootstrap samples B for which an add-one p-value can be significant after Bonferroni or Holm.
+
+    Over K = ``n_comparisons``: the smallest adjusted p is K/(B + 1), and significance is
+    adjusted p < alpha strictly, so B + 1 > K/alpha, i.e. B >= floor(K/alpha).
+
+    Parameters
+    ----------
+    n_comparisons : int
+        Comparisons K in the correction's family (>= 1).
+    alpha : float
+        Level, in (0, 1).
+
+    Returns
+    -------
+    int
+        floor(K / alpha).
+
+    Raises
+    ------
+    ValueError
+        If ``n_comparisons`` < 1 or ``alpha`` is outside (0, 1).
+
+    See Also
+    --------
+    resolution_warning : the message when B is below it.
+
+    Examples
+    --------
+    Four systems, all 6 pairs:
+
+    >>> required_resamples(6, 0.05)
+    120
+    >>> 6 / (120 + 1) < 0.05, 6 / (119 + 1) < 0.05
+    (True, False)
+    """
     if n_comparisons < 1:
         raise ValueError(f"n_comparisons must be >= 1, got {n_comparisons}")
     if not 0 < alpha < 1:
@@ -170,8 +211,33 @@ def required_resamples(n_comparisons: int, alpha: float) -> int:
 
 
 def resolution_warning(n_comparisons: int, n_resamples: int, alpha: float) -> str | None:
-    """One-line message when B = ``n_resamples`` add-one p-values cannot be significant at
-    ``alpha`` after Bonferroni/Holm over ``n_comparisons`` (K/(B + 1) >= alpha); else None."""
+    """A one-line message when B add-one p-values cannot be significant after Bonferroni/Holm, else None.
+
+    That is when K/(B + 1) >= ``alpha``, for K = ``n_comparisons`` and B = ``n_resamples``.
+
+    Parameters
+    ----------
+    n_comparisons : int
+        Comparisons K in the correction's family.
+    n_resamples : int
+        Bootstrap samples B.
+    alpha : float
+        Level.
+
+    Returns
+    -------
+    str or None
+        The message, naming the B needed (:func:`required_resamples`), or None when B suffices.
+
+    Examples
+    --------
+    >>> print(resolution_warning(6, 120, 0.05))
+    None
+    >>> import textwrap
+    >>> print(textwrap.fill(resolution_warning(6, 100, 0.05), 96))
+    100 bootstrap samples cannot reach alpha = 0.05 after Bonferroni/Holm over 6 pairs (smallest
+    p-value 1/101, times 6: 0.0594 >= 0.05); use 120 or more resamples (n_resamples, --n-resamples)
+    """
     need = required_resamples(n_comparisons, alpha)
     if n_resamples >= need:
         return None

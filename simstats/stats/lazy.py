@@ -6,9 +6,30 @@ lazy_module("scipy.stats")`` stands for the module and imports it at the first a
 """
 import importlib
 
+__all__ = ["lazy_module", "LazyModule"]
+
 
 class LazyModule:
-    """Stands for the module ``name``; the first attribute access imports it."""
+    """Stands for the module ``name``; the first attribute access imports it.
+
+    Setting or deleting an attribute acts on the module itself (so that
+    ``unittest.mock.patch.object`` works on it).
+
+    Parameters
+    ----------
+    name : str
+        The module's import name, e.g. "scipy.stats".
+
+    Examples
+    --------
+    >>> colours = LazyModule("colorsys")
+    >>> colours
+    <lazy module 'colorsys' (not imported yet)>
+    >>> colours.rgb_to_hsv(1.0, 0.0, 0.0)
+    (0.0, 1.0, 1.0)
+    >>> colours
+    <lazy module 'colorsys' (imported)>
+    """
 
     __slots__ = ("_name", "_module")
 
@@ -43,4 +64,23 @@ class LazyModule:
 
 
 def lazy_module(name: str) -> LazyModule:
+    """A stand-in for the module ``name`` that imports it at the first attribute access.
+
+    Parameters
+    ----------
+    name : str
+        The module's import name.
+
+    Returns
+    -------
+    LazyModule
+        The stand-in; nothing is imported yet.
+
+    Examples
+    --------
+    >>> import math
+    >>> m = lazy_module("math")
+    >>> m.sqrt(2.0) == math.sqrt(2.0)
+    True
+    """
     return LazyModule(name)

@@ -424,7 +424,10 @@ def _rejection_draws(terms: tuple, paired: bool, runs: tuple, alpha: float) -> t
         scaled = critical[:, None] * inner_ratio
         gap = special.ndtr(-scaled).mean(axis=1) - alpha / 2
         slope = -(inner_ratio * np.exp(-0.5 * scaled**2)).mean(axis=1) / math.sqrt(2 * math.pi)
-        step = gap / slope
+        # where the density underflows (c far in the tail) Newton has no slope: halve c if the tail is
+        # below alpha / 2, double it (from at least 1) if above
+        with np.errstate(divide="ignore", invalid="ignore"):
+            step = np.where(slope < 0, gap / slope, np.where(gap < 0, critical / 2, -np.maximum(critical, 1.0)))
         critical = np.maximum(critical - step, 0.0)
         if np.max(np.abs(step)) < 1e-9:
             break

@@ -31,6 +31,8 @@ from simstats.stats.lazy import lazy_module
 
 sps = lazy_module("scipy.stats")
 
+__all__ = ["randomization_test", "RANDOMIZATION_METHODS"]
+
 MAX_EXACT_DISCORDANT = 20
 MAX_STRATIFIED_CELLS = 20_000_000
 
@@ -96,6 +98,18 @@ def randomization_test(stats, metric: Metric, pairs=None, *, method: str = "appr
     RandomizationResult
         Arrays over pairs: ``statistic`` (observed improvement), ``pvalue`` - never 0:
         (nc + 1)/(n_resamples + 1) for random shuffles, at least 2^-d for the exact methods.
+
+    Raises
+    ------
+    ValueError
+        If ``method`` or ``alternative`` is unknown, ``rng`` is missing for
+        ``method="approximate"``, ``weights`` are given to an exact method or together with
+        ``clusters``, ``stats`` does not fit ``metric``, or an exact method exceeds its limit
+        (``max_discordant`` discordant items, ``max_cells`` cells).
+
+    See Also
+    --------
+    paired_bootstrap : the paired bootstrap test of the same improvement.
 
     Examples
     --------

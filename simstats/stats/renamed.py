@@ -8,6 +8,8 @@ from __future__ import annotations
 import functools
 import warnings
 
+__all__ = ["renamed_parameters"]
+
 
 def renamed_parameters(**renames: str):
     """Decorator: keyword ``old=value`` becomes ``new=value`` with a :class:`FutureWarning`.

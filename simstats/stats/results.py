@@ -14,6 +14,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+__all__ = ["TestResult", "ClassicalTestResult", "BootstrapResult", "RandomizationResult", "ConfidenceInterval",
+           "ScoreIntervals", "ALTERNATIVES"]
+
+#: The alternatives a test takes (``alternative=``); "greater": A (or the first sample) is better.
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 
@@ -31,7 +35,22 @@ def check_confidence_level(confidence_level: float) -> float:
 
 
 class ConfidenceInterval(NamedTuple):
-    """A confidence interval ``(low, high)`` (arrays over pairs for many pairs)."""
+    """A confidence interval ``(low, high)`` (arrays over pairs for many pairs).
+
+    Attributes
+    ----------
+    low : float or numpy.ndarray
+        Lower limit (one per pair when many pairs were tested at once).
+    high : float or numpy.ndarray
+        Upper limit.
+
+    Examples
+    --------
+    >>> ci = ConfidenceInterval(0.012, 0.048)
+    >>> low, high = ci
+    >>> ci.low, round(high - low, 3)
+    (0.012, 0.036)
+    """
 
     low: Any
     high: Any
@@ -47,7 +66,32 @@ def _pick(value, item):
 
 @dataclass(frozen=True)
 class TestResult:
-    """Common fields of every test result (see the module docstring)."""
+    """Common fields of every test result (see the module docstring).
+
+    A result of many pairs holds arrays over pairs: ``len(result)`` is the number of pairs and
+    ``result[i]`` pair i's result (scalars); ``statistic, pvalue = result`` unpacks as with scipy.
+
+    Attributes
+    ----------
+    statistic : float or numpy.ndarray
+        The test's statistic (for the resampling tests, the observed improvement of A over B).
+    pvalue : float or numpy.ndarray or None
+        The p-value (None where the method gives none, as ASO).
+    alternative : str
+        "two-sided", "greater" or "less" (:data:`ALTERNATIVES`).
+    method : str
+        The computation, in words.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> res = TestResult(np.array([0.02, -0.01]), np.array([0.03, 0.6]), "two-sided", "an example")
+    >>> len(res)
+    2
+    >>> statistic, pvalue = res[0]
+    >>> float(statistic), float(pvalue)
+    (0.02, 0.03)
+    """
 
     statistic: Any
     pvalue: Any
@@ -74,9 +118,32 @@ class TestResult:
 class ClassicalTestResult(TestResult):
     """A classical test from scipy/statsmodels.
 
-    ``statistic`` is the test's own statistic (t, z, U, W, chi-square, the number of wins of
-    the sign test); ``df`` its degrees of freedom where it has them; ``counts`` the
-    discordant counts or wins/losses a count-based test was computed from.
+    Attributes
+    ----------
+    statistic : float
+        The test's own statistic (t, z, U, W, chi-square, the number of wins of the sign test).
+    pvalue : float
+        The p-value.
+    alternative : str
+        "two-sided", "greater" or "less".
+    method : str
+        The test's name.
+    df : float or None
+        Its degrees of freedom where it has them.
+    counts : dict or None
+        The discordant counts or wins/losses a count-based test was computed from.
+
+    Examples
+    --------
+    >>> import scipy.stats
+    >>> from simstats import welch_t_test
+    >>> a, b = [0.80, 0.82, 0.81, 0.79, 0.83], [0.78, 0.80, 0.79, 0.77, 0.84]
+    >>> res = welch_t_test(a, b)
+    >>> round(res.statistic, 4), round(res.df, 2), round(res.pvalue, 4)
+    (1.0, 6.45, 0.3533)
+    >>> ref = scipy.stats.ttest_ind(a, b, equal_var=False)
+    >>> round(float(ref.statistic), 4), round(float(ref.df), 2), round(float(ref.pvalue), 4)
+    (1.0, 6.45, 0.3533)
     """
 
     df: Any = None
@@ -87,9 +154,43 @@ class ClassicalTestResult(TestResult):
 class BootstrapResult(TestResult):
     """Paired bootstrap over items (or clusters) for one or many (A, B) pairs.
 
-    ``statistic``: observed improvement of A over B in metric units (for a lower-is-better
-    metric, B's value minus A's); ``confidence_interval``: percentile interval of that
-    improvement; ``scores``: (pairs, 2) observed metric values of A and B.
+    The result of :func:`simstats.paired_bootstrap`.
+
+    Attributes
+    ----------
+    statistic : numpy.ndarray
+        Observed improvement of A over B in metric units (for a lower-is-better metric, B's
+        value minus A's), one per pair.
+    pvalue : numpy.ndarray
+        One p-value per pair.
+    alternative : str
+        "two-sided", "greater" (A is better) or "less".
+    method : str
+        The computation, in words.
+    confidence_interval : ConfidenceInterval or None
+        Percentile interval of the improvement (None when no level was asked for).
+    pairs : numpy.ndarray
+        (pairs, 2) system indices of A and B.
+    scores : numpy.ndarray
+        (pairs, 2) observed metric values of A and B.
+    n_resamples : int
+        Bootstrap replicates B.
+    pvalue_method : str
+        Which replicates counted as extreme ("shift", "percentile" or "sacrebleu").
+    pvalue_rule : str
+        How the count became a p-value ("add-one" or "fraction").
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats import accuracy, paired_bootstrap
+    >>> correct = np.array([[1, 1, 1, 0, 1, 1, 0, 1], [0, 1, 1, 0, 0, 1, 0, 1]])
+    >>> stats = np.stack([correct, np.ones_like(correct)], axis=2)
+    >>> res = paired_bootstrap(stats, accuracy, n_resamples=999, rng=0)
+    >>> res.scores.tolist(), res.statistic.tolist(), res.pairs.tolist()
+    ([[0.75, 0.5]], [0.25], [[0, 1]])
+    >>> res.pvalue_method, res.pvalue_rule, res.n_resamples
+    ('shift', 'add-one', 999)
     """
 
     confidence_interval: ConfidenceInterval | None = None
@@ -104,10 +205,49 @@ class BootstrapResult(TestResult):
 class RandomizationResult(TestResult):
     """Randomization (stratified shuffling) test for one or many (A, B) pairs.
 
-    ``n_resamples``: shuffles drawn (``None`` for the exact tests); ``n_extreme``: shuffles at
-    least as extreme as observed (approximate and enumerated tests); ``n_permutations``: the
-    number of equally likely shuffles (enumeration); ``n_kinds``: kinds of discordant items
-    (stratified convolution).
+    The result of :func:`simstats.randomization_test`.
+
+    Attributes
+    ----------
+    statistic : numpy.ndarray
+        Observed improvement of A over B, one per pair.
+    pvalue : numpy.ndarray
+        One p-value per pair.
+    alternative : str
+        "two-sided", "greater" (A is better) or "less".
+    method : str
+        The computation, in words.
+    confidence_interval : ConfidenceInterval or None
+        None from the test itself (``simstats compare`` adds the bootstrap's).
+    pairs : numpy.ndarray
+        (pairs, 2) system indices of A and B.
+    n_resamples : int or None
+        Shuffles drawn (``None`` for the exact tests).
+    n_extreme : numpy.ndarray or None
+        Shuffles at least as extreme as observed (approximate and enumerated tests).
+    n_permutations : numpy.ndarray or None
+        The number of equally likely shuffles (enumeration).
+    n_kinds : numpy.ndarray or None
+        Kinds of discordant items (stratified convolution).
+
+    Examples
+    --------
+    A is right on 3 items where B is wrong, B on 1 where A is wrong; the exact test enumerates
+    the 2^4 shuffles of these 4 items:
+
+    >>> import numpy as np
+    >>> from simstats import accuracy, randomization_test
+    >>> correct = np.array([[1, 1, 1, 0, 1, 1], [0, 0, 1, 1, 1, 0]])
+    >>> stats = np.stack([correct, np.ones_like(correct)], axis=2)
+    >>> res = randomization_test(stats, accuracy, method="exact")
+    >>> res.n_extreme.tolist(), res.n_permutations.tolist(), res.pvalue.tolist()
+    ([10], [16], [0.625])
+
+    which is the two-sided sign test of 3 wins in 4:
+
+    >>> from scipy.stats import binomtest
+    >>> float(binomtest(3, 4).pvalue)
+    0.625
     """
 
     confidence_interval: ConfidenceInterval | None = None

@@ -130,7 +130,7 @@ def test_header_names_the_convention_and_the_claim(tmp_path, capsys, example):
                         "resamples, seed 0, correction none over the 1 comparison with the reference; 2000 items")
     assert lines[1].startswith("claim: new seeds and new test items") and "population of items" in lines[1]
     assert "p-values two-sided" in lines[2] and \
-        "shift method (add-one: (c + 1)/(B + 1), c = replicates with |d* - d| >= |d|)" in lines[2]
+        "shift method (c = replicates with |d* - d| >= |d|: p = (c + 1)/(B + 1))" in lines[2]
     assert "| system | role | runs | score | score_sd | reference | difference |" in out
     code, out, _ = run(capsys, "compare", path, "--n-resamples", 300, "--resample", "seeds")
     assert code == 0 and "this test set" in out.splitlines()[1]
@@ -227,7 +227,7 @@ def test_plan_equals_the_library_planner_and_json_parses(tmp_path, capsys):
     assert "against a true difference of" in out and "the pilot's observed difference" in out
     assert "items needed for 80% power: 3 seeds:" in out
     floored = [c for c in ("seed", "interaction") if c in comp.floored]
-    assert ("floored at 0" in err) == bool(floored)
+    assert ("below 0 and set to 0" in err) == bool(floored)
 
 
 def test_planned_power_matches_simulated_ten_seed_studies(tmp_path, capsys):

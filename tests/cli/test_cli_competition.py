@@ -145,8 +145,8 @@ def test_default_is_the_recommended_preset_and_matches_the_api(capsys, api_recom
     assert code == 0 and err == ""                        # B = 500 >= floor(15 / 0.05) = 300: no warning
     doc = json.loads(out)
     s = doc["settings"]
-    assert (s["preset"], s["scope"], s["pvalue_rule"], s["alternative"], s["correction"]) == \
-        ("recommended", "all", "add-one", "two-sided", "holm")
+    assert (s["preset"], s["correction_scope"], s["pvalue_rule"], s["alternative"], s["correction"]) == \
+        ("recommended", "all 15 pairs", "add-one", "two-sided", "holm")
     assert s["pvalues"].startswith("two-sided") and s["pvalues"].endswith("(count + 1)/(B + 1)")
     assert s["decision_rule"] == "Holm over all pairs, alpha = 0.05" and s["claim"]
     pairs = pd.DataFrame(doc["tables"]["pairs"])
@@ -209,8 +209,8 @@ def test_paper_preset_keeps_the_paper_pvalues(capsys, api):
     code, out, err = run(capsys, *PAPER, "--format", "json")
     assert code == 0 and err == ""
     s = json.loads(out)["settings"]
-    assert (s["preset"], s["scope"], s["pvalue_rule"], s["alternative"], s["correction"]) == \
-        ("paper", "group", "fraction", "greater", "none")
+    assert (s["preset"], s["correction_scope"], s["pvalue_rule"], s["alternative"], s["correction"]) == \
+        ("paper", "each reference system's comparisons with the systems ranked below it", "fraction", "greater", "none")
     pairs = pd.DataFrame(json.loads(out)["tables"]["pairs"])
     expected = api.pairs(scope="group")
     np.testing.assert_allclose(pairs.pvalue, expected.pvalue)
@@ -222,11 +222,11 @@ def test_paper_preset_keeps_the_paper_pvalues(capsys, api):
 def test_single_flags_override_the_preset(capsys):
     code, out, _ = run(capsys, *ARGS, "--format", "json", "--correction-scope", "group")
     s = json.loads(out)["settings"]
-    assert (s["preset"], s["scope"], s["pvalue_rule"], s["alternative"], s["correction"]) == \
-        ("recommended", "group", "add-one", "two-sided", "holm")
+    assert (s["preset"], s["correction_scope"], s["pvalue_rule"], s["alternative"], s["correction"]) == \
+        ("recommended", "each reference system's comparisons with the systems ranked below it", "add-one", "two-sided", "holm")
     code, out, _ = run(capsys, *PAPER, "--format", "json", "--pvalue-rule", "add-one", "--correction-scope", "all")
     s = json.loads(out)["settings"]
-    assert (s["scope"], s["pvalue_rule"], s["alternative"], s["correction"]) == ("all", "add-one", "greater", "none")
+    assert (s["correction_scope"], s["pvalue_rule"], s["alternative"], s["correction"]) == ("all 15 pairs", "add-one", "greater", "none")
     assert competition_settings("paper", scope="all") == {**competition_settings("paper"), "scope": "all"}
 
 
@@ -236,8 +236,8 @@ def test_old_option_names_still_work_with_a_warning(capsys):
                          "--marks", "holm", "--pvalue", "add-one")
     assert code == 0
     s = json.loads(out)["settings"]
-    assert (s["preset"], s["scope"], s["correction"], s["pvalue_rule"], s["n_resamples"]) == \
-        ("paper", "all", "holm", "add-one", 500)
+    assert (s["preset"], s["correction_scope"], s["correction"], s["pvalue_rule"], s["n_resamples"]) == \
+        ("paper", "all 15 pairs", "holm", "add-one", 500)
     for old_name, new in (("--resamples", "--n-resamples"), ("--convention", "--preset"),
                           ("--scope", "--correction-scope"), ("--marks", "--correction"), ("--pvalue", "--pvalue-rule")):
         assert f"simstats: warning: {old_name} is renamed {new}; the old name will be removed" in err

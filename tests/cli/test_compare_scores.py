@@ -56,7 +56,8 @@ def test_json_records_settings(tmp_path, capsys):
     assert main(["compare-scores", str(path), "--tests", "welch", "wilcoxon", "--format", "json"]) == 0
     settings = json.loads(capsys.readouterr().out)["settings"]
     assert settings["pairing"] == "by seed id" and settings["tests"] == ["welch", "wilcoxon"]
-    assert settings["confidence_level"] == 0.95 and "version" in settings
+    assert settings["confidence_level"] == 0.95 and "simstats_version" in settings and "version" not in settings
+    assert "seed" not in settings and "aso_method" not in settings        # ASO was not run
 
 
 @pytest.mark.parametrize("cells, message", [

@@ -1,7 +1,6 @@
-"""The declared public API is documented: every module of MODULES has ``__all__``, its Examples run
-(doctest), and each public function or class has a numpydoc docstring with the sections a user
-looks for (Parameters or Attributes, Returns for functions, Examples)."""
-import doctest
+"""The declared public API is documented: every module of MODULES has ``__all__``, and each public
+function or class has a numpydoc docstring with the sections a user looks for (Parameters or
+Attributes, Returns for functions, Examples).  The Examples run in tests/package/test_examples.py."""
 import importlib
 import inspect
 import re
@@ -18,9 +17,16 @@ MODULES = [
     "simstats.stats.resample",
     "simstats.stats.engine",
     "simstats.stats.multitest",
+    "simstats.stats.bootstrap",
+    "simstats.stats.randomization",
+    "simstats.stats.approaches",
+    "simstats.stats.aso",
+    "simstats.stats.competition",
+    "simstats.stats.results",
+    "simstats.stats.renamed",
+    "simstats.stats.lazy",
+    "simstats.compare",
 ]
-
-OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
 def has_section(doc: str, title: str) -> bool:
@@ -46,14 +52,6 @@ def test_section_detection():
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_docstring_examples_run(name):
-    module = importlib.import_module(name)
-    result = doctest.testmod(module, optionflags=OPTIONS, verbose=False, report=False)
-    assert result.attempted > 0, f"{name} has no doctest examples"
-    assert result.failed == 0, f"{name}: {result.failed} of {result.attempted} examples failed (run doctest on it)"
-
-
-@pytest.mark.parametrize("name", MODULES)
 def test_public_api_is_declared_and_documented(name):
     module = importlib.import_module(name)
     assert isinstance(getattr(module, "__all__", None), list) and module.__all__, f"{name} declares no __all__"
@@ -62,6 +60,8 @@ def test_public_api_is_declared_and_documented(name):
     assert not missing, f"{name}.__all__ names what the module does not define: {missing}"
     objects = public_objects(module)
     assert objects, f"{name}.__all__ has no function or class"
+    assert any(has_section(obj.__doc__ or "", "Examples") and ">>> " in obj.__doc__ for _, obj in objects), \
+        f"{name}: no docstring of its public API has an Examples section with doctest code"
     problems = []
     for attr, obj in objects:
         doc = obj.__doc__ or ""

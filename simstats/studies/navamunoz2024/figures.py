@@ -66,14 +66,14 @@ def difference_intervals_figure(differences: pd.DataFrame, metric_name: str, pap
         ax.plot([], [], "o", color="tab:red", label="CI contains 0")
         ax.plot([], [], "o", color="tab:green", label="CI excludes 0")
     else:
-        ax.plot([], [], "o", color="tab:red", label=f"not shown to differ ({rule})")
-        ax.plot([], [], "o", color="tab:green", label=f"differs ({rule})")
-        ax.plot([], [], "", color="k", label="bars: uncorrected percentile CIs")
+        ax.plot([], [], "o", color="tab:red", label="not shown to differ")
+        ax.plot([], [], "o", color="tab:green", label="differs")
     ax.axvline(0, color="k", lw=0.8)
     ax.set_yticks(y, differences.system)
     ax.set_xlabel(f"improvement of {differences.reference.iloc[0]} in {metric_axis_label(metric_name)} "
                   "(same scale as the score)")
-    ax.set_title(title or "Bootstrap CIs of differences from the best", fontsize=10)
+    ax.set_title((title or "Bootstrap CIs of differences from the best")
+                 + (f"\ncolour: {rule}; bars: uncorrected percentile CIs" if rule is not None else ""), fontsize=10)
     fig.legend(fontsize=8, loc="outside lower center", ncols=3)
     return fig
 
