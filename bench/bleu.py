@@ -8,11 +8,11 @@ its time is that of the test itself; the extraction, which both need, is timed o
 reported apart.  Each pair is (baseline, system k) as in ``sacrebleu --paired-bs/--paired-ar``:
 
 * paired bootstrap, 1,000 resamples (sacrebleu's default): simstats ``paired_bootstrap(...,
-  convention="sacrebleu", rng=SACREBLEU_SEED)`` draws sacrebleu's resamples, so the p-values are
+  pvalue_method="sacrebleu", rng=SACREBLEU_SEED)`` draws sacrebleu's resamples, so the p-values are
   sacrebleu's to the last digit; both also give confidence intervals (sacrebleu per system, simstats
   of the difference);
 * approximate randomization, 10,000 shuffles (sacrebleu's default): simstats
-  ``approximate_randomization`` (two-sided, p = (c + 1)/(B + 1); other random numbers).
+  ``randomization_test`` (two-sided, p = (c + 1)/(B + 1); other random numbers).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import numpy as np
 
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.metrics import get_metric
-from simstats.stats.randomization import approximate_randomization
+from simstats.stats.randomization import randomization_test
 
 from .common import (TOLERANCE_RULE, PValueCheck, Report, Settings, best_of, fmt_s, fmt_x, repeat_rule, timed)
 from .inputs import BLEU_BASE_RATE, bleu_corpus
@@ -64,9 +64,9 @@ def simstats_test(test: str, stats: np.ndarray, n_pairs: int, n_resamples: int, 
     bleu = get_metric("bleu")
     pairs = [(k, 0) for k in range(1, n_pairs + 1)]
     if test == "bs":
-        return paired_bootstrap(stats[:n_pairs + 1], bleu, pairs, n_resamples=n_resamples, convention="sacrebleu",
+        return paired_bootstrap(stats[:n_pairs + 1], bleu, pairs, n_resamples=n_resamples, pvalue_method="sacrebleu",
                                 confidence_level=0.95, rng=seed)
-    return approximate_randomization(stats[:n_pairs + 1], bleu, pairs, n_resamples=n_resamples, rng=seed)
+    return randomization_test(stats[:n_pairs + 1], bleu, pairs, n_resamples=n_resamples, rng=seed)
 
 
 def run(settings: Settings, report: Report) -> dict:

@@ -7,7 +7,7 @@ accuracy and binary F1 (positive label 1), B = 10,000 resamples, one-sided "A is
 * simstats ``paired_bootstrap(alternative="greater")`` (shift convention, CompStats' too) against
   CompStats (``Perf(...).difference().p_value()``) and deepsig's ``bootstrap_test`` (which
   resamples the two systems' scores independently);
-* simstats ``approximate_randomization(alternative="greater")`` against deepsig's
+* simstats ``randomization_test(alternative="greater")`` against deepsig's
   ``permutation_test`` (both swap each item's pair of outputs with probability 1/2).
 
 deepsig's tests compare means of per-item scores, so they run on accuracy only.  simstats is timed
@@ -24,7 +24,7 @@ import numpy as np
 import simstats.stats.engine as sim_engine
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.metrics import get_metric
-from simstats.stats.randomization import approximate_randomization
+from simstats.stats.randomization import randomization_test
 from simstats.stats.resample import ItemCounts, RowCounts, RowSwaps, Swaps
 
 from .common import (TOLERANCE_RULE, PValueCheck, Report, Settings, best_of, fmt_s, fmt_x, repeat_rule, timed)
@@ -105,8 +105,8 @@ def simstats_test(test: str, stats: np.ndarray, metric_name: str, n_pairs: int, 
     if test == BOOTSTRAP:
         return paired_bootstrap(stats[:2 * n_pairs], metric, pairs, alternative="greater", n_resamples=n_resamples,
                                 confidence_level=None, rng=SEED)
-    return approximate_randomization(stats[:2 * n_pairs], metric, pairs, alternative="greater",
-                                     n_resamples=n_resamples, rng=SEED)
+    return randomization_test(stats[:2 * n_pairs], metric, pairs, alternative="greater",
+                              n_resamples=n_resamples, rng=SEED)
 
 
 def deepsig_test(peer: str, gold, pred_a, pred_b, n_resamples: int, timing: Settings):
