@@ -122,7 +122,8 @@ def read_table(path: str) -> pd.DataFrame:
         if p.suffix == ".parquet":
             return pd.read_parquet(p)
         sep = "\t" if p.suffix in (".tsv", ".tab") else ","
-        return pd.read_csv(p, sep=sep, keep_default_na=True)
+        # only an empty cell is missing: labels such as "NA" or "None" are labels
+        return pd.read_csv(p, sep=sep, keep_default_na=False, na_values=[""])
     except pd.errors.EmptyDataError:
         raise InputError(f"{path}: empty file (no header line)") from None
     except Exception as err:  # pandas/pyarrow raise many types; their class names mean nothing to a user

@@ -249,3 +249,16 @@ def test_unmatched_seeds_are_all_counted(tmp_path, capsys):
             for k in seeds]
     message = fails(capsys, "compare-scores", write(tmp_path, pd.DataFrame(rows)), "--tests", "wilcoxon")
     assert message.endswith("have different seeds (2 unmatched: 0, 8)")
+
+
+def test_labels_that_look_like_missing_values_are_labels(tmp_path, capsys):
+    """"NA" (say, not applicable) and "None" are classes; only an empty cell is missing."""
+    y = ["NA", "None", "yes"] * 20
+    table = pd.DataFrame({"y": y, "a": y, "b": ["NA"] * 60})
+    code = main(["compare", str(write(tmp_path, table)), "--n-resamples", "200", "--format", "csv"])
+    out = capsys.readouterr()
+    assert code == 0 and out.err == ""
+    scores = pd.read_csv(__import__("io").StringIO(out.out)).set_index("system").score
+    assert scores["a"] == 1.0 and abs(scores["b"] - 1 / 3) < 1e-12
+    table.loc[4, "a"] = None
+    assert fails(capsys, "compare", write(tmp_path, table)) == "system 'a': missing prediction (empty or NaN) in row 6"
