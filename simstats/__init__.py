@@ -66,6 +66,10 @@ _EXPORTS = {
     "exact_randomization": "simstats.stats.randomization",
     "exact_stratified_randomization": "simstats.stats.randomization",
     "ScoreIntervals": "simstats.stats.results",
+    "proportion_interval": "simstats.stats.analytic",
+    "mean_interval": "simstats.stats.analytic",
+    "paired_difference": "simstats.stats.analytic",
+    "item_means": "simstats.stats.analytic",
 }
 
 __all__ = [
@@ -82,6 +86,8 @@ __all__ = [
     # metrics
     "Metric", "accuracy", "recall", "precision", "f1", "mae", "get_metric", "classification_f1", "custom_metric",
     "label_statistics",
+    # analytic standard errors and intervals
+    "proportion_interval", "mean_interval", "paired_difference", "item_means",
     # corrections, competitions, Monte Carlo summaries
     "adjust_pvalues", "analyse_competition", "CompetitionAnalysis", "proportion_with_se", "mean_with_se",
     # results

@@ -10,6 +10,7 @@ import pytest
 #: Modules whose public API (``__all__``) is documented in the numpydoc style with runnable examples.
 MODULES = [
     "simstats.stats.classical",
+    "simstats.stats.analytic",
     "simstats.stats.crossed",
     "simstats.stats.power",
     "simstats.stats.montecarlo",
