@@ -684,7 +684,9 @@ def multi_aso(scores: dict, *, confidence_level: float = 0.95, bonferroni: bool 
     confidence_level : float
         1 - alpha of each bound before the Bonferroni division.
     bonferroni : bool
-        Divide alpha by the k(k-1)/2 pairs (default) or not.
+        Divide alpha by the k(k-1)/2 unordered pairs (default) or not.  Both directions of a pair
+        are reported, but they come from one bootstrap and at most one of them can be below 0.5,
+        so the pair, not the direction, is the unit of the correction (as deepsig's ``multi_aso``).
     n_resamples, method, dt
         As in :func:`aso`.
     rng : numpy.random.Generator or int
@@ -756,6 +758,9 @@ def cos_verdict(scores_a, scores_b) -> int:
     0
     """
     a, b = np.asarray(scores_a, float), np.asarray(scores_b, float)
+    if min(a.size, b.size) < 2:
+        raise ValueError(f"the collection of statistics needs at least 2 scores per algorithm (an sd), got "
+                         f"{a.size} and {b.size}")
     ma, mb, sa, sb = a.mean(), b.mean(), a.std(ddof=1), b.std(ddof=1)
     if ma > mb and sa < sb:
         return 1

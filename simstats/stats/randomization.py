@@ -305,7 +305,9 @@ def _stratified(stats, metric: Metric, pairs=None, *, alternative: str = "two-si
         shuffled_a = base_a + x @ f + (n_kind - x) @ s
         shuffled_b = base_b + x @ s + (n_kind - x) @ f
         delta_star = improvement(metric, metric(shuffled_a), metric(shuffled_b))
-        assert np.allclose(base_a + held @ f + (n_kind - held) @ s, sum_a)
+        if not np.allclose(base_a + held @ f + (n_kind - held) @ s, sum_a):    # the kinds must rebuild A's sums
+            raise RuntimeError("exact stratified randomization: the kinds of discordant items do not add up to "
+                               "A's statistics")
         deltas.append(delta)
         pvalues.append(float(min(1.0, prob[at_least_as_extreme(delta_star, delta, alternative)].sum())))
         kinds.append(len(n_kind))

@@ -145,3 +145,10 @@ def test_the_resample_draw_alternatives_give_the_order_statistics():
         values = np.concatenate([way(generator(s))[:, middle] for s in range(4)]).astype(float)
         assert values.min() >= 0 and values.max() < aso_draws.N
         assert abs(values.mean() - expected) < 3 * values.std() / np.sqrt(values.size), way.__name__
+
+
+def test_cos_needs_two_scores_per_algorithm():
+    from simstats.stats.aso import cos_verdict
+
+    with pytest.raises(ValueError, match="at least 2 scores per algorithm"):
+        cos_verdict([0.8], [0.7, 0.75])
