@@ -85,7 +85,8 @@ def _implied(args) -> int:
 
 #: Settings every CSV row carries (when the command has them): the claim, and how it was tested.
 CLAIM_FIELDS = ("claim", "test", "alternative", "correction", "correction_scope", "pvalue_method", "pvalue_rule",
-                "n_resamples", "seed", "confidence_level", "alpha", "aso_threshold", "aso_note")
+                "n_resamples", "seed", "confidence_level", "alpha", "aso_threshold", "aso_note", "task",
+                "samples_per_item")
 
 
 def _emit(table, fmt: str, header: str) -> None:
@@ -138,9 +139,12 @@ def _compare(args) -> int:
                                   statistics_from_predictions, statistics_metric, wide_clusters)
 
     table = read_table(args.table)
-    runs = _runs(args, table)
+    scored = _evaluations(args, table) if args.from_format else None
+    runs = None if scored is not None else _runs(args, table)
     clusters, exclude = None, args.exclude
-    if args.clusters is not None and runs is not None:
+    if scored is not None:
+        clusters = scored.clusters
+    elif args.clusters is not None and runs is not None:
         runs = runs_clusters(runs, table, args.clusters)
         clusters = runs.clusters
     elif args.clusters is not None and args.statistics:
@@ -169,7 +173,9 @@ def _compare(args) -> int:
                          "(a long table with a seed column, or --approach); with one run per system use --test "
                          "bootstrap or randomization")
     args.test = args.test or "bootstrap"
-    if runs is not None:  # one run per system: the same test as a wide table of these columns
+    if scored is not None:
+        names, stats, metric = scored.names, scored.stats, scored.metric
+    elif runs is not None:  # one run per system: the same test as a wide table of these columns
         names, stats, metric = runs.names, runs.stats, runs.metric
     elif args.statistics:
         metric = statistics_metric(args.metric)
@@ -184,6 +190,12 @@ def _compare(args) -> int:
                           pvalue_method=args.pvalue_method or "shift", pvalue_rule=args.pvalue_rule or "add-one",
                           clusters=clusters)
     out.attrs["alpha"] = args.alpha
+    if scored is not None:
+        low, high = scored.samples
+        out.attrs.update(task=scored.task, samples_per_item=f"{low}" if low == high else f"{low}-{high}",
+                         claim=(f"these models differ on the population of items of task {scored.task!r}"
+                                + (" and of samples per item (item means over the epochs)" if high > 1 else "")
+                                + " (not their training procedures)"))
     decision = ""
     if args.margin is not None or args.fail_on is not None:
         out = _one_run_decisions(out, names, stats, metric, args, clusters)
@@ -206,6 +218,24 @@ def _compare(args) -> int:
                             f"{_sides(a['alternative'], args.confidence)}{intervals}; {DIFFERENCE_SIGN}\n"
                             + decision)
     return _gate(out, args.fail_on)
+
+
+def _evaluations(args, table):
+    """``--from``: an evaluation's per-item scores of one task, read by the format's reader."""
+    from simstats.compare import InputError
+    from simstats.readers.paired import paired_scores
+    from simstats.readers.scores import read_scores
+
+    for flag, value in (("--statistics", args.statistics), ("--approach", args.approach),
+                        ("--prediction", args.prediction), ("--id", args.id), ("--exclude", args.exclude),
+                        ("--resample", args.resample)):
+        if value:
+            raise InputError(f"{flag} cannot be combined with --from {args.from_format} (the reader names the "
+                             "models, items and scores)")
+    if args.metric not in ("accuracy", "mean_score"):
+        raise InputError(f"--from {args.from_format} compares mean item scores; --metric {args.metric} does not apply")
+    evaluations = read_scores(table, cluster_column=args.clusters)
+    return paired_scores(evaluations, task=args.task, models=args.systems)
 
 
 def _one_run_decisions(out, names, stats, metric, args, clusters):
@@ -718,6 +748,12 @@ def build_parser() -> argparse.ArgumentParser:
                           "weighted_f1, mae; with --statistics also bleu (sacrebleu's corpus BLEU)")
     p.add_argument("--statistics", action="store_true",
                    help="the table holds per-item sufficient statistics (default: it holds predictions)")
+    p.add_argument("--from", dest="from_format", choices=["scores"],
+                   help="read an evaluation's per-item scores instead of predictions: scores = a long table "
+                        "(model, item, score and optionally task, epoch); each model's epochs of an item are "
+                        "averaged, models are joined on the item ids, and --systems chooses models (default: "
+                        "predictions or --statistics)")
+    p.add_argument("--task", help="with --from: the task to compare (default: the table's only task)")
     p.add_argument("--test", choices=["bootstrap", "randomization", "exact-randomization", "t"],
                    help="one run per system: bootstrap (paired), randomization (approximate) or exact-randomization "
                         "(stratified); several seeds per system: t (the approach t-test over seeds x items) or "

@@ -11,6 +11,8 @@ import pytest
 MODULES = [
     "simstats.stats.classical",
     "simstats.stats.analytic",
+    "simstats.readers.scores",
+    "simstats.readers.paired",
     "simstats.stats.crossed",
     "simstats.stats.power",
     "simstats.stats.montecarlo",
