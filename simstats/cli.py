@@ -226,9 +226,9 @@ def _evaluations(args, table):
     from simstats.readers.paired import paired_scores
     from simstats.readers.scores import read_scores
 
-    for flag, value in (("--statistics", args.statistics), ("--approach", args.approach),
-                        ("--prediction", args.prediction), ("--id", args.id), ("--exclude", args.exclude),
-                        ("--resample", args.resample)):
+    for flag, value in (("--statistics", args.statistics), ("--approach", getattr(args, "approach", None)),
+                        ("--prediction", getattr(args, "prediction", None)), ("--id", args.id),
+                        ("--exclude", args.exclude), ("--resample", getattr(args, "resample", None))):
         if value:
             raise InputError(f"{flag} cannot be combined with --from {args.from_format} (the reader names the "
                              "models, items and scores)")
@@ -567,7 +567,10 @@ def _competition(args) -> int:
                     ("bootstrap", "Bootstrap distribution of the difference between the two best systems (Figure 3)"))
 
     table = read_table(args.table)
-    if args.statistics:
+    scored = _evaluations(args, table) if args.from_format else None
+    if scored is not None:
+        names, stats, metric, clusters = scored.names, scored.stats, scored.metric, scored.clusters
+    elif args.statistics:
         for flag, value in (("--systems", args.systems), ("--exclude", args.exclude), ("--id", args.id)):
             if value:
                 raise ValueError(f"{flag} applies to prediction tables; with --statistics the systems and items are "
@@ -643,6 +646,16 @@ def _competition(args) -> int:
     else:
         print(report, end="")
     return 0
+
+
+def _from_arguments(p) -> None:
+    """``--from`` and ``--task`` of ``compare`` and ``competition``."""
+    p.add_argument("--from", dest="from_format", choices=["scores"],
+                   help="read an evaluation's per-item scores instead of predictions: scores = a long table "
+                        "(model, item, score and optionally task, epoch); each model's epochs of an item are "
+                        "averaged, models are joined on the item ids, and --systems chooses models (default: "
+                        "predictions or --statistics)")
+    p.add_argument("--task", help="with --from: the task to compare (default: the table's only task)")
 
 
 def _pvalue_rule_argument(p, default: str = "add-one") -> None:
@@ -748,12 +761,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "weighted_f1, mae; with --statistics also bleu (sacrebleu's corpus BLEU)")
     p.add_argument("--statistics", action="store_true",
                    help="the table holds per-item sufficient statistics (default: it holds predictions)")
-    p.add_argument("--from", dest="from_format", choices=["scores"],
-                   help="read an evaluation's per-item scores instead of predictions: scores = a long table "
-                        "(model, item, score and optionally task, epoch); each model's epochs of an item are "
-                        "averaged, models are joined on the item ids, and --systems chooses models (default: "
-                        "predictions or --statistics)")
-    p.add_argument("--task", help="with --from: the task to compare (default: the table's only task)")
+    _from_arguments(p)
     p.add_argument("--test", choices=["bootstrap", "randomization", "exact-randomization", "t"],
                    help="one run per system: bootstrap (paired), randomization (approximate) or exact-randomization "
                         "(stratified); several seeds per system: t (the approach t-test over seeds x items) or "
@@ -876,6 +884,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--statistics", action="store_true",
                    help="the table holds per-item sufficient statistics in long rows (system, item, statistics...), "
                         "e.g. BLEU's (default: it holds predictions)")
+    _from_arguments(p)
     p.add_argument("--n-resamples", type=int, default=10_000, help="bootstrap samples (default: 10000)")
     p.add_argument("--clusters", metavar="COLUMN",
                    help="column of cluster (document) ids: the bootstrap resamples whole clusters (default: none, "

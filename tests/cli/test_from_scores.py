@@ -87,3 +87,23 @@ def test_an_item_in_two_clusters_and_flags_that_do_not_apply(tmp_path, capsys):
     assert code == 2 and "item 5 is in more than one cluster (1, 9)" in err
     code, _, err = run_cli(capsys, "compare", path, "--from", "scores", "--statistics")
     assert code == 2 and "--statistics cannot be combined with --from scores" in err
+
+
+def test_competition_from_scores_equals_the_competition_of_the_same_predictions(tmp_path, capsys):
+    import json
+
+    rng = np.random.default_rng(14)
+    n = 300
+    gold = np.arange(n) % 2
+    right = {name: rng.random(n) < p for name, p in (("a", 0.78), ("b", 0.74), ("c", 0.70))}
+    wide = pd.DataFrame({"y": gold, **{k: np.where(v, gold, 1 - gold) for k, v in right.items()}})
+    long = pd.DataFrame([{"model": k, "item": i, "score": float(v[i])} for k, v in right.items() for i in range(n)])
+    docs = []
+    for path, extra in ((write_table(tmp_path, wide, "wide.csv"), []),
+                        (write_table(tmp_path, long, "long.csv"), ["--from", "scores"])):
+        code, out, err = run_cli(capsys, "competition", path, *extra, "--n-resamples", 1000, "--format", "json")
+        assert code == 0, err
+        docs.append(json.loads(out)["tables"])
+    for table in ("pairs", "ranks"):
+        a, b = pd.DataFrame(docs[0][table]), pd.DataFrame(docs[1][table])
+        pd.testing.assert_frame_equal(a, b, check_exact=False, rtol=0, atol=1e-15)
