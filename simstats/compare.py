@@ -145,7 +145,7 @@ def _no_missing(frame: pd.DataFrame, what: str) -> None:
         raise InputError(f"{what}: missing value in column {frame.columns[j]!r} (row {i + 2})")
 
 
-def _show(value) -> str:
+def show_value(value) -> str:
     """A table cell as messages show it: 5, not np.int64(5)."""
     return repr(value.item() if isinstance(value, np.generic) else value)
 
@@ -179,7 +179,7 @@ def _mixes_numbers(values: pd.Series) -> bool:
 def _ids(values) -> str:
     """The first ids of a list, as messages show them: "17, 18, 40" or "17, 18, 40, 41, 42, ..."."""
     values = list(values)
-    return ", ".join(_show(v) for v in values[:5]) + (", ..." if len(values) > 5 else "")
+    return ", ".join(show_value(v) for v in values[:5]) + (", ..." if len(values) > 5 else "")
 
 
 def _lacking(name: str, ids, other: str, other_ids, what: str = "items") -> list[str]:
@@ -205,10 +205,10 @@ def _check_gold(gold: pd.Series, metric_name: str, where, numeric_predictions: b
     if metric_name == "mae":
         i = _first_not_finite(gold)
         if i is not None:
-            raise InputError(f"{name}: {_show(gold.iloc[i])} ({where(i)}) is not a finite number")
+            raise InputError(f"{name}: {show_value(gold.iloc[i])} ({where(i)}) is not a finite number")
     elif numeric_predictions and _mixes_numbers(gold):
         bad = _not_numbers(gold)
-        raise InputError(f"{name}: {_show(gold.iloc[bad[0]])} ({where(bad[0])}) is not a number, unlike the "
+        raise InputError(f"{name}: {show_value(gold.iloc[bad[0]])} ({where(bad[0])}) is not a number, unlike the "
                          f"other gold labels and the predictions{_in_all(bad.size, 'such labels')}")
 
 
@@ -226,11 +226,11 @@ def _check_predictions(pred: pd.Series, labels, numeric_gold: bool, metric_name:
     if metric_name == "mae":
         i = _first_not_finite(pred)
         if i is not None:
-            raise InputError(f"{who(i)}: {_show(pred.iloc[i])} ({where(i)}) is not a finite number")
+            raise InputError(f"{who(i)}: {show_value(pred.iloc[i])} ({where(i)}) is not a finite number")
         return
     if numeric_gold and _mixes_numbers(pred):
         bad = _not_numbers(pred)
-        raise InputError(f"{who(bad[0])}: prediction {_show(pred.iloc[bad[0]])} ({where(bad[0])}) is not a number, "
+        raise InputError(f"{who(bad[0])}: prediction {show_value(pred.iloc[bad[0]])} ({where(bad[0])}) is not a number, "
                          f"but the gold labels are numbers{_in_all(bad.size, 'such predictions')}")
     known = set(labels)
     unknown = [v for v in pd.unique(pred).tolist() if v not in known]
@@ -240,7 +240,7 @@ def _check_predictions(pred: pd.Series, labels, numeric_gold: bool, metric_name:
         rows = pred if run is None else pred[run(i)]
         listed = sorted((v for v in pd.unique(rows).tolist() if v not in known), key=str)
         raise InputError(f"{who(i)} predicts labels that are not gold labels: {listed[:5]} "
-                         f"(first: {_show(pred.iloc[i])} in {where(i)}{_in_all(bad.size, 'such predictions')})")
+                         f"(first: {show_value(pred.iloc[i])} in {where(i)}{_in_all(bad.size, 'such predictions')})")
 
 
 def label_metric(name: str, labels, positive=None, subset=None) -> tuple[Metric, dict]:
@@ -385,7 +385,7 @@ def statistics_from_predictions(table: pd.DataFrame, gold_column: str, systems=N
         repeated = table[c].duplicated()
         if repeated.any():
             i = int(np.flatnonzero(repeated.to_numpy())[0])
-            raise InputError(f"item id column {c!r}: {_show(table[c].iloc[i])} (row {i + 2}) repeats an earlier id")
+            raise InputError(f"item id column {c!r}: {show_value(table[c].iloc[i])} (row {i + 2}) repeats an earlier id")
     if len(systems) < 2:
         raise InputError(f"need at least two systems to compare, got {len(systems)}")
     if len(table) == 0:
@@ -484,7 +484,7 @@ def statistics_from_long(table: pd.DataFrame, metric: Metric):
     _no_missing(table[["system", "item"]], "statistics table")
 
     def cell(i, c):
-        return (f"statistics table: system {_show(table.system.iloc[i])}, item {_show(table.item.iloc[i])}, "
+        return (f"statistics table: system {show_value(table.system.iloc[i])}, item {show_value(table.item.iloc[i])}, "
                 f"column {c!r}")
 
     for c in metric.statistics:
@@ -495,20 +495,20 @@ def statistics_from_long(table: pd.DataFrame, metric: Metric):
     for c in metric.statistics:
         i = _first_not_finite(table[c])
         if i is not None:
-            raise InputError(f"statistics table: system {_show(table.system.iloc[i])}, column {c!r}: "
-                             f"{_show(table[c].iloc[i])} (row {i + 2}) is not a finite number")
+            raise InputError(f"statistics table: system {show_value(table.system.iloc[i])}, column {c!r}: "
+                             f"{show_value(table[c].iloc[i])} (row {i + 2}) is not a finite number")
     for c in metric.statistics:  # every statistic is a count but mae's absolute error, a number >= 0
         values = pd.to_numeric(table[c]).to_numpy(float)
         bad = np.flatnonzero(values < 0 if c == "abs_error" else (values < 0) | (values != np.round(values)))
         if bad.size:
             i = bad[0]
             need = "negative (an absolute error is >= 0)" if c == "abs_error" else "not a count (an integer >= 0)"
-            raise InputError(f"{cell(i, c)}: {_show(table[c].iloc[i])} (row {i + 2}) is {need}"
+            raise InputError(f"{cell(i, c)}: {show_value(table[c].iloc[i])} (row {i + 2}) is {need}"
                              f"{_in_all(bad.size, 'such values')}")
     repeated = np.flatnonzero(table.duplicated(["system", "item"]).to_numpy())
     if repeated.size:
         i = repeated[0]
-        raise InputError(f"statistics table: system {_show(table.system.iloc[i])}, item {_show(table.item.iloc[i])} "
+        raise InputError(f"statistics table: system {show_value(table.system.iloc[i])}, item {show_value(table.item.iloc[i])} "
                          f"(row {i + 2}) repeats an earlier (system, item) row")
     names = list(pd.unique(table.system))
     if len(names) < 2:
@@ -517,8 +517,8 @@ def statistics_from_long(table: pd.DataFrame, metric: Metric):
     first = items[names[0]]
     for s in names[1:]:
         if items[s] != first:
-            raise InputError(f"systems {_show(names[0])} and {_show(s)} are scored on different items: "
-                             + "; ".join(_lacking(_show(s), items[s], _show(names[0]), first)))
+            raise InputError(f"systems {show_value(names[0])} and {show_value(s)} are scored on different items: "
+                             + "; ".join(_lacking(show_value(s), items[s], show_value(names[0]), first)))
     ordered = table.sort_values(["system", "item"], kind="stable")
     stats = np.stack([ordered.loc[ordered.system == s, list(metric.statistics)].to_numpy(float) for s in names])
     return names, stats
@@ -715,7 +715,7 @@ def _score_groups(table: pd.DataFrame) -> tuple[dict[str, pd.Series], bool]:
             if has_seed and pd.Index(index).has_duplicates:
                 j = int(np.flatnonzero(pd.Index(index).duplicated())[0])
                 earlier = int(np.flatnonzero(index == index[j])[0])
-                raise InputError(f"system {s!r} has several scores for seed {_show(index[j])} (rows "
+                raise InputError(f"system {s!r} has several scores for seed {show_value(index[j])} (rows "
                                  f"{g.index[earlier] + 2} and {g.index[j] + 2})")
             groups[str(s)] = pd.Series(scores.to_numpy(float), index=index)
         return groups, has_seed
@@ -730,7 +730,7 @@ def _score_groups(table: pd.DataFrame) -> tuple[dict[str, pd.Series], bool]:
         if repeated.size:
             j = int(repeated[0])
             earlier = int(np.flatnonzero((table.seed == table.seed.iloc[j]).to_numpy())[0])
-            raise InputError(f"column 'seed': seed {_show(table.seed.iloc[j])} (row {j + 2}) repeats row "
+            raise InputError(f"column 'seed': seed {show_value(table.seed.iloc[j])} (row {j + 2}) repeats row "
                              f"{earlier + 2} (a wide table has one row per seed)")
     seeds = table["seed"].to_numpy() if "seed" in table.columns else np.arange(len(table))
     groups = {}
@@ -1007,13 +1007,13 @@ def item_clusters(table: pd.DataFrame, column: str, *, items=None) -> np.ndarray
             rows = np.flatnonzero((table.item == item).to_numpy())
             first = table[column].iloc[rows[0]]
             other = rows[np.flatnonzero((table[column].iloc[rows] != first).to_numpy())[0]]
-            raise InputError(f"--clusters column {column!r}: item {_show(item)} is in more than one cluster "
-                             f"({_show(first)} in row {rows[0] + 2}, {_show(table[column].iloc[other])} in row "
+            raise InputError(f"--clusters column {column!r}: item {show_value(item)} is in more than one cluster "
+                             f"({show_value(first)} in row {rows[0] + 2}, {show_value(table[column].iloc[other])} in row "
                              f"{other + 2})")
         values = per_item.first().reindex(items)
     codes = pd.factorize(values.to_numpy(), sort=False)[0]
     if codes.size == 0 or codes.max() + 1 < 2:
-        only = f" ({_show(values.iloc[0])})" if codes.size else ""
+        only = f" ({show_value(values.iloc[0])})" if codes.size else ""
         raise InputError(f"--clusters column {column!r}: one cluster only{only}; the bootstrap needs at least 2")
     return codes
 
@@ -1113,8 +1113,8 @@ def runs_from_long(table: pd.DataFrame, gold_column: str, prediction_column: str
     repeated = table.duplicated(["system", "seed", "item"])
     if repeated.any():
         i = int(np.flatnonzero(repeated.to_numpy())[0])
-        raise InputError(f"long table: system {_show(table.system.iloc[i])}, seed {_show(table.seed.iloc[i])}, "
-                         f"item {_show(table.item.iloc[i])} (row {i + 2}) repeats an earlier row")
+        raise InputError(f"long table: system {show_value(table.system.iloc[i])}, seed {show_value(table.seed.iloc[i])}, "
+                         f"item {show_value(table.item.iloc[i])} (row {i + 2}) repeats an earlier row")
     names = list(pd.unique(table.system))
     if systems:
         unknown = [s for s in systems if s not in {str(n) for n in names}]
@@ -1128,10 +1128,10 @@ def runs_from_long(table: pd.DataFrame, gold_column: str, prediction_column: str
         raise InputError(f"need at least two systems to compare, got {len(names)}")
 
     def where(i):  # the i-th row of the (selected) table: its line in the file and its item
-        return f"row {table.index[i] + 2}, item {_show(table.item.iloc[i])}"
+        return f"row {table.index[i] + 2}, item {show_value(table.item.iloc[i])}"
 
     def who(i):
-        return f"system {_show(table.system.iloc[i])}, seed {_show(table.seed.iloc[i])}"
+        return f"system {show_value(table.system.iloc[i])}, seed {show_value(table.seed.iloc[i])}"
 
     def run_of(i):
         return ((table.system == table.system.iloc[i]) & (table.seed == table.seed.iloc[i])).to_numpy()
@@ -1144,9 +1144,9 @@ def runs_from_long(table: pd.DataFrame, gold_column: str, prediction_column: str
         rows = np.flatnonzero((table.item == item).to_numpy())
         gold = table[gold_column].iloc[rows]
         other = rows[np.flatnonzero((gold != gold.iloc[0]).to_numpy())[0]]
-        raise InputError(f"gold column {gold_column!r}: item {_show(item)} has different gold labels in "
-                         f"different rows ({_show(gold.iloc[0])} in row {table.index[rows[0]] + 2}, "
-                         f"{_show(table[gold_column].iloc[other])} in row {table.index[other] + 2})")
+        raise InputError(f"gold column {gold_column!r}: item {show_value(item)} has different gold labels in "
+                         f"different rows ({show_value(gold.iloc[0])} in row {table.index[rows[0]] + 2}, "
+                         f"{show_value(table[gold_column].iloc[other])} in row {table.index[other] + 2})")
     _check_predictions(table[pred], sorted(pd.unique(table[gold_column]).tolist(), key=str),
                        numeric(table[gold_column]), metric_name, who, where, run_of)
     items = _sorted_unique(table.item)
@@ -1166,7 +1166,7 @@ def runs_from_long(table: pd.DataFrame, gold_column: str, prediction_column: str
             run_columns.append(column)
     if incomplete:  # every run must predict every item: name the first incomplete run, count them all
         name, seed, lacking = incomplete[0]
-        raise InputError(f"unmatched items across systems: system {_show(name)}, seed {_show(seed)} lacks "
+        raise InputError(f"unmatched items across systems: system {show_value(name)}, seed {show_value(seed)} lacks "
                          f"{len(lacking)} of the {len(items)} items (first: {_ids(lacking)})"
                          + (f"; {len(incomplete)} of the {len(labels) + len(incomplete)} runs lack items"
                             if len(incomplete) > 1 else ""))
@@ -1347,7 +1347,6 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
 
     >>> import numpy as np
     >>> import pandas as pd
-    >>> from simstats import approach_t_test
     >>> rng = np.random.default_rng(0)
     >>> gold = rng.integers(0, 2, 60)
     >>> table = pd.DataFrame({"gold": gold})
@@ -1525,7 +1524,6 @@ def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float
 
     >>> import numpy as np
     >>> import pandas as pd
-    >>> from simstats import approach_t_test
     >>> rng = np.random.default_rng(0)
     >>> gold = rng.integers(0, 2, 60)
     >>> table = pd.DataFrame({"gold": gold})

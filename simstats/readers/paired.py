@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simstats.compare import InputError, _show
+from simstats.compare import InputError, show_value
 from simstats.stats.metrics import Metric
 
 __all__ = ["MEAN_SCORE", "PairedScores", "paired_scores"]
@@ -131,10 +131,10 @@ def paired_scores(evaluations: pd.DataFrame, *, task: str | None = None, models=
         twice = per_item[per_item.duplicated("item", keep=False)]
         if len(twice):
             values = twice[twice["item"] == twice["item"].iloc[0]].cluster.tolist()
-            raise InputError(f"task {task!r}: item {_show(twice['item'].iloc[0])} is in more than one cluster "
+            raise InputError(f"task {task!r}: item {show_value(twice['item'].iloc[0])} is in more than one cluster "
                              f"({', '.join(map(str, values[:3]))})")
         if per_item.cluster.isna().any():
-            raise InputError(f"task {task!r}: item {_show(per_item[per_item.cluster.isna()]['item'].iloc[0])} has "
+            raise InputError(f"task {task!r}: item {show_value(per_item[per_item.cluster.isna()]['item'].iloc[0])} has "
                              "no cluster id")
         by_item = per_item.set_index("item").cluster.loc[items]
         clusters = np.unique(by_item.to_numpy(), return_inverse=True)[1].ravel()

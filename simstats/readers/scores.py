@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simstats.compare import InputError, _show
+from simstats.compare import InputError, show_value
 from simstats.readers import COLUMNS
 
 __all__ = ["read_scores"]
@@ -70,8 +70,8 @@ def read_scores(table: pd.DataFrame, *, cluster_column: str | None = None) -> pd
     if bad.size:
         value = frame.score.iloc[bad[0]]
         what = "missing score" if pd.isna(value) else f"score {value!r}"
-        raise InputError(f"scores table: {what} (row {bad[0] + 2}, model {_show(frame.model.iloc[bad[0]])}, item "
-                         f"{_show(frame['item'].iloc[bad[0]])}) is not a finite number"
+        raise InputError(f"scores table: {what} (row {bad[0] + 2}, model {show_value(frame.model.iloc[bad[0]])}, item "
+                         f"{show_value(frame['item'].iloc[bad[0]])}) is not a finite number"
                          + (f"; {bad.size} such rows in all" if bad.size > 1 else ""))
     out = pd.DataFrame({"model": frame.model.astype(str).to_numpy(),
                         "task": frame.task.astype(str).to_numpy() if "task" in frame else "-",
@@ -81,14 +81,14 @@ def read_scores(table: pd.DataFrame, *, cluster_column: str | None = None) -> pd
         out["epoch"] = frame.epoch.to_numpy()
     else:
         out["epoch"] = out.groupby(keys, sort=False).cumcount().to_numpy()
-    repeated = out.duplicated(keys + ["epoch"], keep=False).to_numpy()
-    if repeated.any():
-        rows = np.flatnonzero(repeated)
-        first = out.iloc[rows[0]]
-        twin = rows[1:][(out.iloc[rows[1:]][keys + ["epoch"]] == first[keys + ["epoch"]]).all(axis=1).to_numpy()][0]
-        raise InputError(f"scores table: model {_show(first.model)}, task {_show(first.task)}, item "
-                         f"{_show(first['item'])}, epoch {_show(first.epoch)} appears twice (rows {rows[0] + 2} and "
-                         f"{twin + 2})")
+    again = np.flatnonzero(out.duplicated(keys + ["epoch"]).to_numpy())
+    if again.size:
+        first = out.iloc[again[0]]
+        same = (out[keys + ["epoch"]] == first[keys + ["epoch"]]).all(axis=1).to_numpy()
+        rows = np.flatnonzero(same)                       # the first occurrence and its repeat
+        raise InputError(f"scores table: model {show_value(first.model)}, task {show_value(first.task)}, item "
+                         f"{show_value(first['item'])}, epoch {show_value(first.epoch)} appears twice (rows {rows[0] + 2} and "
+                         f"{rows[1] + 2})")
     out["cluster"] = frame[cluster_column].to_numpy() if cluster_column is not None else None
     out["item_hash"] = None
     return out[list(COLUMNS)]

@@ -355,17 +355,14 @@ def _decision_matrix(names, pairs: pd.DataFrame, correction: str, scope: str, al
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     if len(names) < 2:
         raise ValueError(f"a competition needs at least two systems, got {len(names)}")
+    if correction not in CORRECTIONS:
+        raise ValueError(f"correction must be one of {tuple(CORRECTIONS)}, got {correction!r}")
     adjusted = adjust_pair_table(pairs[["reference", "system", "pvalue"]], scope=scope,
-                                 corrections={"decision": CORRECTIONS[correction] if correction in CORRECTIONS
-                                              else _unknown_correction(correction)})
+                                 corrections={"decision": CORRECTIONS[correction]})
     p = _pvalue_matrix(names, adjusted, "pvalue_decision")
     tied = p >= alpha
     np.fill_diagonal(tied, False)
     return p, tied
-
-
-def _unknown_correction(correction):
-    raise ValueError(f"correction must be one of {tuple(CORRECTIONS)}, got {correction!r}")
 
 
 def tie_structure(names, pairs: pd.DataFrame, *, alpha: float = 0.05, correction: str = "holm",

@@ -32,14 +32,36 @@ def _one_run_each(rng, n=300, p=0.8):
     return np.stack([correct, np.ones_like(correct)], axis=2)
 
 
-@pytest.mark.parametrize("test", ["bootstrap", "randomization"])
-def test_compare_default_holds_alpha_with_one_run_per_system(test):
+@pytest.mark.parametrize("test, n", [("bootstrap", 300), ("randomization", 300), ("bootstrap", 60)])
+def test_compare_default_holds_alpha_with_one_run_per_system(test, n):
+    """300 items, and a small test set of 60 items."""
     rng = np.random.default_rng(20261127)
-    pvalues = [compare_systems(["a", "b"], _one_run_each(rng), accuracy, test=test, n_resamples=499, rng=r)
+    pvalues = [compare_systems(["a", "b"], _one_run_each(rng, n), accuracy, test=test, n_resamples=499, rng=r)
                .pvalue_adjusted.dropna().iloc[0] for r in range(R)]
     pvalues = np.asarray(pvalues)
     assert pvalues.min() >= 1 / 500                       # add-one: never below 1/(B + 1)
-    _within(float(np.mean(pvalues < ALPHA)), f"compare --test {test}")
+    _within(float(np.mean(pvalues < ALPHA)), f"compare --test {test}, {n} items")
+
+
+def test_compare_from_scores_holds_alpha_with_epochs_and_clusters():
+    """`--from scores`' default: 3 samples per item averaged, items of 20 subjects of 15 (each subject
+    shifts both models' chance alike), the subjects resampled whole; item-dominant variation."""
+    from simstats.readers.paired import paired_scores
+    from simstats.readers.scores import read_scores
+
+    rng = np.random.default_rng(31)
+    subject = np.repeat(np.arange(20), 15)
+    hits = []
+    for r in range(R):
+        chance = np.clip(rng.uniform(0.3, 0.95, 300) + rng.normal(0, 0.1, 20)[subject], 0, 1)
+        rows = pd.DataFrame({"model": np.repeat(["a", "b"], 900), "item": np.tile(np.repeat(np.arange(300), 3), 2),
+                             "subject": np.tile(np.repeat(subject, 3), 2),
+                             "score": (rng.random(1800) < np.tile(np.repeat(chance, 3), 2)).astype(float)})
+        paired = paired_scores(read_scores(rows, cluster_column="subject"))
+        out = compare_systems(paired.names, paired.stats, paired.metric, n_resamples=499, rng=r,
+                              clusters=paired.clusters)
+        hits.append(out[out.role == "system"].pvalue_adjusted.iloc[0] < ALPHA)
+    _within(float(np.mean(hits)), "compare --from scores (epochs, clusters)")
 
 
 def test_compare_scores_defaults_hold_alpha_and_are_two_sided():
