@@ -138,8 +138,11 @@ def _compare(args) -> int:
     from simstats.compare import (compare_systems, item_clusters, read_table, runs_clusters, statistics_from_long,
                                   statistics_from_predictions, statistics_metric, wide_clusters)
 
-    table = read_table(args.table)
-    scored = _evaluations(args, table) if args.from_format else None
+    several = _one_table(args)
+    if several is not None:
+        return _compare_tasks(args, several)
+    table = None if args.from_format else read_table(args.table)
+    scored = _evaluations(args)[0] if args.from_format else None
     runs = None if scored is not None else _runs(args, table)
     clusters, exclude = None, args.exclude
     if scored is not None:
@@ -168,11 +171,10 @@ def _compare(args) -> int:
                          "with a seed column, or --approach)")
     if args.fail_on == "claim-not-shown" and args.margin is None:
         raise ValueError("--fail-on claim-not-shown needs --margin (the claim to show)")
-    if args.test == "t":
-        raise ValueError("--test t is the approach t-test over seeds x items and needs several seeds per system "
-                         "(a long table with a seed column, or --approach); with one run per system use --test "
-                         "bootstrap or randomization")
-    args.test = args.test or "bootstrap"
+    # per-item scores from an evaluation: the paired t-test over items (or clusters) and analytic intervals,
+    # validated by the harness study (the cluster bootstrap is liberal with few clusters; a percentile
+    # interval collapses at 0 % and 100 %)
+    args.test = args.test or ("t" if scored is not None else "bootstrap")
     if scored is not None:
         names, stats, metric = scored.names, scored.stats, scored.metric
     elif runs is not None:  # one run per system: the same test as a wide table of these columns
@@ -185,7 +187,7 @@ def _compare(args) -> int:
                                                            args.positive, args.classes, id_column=args.id,
                                                            exclude=exclude)
     out = compare_systems(names, stats, metric, test=args.test, reference=args.reference,
-                          n_resamples=args.n_resamples, rng=args.seed, correction=args.correction,
+                          n_resamples=args.n_resamples, rng=args.seed, correction=args.correction or "none",
                           alternative=args.alternative, confidence_level=args.confidence,
                           pvalue_method=args.pvalue_method or "shift", pvalue_rule=args.pvalue_rule or "add-one",
                           clusters=clusters)
@@ -207,10 +209,12 @@ def _compare(args) -> int:
                         f"{args.alpha:g}): claim_pvalue, claim_shown, verdict\n")
     a = out.attrs
     resampling, intervals = f"{a['n_resamples']} resamples, seed {a['seed']}, ", ""
-    if args.test == "exact-randomization":  # exact p-values need no resampling; the intervals do
+    if args.test == "t":
+        resampling = f"{a['intervals']}, "
+    elif args.test == "exact-randomization":  # exact p-values need no resampling; the intervals do
         resampling, intervals = "", f" from {a['n_resamples']} bootstrap resamples (seed {a['seed']})"
     if a.get("clusters"):
-        resampling += f"{a['clusters']} clusters resampled whole, "
+        resampling += "" if args.test == "t" else f"{a['clusters']} clusters resampled whole, "
     _emit(out, args.format, f"{a['metric']}: {a['test']}, {resampling}correction {a['correction']} over "
                             f"{a['correction_scope']}\n"
                             f"claim: {a['claim']}\n"
@@ -220,10 +224,78 @@ def _compare(args) -> int:
     return _gate(out, args.fail_on)
 
 
-def _evaluations(args, table):
-    """``--from``: an evaluation's per-item scores of one task, read by the format's reader."""
+def _one_table(args):
+    """Normalises ``args.table``: one path (``args.table`` a string) unless --from reads several; returns the
+    tasks' paired scores when --from gives several tasks to compare, else None (and keeps them for reuse)."""
     from simstats.compare import InputError
-    from simstats.readers.paired import paired_scores
+
+    if not args.from_format:
+        if isinstance(args.table, list):
+            if len(args.table) != 1:
+                raise InputError(f"one table expected, got {len(args.table)} paths (several paths are the logs of "
+                                 "--from lm-eval/inspect/helm)")
+            args.table = args.table[0]
+        return None
+    if getattr(args, "_tasks", None) is None:
+        args._tasks = _evaluations(args)
+    return args._tasks if len(args._tasks) > 1 else None
+
+
+def _compare_tasks(args, tasks) -> int:
+    """compare --from over several tasks: each task's comparison, the correction over all of them."""
+    import pandas as pd
+
+    from simstats.compare import InputError, compare_systems
+    from simstats.stats.multitest import adjust_pvalues
+
+    for flag, value in (("--margin", args.margin), ("--fail-on", args.fail_on)):
+        if value is not None:
+            raise InputError(f"{flag} decides one comparison; choose a task with --task")
+    if args.reference == "best" and args.alternative in BEST_ONE_SIDED:
+        warnings.warn(BEST_ONE_SIDED[args.alternative])
+    args.alternative = args.alternative or "two-sided"
+    args.test = args.test or "t"
+    correction = args.correction or "holm"
+    frames = []
+    for paired in tasks:
+        out = compare_systems(paired.names, paired.stats, paired.metric, test=args.test, reference=args.reference,
+                              n_resamples=args.n_resamples, rng=args.seed, correction="none",
+                              alternative=args.alternative, confidence_level=args.confidence,
+                              pvalue_method=args.pvalue_method or "shift", pvalue_rule=args.pvalue_rule or "add-one",
+                              clusters=paired.clusters)
+        low, high = paired.samples
+        frames.append(out.assign(task=paired.task, items=paired.stats.shape[1],
+                                 clusters=int(paired.clusters.max() + 1) if paired.clusters is not None else np.nan,
+                                 samples_per_item=f"{low}" if low == high else f"{low}-{high}"))
+    first = frames[0].attrs
+    table = pd.concat(frames, ignore_index=True)
+    table = table[["task"] + [c for c in table.columns if c != "task"]]
+    tested = table.pvalue.notna().to_numpy()
+    table["pvalue_adjusted"] = float("nan")
+    table.loc[tested, "pvalue_adjusted"] = adjust_pvalues(table.pvalue.to_numpy()[tested], correction)
+    count = int(tested.sum())
+    scope = f"the {count} comparison{'' if count == 1 else 's'} with the reference over {len(tasks)} tasks"
+    table.attrs = {**first, "correction": correction, "correction_scope": scope, "alpha": args.alpha,
+                   "tasks": len(tasks), "task": None, "clusters": None,
+                   "claim": "these models differ on the population of items of each task (item means over each "
+                            "item's samples; not their training procedures)"}
+    a = table.attrs
+    method = (f"{a['test']}, {a['intervals']}" if args.test == "t" else
+              f"{a['test']}, {a['n_resamples']} resamples, seed {a['seed']}")
+    _emit(table, args.format, f"{a['metric']} over {len(tasks)} tasks: {method}; clusters as the task's reader gave "
+                              f"them (column clusters); correction {correction} over {scope}\n"
+                              f"claim: {a['claim']}\n"
+                              f"H1: reference {IMPROVEMENT_H1[a['alternative']]} system; "
+                              f"{_sides(a['alternative'], args.confidence)}; {DIFFERENCE_SIGN}\n")
+    return 0
+
+
+def _evaluations(args):
+    """``--from``: an evaluation's per-item scores, read by the format's reader: a list of
+    :class:`~simstats.readers.paired.PairedScores`, one per task compared (--task, or every task all the
+    models have)."""
+    from simstats.compare import InputError, read_table
+    from simstats.readers.paired import paired_scores, shared_tasks
     from simstats.readers.scores import read_scores
 
     for flag, value in (("--statistics", args.statistics), ("--approach", getattr(args, "approach", None)),
@@ -233,9 +305,30 @@ def _evaluations(args, table):
             raise InputError(f"{flag} cannot be combined with --from {args.from_format} (the reader names the "
                              "models, items and scores)")
     if args.metric not in ("accuracy", "mean_score"):
-        raise InputError(f"--from {args.from_format} compares mean item scores; --metric {args.metric} does not apply")
-    evaluations = read_scores(table, cluster_column=args.clusters)
-    return paired_scores(evaluations, task=args.task, models=args.systems)
+        raise InputError(f"--from {args.from_format} compares mean item scores; --metric {args.metric} does not apply "
+                         "(--score names the format's metric)")
+    paths = args.table
+    if args.from_format == "scores":
+        if len(paths) != 1:
+            raise InputError(f"--from scores reads one table, got {len(paths)} paths")
+        for flag, value in (("--score", args.score), ("--filter", args.filter_name)):
+            if value is not None:
+                raise InputError(f"{flag} applies to --from lm-eval/inspect/helm; a scores table has one score column")
+        evaluations = read_scores(read_table(paths[0]), cluster_column=args.clusters)
+    elif args.from_format == "lm-eval":
+        from simstats.readers.lm_eval import read_lm_eval
+        evaluations = read_lm_eval(paths, task=args.task, metric=args.score, filter=args.filter_name,
+                                   cluster_field=args.clusters)
+    elif args.from_format == "inspect":
+        from simstats.readers.inspect import read_inspect
+        evaluations = read_inspect(paths, scorer=args.score, cluster_field=args.clusters)
+    else:
+        from simstats.readers.helm import read_helm
+        evaluations = read_helm(paths, stat=args.score, cluster_field=args.clusters)
+    if args.from_format != "lm-eval" and args.filter_name is not None:
+        raise InputError(f"--filter applies to --from lm-eval, not --from {args.from_format}")
+    tasks = [args.task] if args.task is not None else shared_tasks(evaluations, models=args.systems)
+    return [paired_scores(evaluations, task=task, models=args.systems) for task in tasks]
 
 
 def _one_run_decisions(out, names, stats, metric, args, clusters):
@@ -327,7 +420,7 @@ def _compare_approaches(args, runs) -> int:
         raise InputError("--fail-on claim-not-shown needs --margin (the claim to show)")
     out = compare_approach_runs(runs, test=test, resample=resample, reference=args.reference,
                                 alternative=alternative, n_resamples=args.n_resamples, rng=args.seed,
-                                confidence_level=args.confidence, correction=args.correction,
+                                confidence_level=args.confidence, correction=args.correction or "none",
                                 paired_seeds={"auto": None, "yes": True, "no": False}[args.paired_seeds],
                                 margin=args.margin, claim=args.claim, alpha=args.alpha, variance=args.variance)
     a = out.attrs
@@ -566,8 +659,11 @@ def _competition(args) -> int:
                     ("differences", "CIs of differences from the best (Figure 2)"),
                     ("bootstrap", "Bootstrap distribution of the difference between the two best systems (Figure 3)"))
 
-    table = read_table(args.table)
-    scored = _evaluations(args, table) if args.from_format else None
+    if _one_table(args) is not None:
+        raise ValueError(f"competition ranks systems on one task; the evaluation has {len(_one_table(args))} tasks "
+                         "(choose one with --task)")
+    table = None if args.from_format else read_table(args.table)
+    scored = _evaluations(args)[0] if args.from_format else None
     if scored is not None:
         names, stats, metric, clusters = scored.names, scored.stats, scored.metric, scored.clusters
     elif args.statistics:
@@ -648,14 +744,27 @@ def _competition(args) -> int:
     return 0
 
 
+#: The formats of ``--from``: their readers take paths (files or folders), the scores format one table.
+FROM_FORMATS = ("lm-eval", "inspect", "helm", "scores")
+
+
 def _from_arguments(p) -> None:
     """``--from`` and ``--task`` of ``compare`` and ``competition``."""
-    p.add_argument("--from", dest="from_format", choices=["scores"],
-                   help="read an evaluation's per-item scores instead of predictions: scores = a long table "
-                        "(model, item, score and optionally task, epoch); each model's epochs of an item are "
-                        "averaged, models are joined on the item ids, and --systems chooses models (default: "
-                        "predictions or --statistics)")
-    p.add_argument("--task", help="with --from: the task to compare (default: the table's only task)")
+    p.add_argument("--from", dest="from_format", choices=list(FROM_FORMATS),
+                   help="read an evaluation's per-item scores instead of predictions: lm-eval (lm-evaluation-harness "
+                        "--output_path folders, or one folder per model), inspect (inspect_ai .eval/.json logs; "
+                        "needs simstats[inspect]), helm (HELM run folders or per_instance_stats.json files), scores "
+                        "(a long table: model, item, score and optionally task, epoch); each model's epochs of an "
+                        "item are averaged, models are joined on the item ids (and item hashes, where the format "
+                        "has them), and --systems chooses models (default: predictions or --statistics)")
+    p.add_argument("--task", help="with --from: the task to compare (default: every task all models have, each "
+                                  "compared, the correction over all of them)")
+    p.add_argument("--score", metavar="NAME",
+                   help="with --from lm-eval/inspect/helm: the metric (lm-eval), scorer (inspect) or statistic (helm) "
+                        "to compare (default: lm-eval the task's first per-item metric, inspect the log's only "
+                        "scorer, helm exact_match)")
+    p.add_argument("--filter", dest="filter_name", metavar="NAME",
+                   help="with --from lm-eval: the filter of a task with several (default: none, or the task's only one)")
 
 
 def _pvalue_rule_argument(p, default: str = "add-one") -> None:
@@ -664,9 +773,9 @@ def _pvalue_rule_argument(p, default: str = "add-one") -> None:
                         f"(c + 1)/(B + 1), never 0, or fraction c/B (can print 0) (default: {default})")
 
 
-def _prediction_arguments(p, table_help: str, metric_help: str, optional: bool = False) -> None:
-    """The input options shared by ``compare``, ``plan`` and ``competition``."""
-    p.add_argument("table", help=table_help, **({"nargs": "?"} if optional else {}))
+def _prediction_arguments(p, table_help: str, metric_help: str, optional: bool = False, several: bool = False) -> None:
+    """The input options shared by ``compare``, ``plan`` and ``competition`` (``several``: the paths of --from)."""
+    p.add_argument("table", help=table_help, **({"nargs": "?"} if optional else {"nargs": "+"} if several else {}))
     p.add_argument("--gold", default="y", help="gold label column (default: y)")
     p.add_argument("--systems", nargs="+", help="system columns (default: all but the gold, id and --exclude "
                                                 "columns)")
@@ -758,7 +867,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "columns into approaches); long rows (system, seed, item, pred, gold); or, with "
                              "--statistics, long rows (system, item, statistics...)",
                           "accuracy, f1, precision, recall (binary, see --positive), macro_f1 (see --classes), "
-                          "weighted_f1, mae; with --statistics also bleu (sacrebleu's corpus BLEU)")
+                          "weighted_f1, mae; with --statistics also bleu (sacrebleu's corpus BLEU)", several=True)
     p.add_argument("--statistics", action="store_true",
                    help="the table holds per-item sufficient statistics (default: it holds predictions)")
     _from_arguments(p)
@@ -794,8 +903,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the resampling (default: 0)")
     p.add_argument("--confidence", type=float, default=0.95,
                    help="level of the two-sided intervals (default: 0.95)")
-    p.add_argument("--correction", default="none", choices=["none", "bonferroni", "holm", "bh"],
-                   help="multiple-comparison correction of the p-values (default: none)")
+    p.add_argument("--correction", choices=["none", "bonferroni", "holm", "bh"],
+                   help="multiple-comparison correction of the p-values (default: none; holm over every task's "
+                        "comparisons when --from gives several tasks)")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="approach tests: level of the verdicts and of --fail-on (default: 0.05)")
     p.add_argument("--variance", default="moments", choices=["moments", "bootstrap"],
@@ -880,7 +990,7 @@ def build_parser() -> argparse.ArgumentParser:
     _prediction_arguments(p, "CSV/TSV/parquet: a gold column and one prediction column per system, or with "
                              "--statistics long rows (system, item, statistics...)",
                           "accuracy, f1 (see --positive), macro_f1 (see --classes), weighted_f1, mae (lower is "
-                          "better); with --statistics also precision, recall and bleu (sacrebleu's corpus BLEU)")
+                          "better); with --statistics also precision, recall and bleu (sacrebleu's corpus BLEU)", several=True)
     p.add_argument("--statistics", action="store_true",
                    help="the table holds per-item sufficient statistics in long rows (system, item, statistics...), "
                         "e.g. BLEU's (default: it holds predictions)")

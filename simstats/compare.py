@@ -36,7 +36,7 @@ __all__ = ["read_table", "statistics_from_predictions", "statistics_from_long", 
            "runs_from_approaches", "Runs", "InputError", "ASO_METHODS"]
 
 LABEL_METRICS = ("accuracy", "f1", "precision", "recall", "macro_f1", "weighted_f1", "mae")
-TESTS = ("bootstrap", "randomization", "exact-randomization")
+TESTS = ("bootstrap", "randomization", "exact-randomization", "t")
 #: Score-distribution tests; wilcoxon pairs the i-th score of each system (matched seeds).
 SCORE_TESTS = {"welch": classical.welch_t_test, "mwu": classical.mann_whitney_test,
                "wilcoxon": classical.wilcoxon_test, "aso": None}
@@ -539,9 +539,14 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
         Per-item statistics of ``metric`` (one run per system).
     metric : Metric
         Metric of summed statistics.
-    test : {"bootstrap", "randomization", "exact-randomization"}
-        Paired bootstrap (:func:`simstats.paired_bootstrap`), approximate randomization or the exact
-        stratified randomization test (:func:`simstats.randomization_test`).
+    test : {"bootstrap", "randomization", "exact-randomization", "t"}
+        Paired bootstrap (:func:`simstats.paired_bootstrap`), approximate randomization, the exact
+        stratified randomization test (:func:`simstats.randomization_test`), or the paired t-test
+        over items (:func:`simstats.paired_difference`; cluster-robust over ``clusters``, t on C - 1
+        degrees of freedom) for a metric that is the mean of per-item values (accuracy, a mean item
+        score).  With ``"t"`` the scores' intervals are analytic too: Wilson's for a proportion
+        (every item 0 or 1, no clusters), else the t interval (:func:`simstats.mean_interval`); the
+        intervals of the differences are the paired t-test's.
     reference : str
         The system every other is compared with; "best" (default) picks the best observed score.
     n_resamples : int
@@ -605,11 +610,14 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
                          "exact randomization test counts every arrangement, so its p-value is exact)")
     if correction not in CORRECTIONS:
         raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
-    if clusters is not None and (test != "bootstrap" or pvalue_method == "sacrebleu"):
+    if clusters is not None and (test not in ("bootstrap", "t") or pvalue_method == "sacrebleu"):
         raise InputError(f"--clusters resamples whole clusters in the bootstrap (--test bootstrap, --pvalue-method "
-                         f"shift or percentile); got --test {test}"
+                         f"shift or percentile) or is the cluster-robust t-test's unit (--test t); got --test {test}"
                          + (f" --pvalue-method {pvalue_method}" if test == "bootstrap" else ""))
     names = list(names)
+    if test == "t":
+        return _compare_systems_t(names, stats, metric, reference=reference, correction=correction,
+                                  alternative=alternative, confidence_level=confidence_level, clusters=clusters)
     scores = metric(stats.sum(axis=1))
     if reference == "best":
         ref = int(np.argmax(scores) if metric.higher_is_better else np.argmin(scores))
@@ -666,6 +674,70 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
                          pvalue_rule="add-one" if pvalue_method == "sacrebleu" else pvalue_rule)
     else:
         out.attrs["pvalue_rule"] = "add-one" if test == "randomization" else "exact"
+    return out
+
+
+def item_values(stats: np.ndarray, metric: Metric) -> np.ndarray:
+    """(systems, items) per-item values of a metric that is their mean (statistics (value, 1) per item, as
+    accuracy and a mean item score have); an :class:`InputError` for any other metric."""
+    if metric.ratio_of != (0, 1) or stats.shape[-1] != 2 or not np.all(stats[..., 1] == 1):
+        raise InputError(f"--test t compares means of per-item values (accuracy, a mean item score); metric "
+                         f"{metric.name} is not one (use --test bootstrap)")
+    return stats[..., 0]
+
+
+def _compare_systems_t(names, stats, metric, *, reference, correction, alternative, confidence_level, clusters):
+    """:func:`compare_systems` with ``test="t"``: analytic intervals and the paired t-test over items or clusters."""
+    from simstats.stats.analytic import mean_interval, paired_difference, proportion_interval
+
+    values = item_values(stats, metric)
+    scores = values.mean(axis=1)
+    if reference == "best":
+        ref = int(np.argmax(scores))
+    elif reference in names:
+        ref = names.index(reference)
+    else:
+        raise InputError(f"reference system {reference!r} not found (systems: {', '.join(names)})")
+    binary = clusters is None and bool(np.all((values == 0) | (values == 1)))
+    n_clusters = int(len(np.unique(clusters))) if clusters is not None else None
+    level = confidence_level
+    intervals = []
+    for row in values:
+        if binary:
+            intervals.append(proportion_interval(int(row.sum()), row.size, confidence_level=level))
+        else:
+            intervals.append(mean_interval(row, clusters=clusters, confidence_level=level))
+    others = [i for i in range(len(names)) if i != ref]
+    try:
+        tests = [paired_difference(values[ref], values[i], clusters=clusters, alternative=alternative,
+                                   confidence_level=level) for i in others]
+    except ValueError as err:
+        raise InputError(f"--test t: {err}") from None
+    pvalues = np.array([t.pvalue for t in tests], dtype=float)
+    adjusted = adjust_pvalues(pvalues, correction)
+    rows = [{"system": names[ref], "role": "reference", "score": scores[ref],
+             "score_ci_low": intervals[ref].confidence_interval.low,
+             "score_ci_high": intervals[ref].confidence_interval.high, "reference": names[ref], "difference": 0.0,
+             "difference_ci_low": np.nan, "difference_ci_high": np.nan, "pvalue": np.nan, "pvalue_adjusted": np.nan}]
+    for j, i in enumerate(others):
+        rows.append({"system": names[i], "role": "system", "score": scores[i],
+                     "score_ci_low": intervals[i].confidence_interval.low,
+                     "score_ci_high": intervals[i].confidence_interval.high, "reference": names[ref],
+                     "difference": tests[j].difference, "difference_ci_low": tests[j].confidence_interval.low,
+                     "difference_ci_high": tests[j].confidence_interval.high, "pvalue": pvalues[j],
+                     "pvalue_adjusted": adjusted[j]})
+    out = sorted_by_score(pd.DataFrame(rows), True)
+    unit = "clusters" if clusters is not None else "items"
+    over = (f"over {n_clusters} clusters (cluster-robust, C / (C - 1), t on C - 1 df)" if clusters is not None
+            else "over items (t on n - 1 df)")
+    out.attrs.update(metric=metric.name, test=f"paired t-test {over}",
+                     correction=correction, correction_scope=comparisons_with_reference(len(others)),
+                     n_resamples=None, seed=None, alternative=alternative, confidence_level=confidence_level,
+                     intervals=("scores: Wilson score intervals where every item scores 0 or 1 (no clusters), "
+                                "else t intervals; differences: the paired t-test's"),
+                     claim=f"these runs differ on the population of test {unit} (one run per system; "
+                           "not their training procedures)",
+                     clusters=n_clusters, pvalue_rule="exact")
     return out
 
 

@@ -6,6 +6,7 @@ joined on the item ids of the task: every model must have scored every item.
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,7 +15,7 @@ import pandas as pd
 from simstats.compare import InputError, show_value
 from simstats.stats.metrics import Metric
 
-__all__ = ["MEAN_SCORE", "PairedScores", "paired_scores"]
+__all__ = ["MEAN_SCORE", "PairedScores", "paired_scores", "shared_tasks"]
 
 MEAN_SCORE = Metric("mean_score", ("score", "items"), lambda s: np.divide(s[..., 0], s[..., 1]), ratio_of=(0, 1),
                     elementwise=True)
@@ -82,7 +83,8 @@ def paired_scores(evaluations: pd.DataFrame, *, task: str | None = None, models=
     ------
     simstats.compare.InputError
         Several tasks and none chosen, an unknown task or model, a model that lacks items of the
-        task (all of them counted), an item in two clusters.
+        task (all of them counted), an item whose content hash differs between models (not the
+        same item), an item in two clusters.
 
     Examples
     --------
@@ -112,6 +114,7 @@ def paired_scores(evaluations: pd.DataFrame, *, task: str | None = None, models=
     if len(names) < 2:
         raise InputError(f"task {task!r} has {len(names)} model; a comparison needs at least two")
     rows = rows[rows.model.isin(names)]
+    _check_hashes(rows, task)
     grouped = rows.groupby(["model", "item"], sort=True).score.agg(["mean", "size"])
     items = np.sort(rows["item"].unique())
     stats = np.empty((len(names), items.size, 2))
@@ -141,3 +144,39 @@ def paired_scores(evaluations: pd.DataFrame, *, task: str | None = None, models=
         if clusters.max() < 1:
             raise InputError(f"task {task!r}: one cluster only; the clustered tests need at least 2")
     return PairedScores(names, stats, items, clusters, str(task), (int(sizes.min()), int(sizes.max())))
+
+
+def _check_hashes(rows: pd.DataFrame, task: str) -> None:
+    """Refuse a join of items whose content hashes differ between models (the same id, another item)."""
+    hashed = rows[rows.item_hash.notna()]
+    if not len(hashed):
+        return
+    per_item = hashed.drop_duplicates(["item", "item_hash"])
+    twice = per_item[per_item.duplicated("item", keep=False)]
+    if len(twice):
+        item = twice["item"].iloc[0]
+        models = hashed[hashed["item"] == item].drop_duplicates("item_hash").model.tolist()
+        raise InputError(f"task {task!r}: item {show_value(item)} has different content in model {models[0]!r} and "
+                         f"model {models[1]!r} (their item hashes differ): the logs were not made on the same items")
+
+
+def shared_tasks(evaluations: pd.DataFrame, *, models=None) -> list[str]:
+    """The tasks every model (of ``models``, default all) has, in order of appearance; an InputError if none.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"model": ["a", "a", "b", "b", "b"], "task": ["x", "y", "x", "y", "z"]})
+    >>> shared_tasks(rows)
+    ['x', 'y']
+    """
+    names = list(dict.fromkeys(evaluations.model)) if models is None else list(models)
+    by_task = evaluations.groupby("task", sort=False).model.agg(set)
+    tasks = [task for task, present in by_task.items() if set(names) <= present]
+    if not tasks:
+        raise InputError(f"no task has every model ({', '.join(names)}): "
+                         + "; ".join(f"{t}: {', '.join(sorted(p))}" for t, p in list(by_task.items())[:5]))
+    missing = [task for task in by_task.index if task not in tasks]
+    if missing:
+        warnings.warn(f"task(s) {', '.join(missing)} left out: not every model was evaluated on them")
+    return tasks

@@ -62,6 +62,7 @@ STUDIES: tuple[Study, ...] = (
     Study("approaches", "approaches", title="Comparing approaches over seeds and test items"),
     Study("competition", "navamunoz2024", paper="navamunoz2024", title="Nava-Muñoz et al. (2024)"),
     Study("dror", "dror2019", paper="dror2019", title="Dror et al. (2019)"),
+    Study("harness", "harness", title="Comparing models from harness logs"),
 )
 
 

@@ -4,12 +4,14 @@ The data follow the issue's example: a 3-class task, 2,000 test items, approach 
 point better than A.  Item difficulty is shared by every run (P(correct) = easiness_i + the
 approach's offset + the run's seed effect) and a wrong prediction is one of the two other classes.
 """
+import io
 import json
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.stats as sps
 from conftest import run_cli, write_table
 
 import simstats
@@ -79,9 +81,19 @@ def test_t_test_refuses_what_it_does_not_do(tmp_path, capsys, example):
     code, _, err = run(capsys, "compare", write(tmp_path, long), "--test", "t", "--resample", "items")
     assert code == 2 and err == ("simstats: error: --resample items applies to --test bootstrap; the t-test's claim "
                                  "is about new seeds and new test items\n")
-    code, _, err = run(capsys, "compare", write(tmp_path, long[long.seed == 0]), "--test", "t")
-    assert code == 2 and err.startswith("simstats: error: --test t is the approach t-test over seeds x items and "
-                                        "needs several seeds per system") and err.count("\n") == 1
+    # with one run per system, --test t is the paired t-test over items (scipy's ttest_rel)
+    one = long[long.seed == 0]
+    code, out, err = run(capsys, "compare", write(tmp_path, one), "--test", "t", "--format", "csv")
+    assert code == 0, err
+    row = pd.read_csv(io.StringIO(out)).query("role == 'system'").iloc[0]
+    right = {name: (g.sort_values("item").pred == g.sort_values("item").y).to_numpy(float)
+             for name, g in one.groupby("system")}
+    reference = row.reference
+    expected = sps.ttest_rel(right[reference], right[row.system])
+    assert row.pvalue == pytest.approx(expected.pvalue, rel=1e-10)
+    assert row.difference == pytest.approx(right[reference].mean() - right[row.system].mean(), abs=1e-12)
+    code, _, err = run(capsys, "compare", write(tmp_path, one), "--test", "t", "--metric", "macro_f1")
+    assert code == 2 and "--test t compares means of per-item values" in err and err.count("\n") == 1
 
 
 def test_bootstrap_gives_one_answer_with_a_ci_equal_to_the_library(tmp_path, capsys, example):

@@ -1,0 +1,211 @@
+"""lm-evaluation-harness output folders (``lm_eval --output_path OUT --log_samples``).
+
+lm-evaluation-harness writes, per model, ``OUT/<model_name_sanitized>/results_<date>.json`` (the aggregate
+scores and the run's configuration, with ``model_name``) and, with ``--log_samples``,
+``samples_<task>_<date>.jsonl`` beside it: one JSON line per (document, filter) with ``doc_id``,
+``doc_hash`` (a hash of the document), ``filter``, ``metrics`` (the metric names) and each metric's
+per-document value.  Values of item-level metrics (acc, acc_norm, exact_match, f1 of a document...) are
+numbers; corpus-level metrics (bleu, chrf, ter) store [reference, prediction] pairs instead, aggregated
+only over the corpus.
+
+The files are plain JSON, read here without lm-evaluation-harness (whose logs have no reading API).
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+import warnings
+from pathlib import Path
+
+import pandas as pd
+
+from simstats.compare import InputError
+from simstats.readers import COLUMNS
+
+__all__ = ["read_lm_eval", "lm_eval_runs"]
+
+#: ``samples_<task>_<date>.jsonl`` and ``results_<date>.json`` as lm-evaluation-harness names them.
+SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9.\-]+)\.jsonl$")
+RESULTS = re.compile(r"^results_(?P<date>\d{4}-\d{2}-\d{2}T[0-9.\-]+)\.json$")
+#: Keys every samples line has (lm-evaluation-harness 0.4).
+LINE_KEYS = ("doc_id", "filter", "metrics")
+#: Metrics lm-evaluation-harness aggregates over the corpus only (their per-document values are pairs).
+CORPUS_METRICS = ("bleu", "chrf", "ter")
+
+
+def lm_eval_runs(path) -> list[tuple[str, Path, dict[str, Path]]]:
+    """The runs under ``path``: (model, results file, {task: samples file}) per model folder, the newest
+    results file of each folder and the samples files of the same date.
+
+    ``path`` is one model's folder (holding ``results_<date>.json``) or an ``--output_path`` folder
+    holding model folders.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"--from lm-eval: {path} not found")
+    folders = [path] if any(RESULTS.match(p.name) for p in path.iterdir()) else sorted(
+        p for p in path.iterdir() if p.is_dir() and any(RESULTS.match(q.name) for q in p.iterdir()))
+    if not folders:
+        raise InputError(f"--from lm-eval: no results_<date>.json in {path} or its folders (an lm-evaluation-harness "
+                         "--output_path folder, or one model's folder in it)")
+    runs = []
+    for folder in folders:
+        results = sorted((p for p in folder.iterdir() if RESULTS.match(p.name)), key=lambda p: p.name)[-1]
+        date = RESULTS.match(results.name)["date"]
+        samples = {}
+        for p in sorted(folder.iterdir()):
+            m = SAMPLES.match(p.name)
+            if m and m["date"] == date:
+                samples[m["task"]] = p
+        if not samples:
+            raise InputError(f"--from lm-eval: {results} has no samples_<task>_{date}.jsonl beside it (run lm_eval "
+                             "with --log_samples)")
+        try:
+            header = json.loads(results.read_text())
+        except (OSError, ValueError) as err:
+            raise InputError(f"--from lm-eval: {results}: not a JSON results file ({err})") from None
+        if not isinstance(header, dict) or "results" not in header:
+            raise InputError(f"--from lm-eval: {results}: no 'results' field (not an lm-evaluation-harness results "
+                             "file, or an unknown format version)")
+        model = header.get("model_name") or folder.name
+        runs.append((str(model), results, samples))
+    return runs
+
+
+def read_lm_eval(paths, *, task: str | None = None, metric: str | None = None, filter: str | None = None,
+                 cluster_field: str | None = None) -> pd.DataFrame:
+    """Per-document scores of lm-evaluation-harness runs, in the readers' shape (:data:`simstats.readers.COLUMNS`).
+
+    Parameters
+    ----------
+    paths : path or sequence of paths
+        Model folders (``OUT/<model>``) or ``--output_path`` folders holding them.
+    task : str, optional
+        Read this task only (default: every task; a task that has no per-item value of ``metric``,
+        e.g. one scored by corpus-level metrics only, is then left out with a warning naming it).
+    metric : str, optional
+        The metric to read (default: per task, the first metric of its samples whose values are
+        numbers, e.g. acc or exact_match).
+    filter : str, optional
+        The filter whose responses were scored, for tasks with several (default: "none" if the task
+        has it, else its only filter; a task with several other filters needs one named).
+    cluster_field : str, optional
+        A field of each document (``doc``) holding its cluster id (a subject, a source document).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (model, task, document): the document's id as ``item``, its ``doc_hash`` as
+        ``item_hash``, epoch 0 (lm-evaluation-harness scores one response per document and filter).
+
+    Raises
+    ------
+    simstats.compare.InputError
+        A folder without results or samples, a malformed line (file and line named), an unknown
+        metric or filter, a corpus-level metric, a document scored twice, two runs of one model.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> runs = Path("tests/data/harness/lm_eval/runs")
+    >>> table = read_lm_eval(runs)                                    # doctest: +SKIP
+    >>> table.groupby(["model", "task"]).score.mean().round(3)        # doctest: +SKIP
+    """
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    frames, seen, left_out, tasks = [], {}, {}, set()
+    for path in paths:
+        for model, results, samples in lm_eval_runs(path):
+            if model in seen:
+                raise InputError(f"--from lm-eval: model {model!r} appears twice ({seen[model]} and {results}); give "
+                                 "one run per model")
+            seen[model] = results
+            tasks |= set(samples)
+            for name, file in samples.items():
+                if task is not None and name != task:
+                    continue
+                try:
+                    frames.append(_task_rows(model, name, file, metric, filter, cluster_field))
+                except _NoItemScores as err:
+                    if task is not None:
+                        raise InputError(str(err)) from None
+                    left_out.setdefault(name, str(err))
+    if task is not None and task not in tasks:
+        raise InputError(f"--task {task!r} not found (tasks: {', '.join(sorted(tasks))})")
+    for reason in left_out.values():
+        warnings.warn(f"{reason}; task left out")
+    if not frames:
+        raise InputError("--from lm-eval: no task has per-item scores to compare "
+                         f"({'; '.join(left_out.values())})")
+    return pd.concat(frames, ignore_index=True)[list(COLUMNS)]
+
+
+class _NoItemScores(InputError):
+    """A task without per-item values of the metric asked for (left out when every task is read)."""
+
+
+def _task_rows(model: str, task: str, file: Path, metric, filter_name, cluster_field) -> pd.DataFrame:
+    lines = []
+    with open(file, encoding="utf-8") as handle:
+        for number, text in enumerate(handle, start=1):
+            if not text.strip():
+                continue
+            try:
+                line = json.loads(text)
+            except ValueError:
+                raise InputError(f"--from lm-eval: {file}, line {number}: not a JSON object") from None
+            missing = [k for k in LINE_KEYS if k not in line] if isinstance(line, dict) else list(LINE_KEYS)
+            if missing:
+                raise InputError(f"--from lm-eval: {file}, line {number}: field {missing[0]!r} missing (not an "
+                                 "lm-evaluation-harness 0.4 samples file, or an unknown format version)")
+            lines.append((number, line))
+    if not lines:
+        raise InputError(f"--from lm-eval: {file} has no samples")
+    filters = list(dict.fromkeys(line["filter"] for _, line in lines))
+    if filter_name is None:
+        if "none" in filters or len(filters) == 1:
+            filter_name = "none" if "none" in filters else filters[0]
+        else:
+            raise InputError(f"--from lm-eval: task {task!r} has {len(filters)} filters ({', '.join(filters)}): "
+                             "choose one with --filter")
+    elif filter_name not in filters and len(filters) == 1:
+        filter_name = filters[0]                      # --filter chooses among a task's several filters
+    elif filter_name not in filters:
+        raise InputError(f"--from lm-eval: task {task!r} has no filter {filter_name!r} (filters: {', '.join(filters)})")
+    lines = [(n, line) for n, line in lines if line["filter"] == filter_name]
+    names = list(lines[0][1]["metrics"])
+    chosen = metric
+    if chosen is None:
+        numeric = [m for m in names if _is_number(lines[0][1].get(m))]
+        if not numeric:
+            raise _NoItemScores(f"--from lm-eval: task {task!r}: no item-level metric (metrics: {', '.join(names)}; "
+                             f"{', '.join(m for m in names if m in CORPUS_METRICS) or 'these'} are computed over the "
+                             "corpus only)")
+        chosen = numeric[0]
+    elif chosen not in names:
+        raise _NoItemScores(f"--from lm-eval: task {task!r} has no metric {chosen!r} (metrics: {', '.join(names)})")
+    rows = []
+    for number, line in lines:
+        value = line.get(chosen)
+        if not _is_number(value):
+            kind = ("a [reference, prediction] pair: a corpus-level metric, not a per-item score"
+                    if isinstance(value, list) else f"{value!r}, not a finite number")
+            raise InputError(f"--from lm-eval: {file}, line {number} (doc_id {line['doc_id']}): {chosen} is {kind}")
+        cluster = None
+        if cluster_field is not None:
+            doc = line.get("doc") or {}
+            if cluster_field not in doc:
+                raise _NoItemScores(f"--from lm-eval: {file}, line {number} (doc_id {line['doc_id']}): the document has "
+                                 f"no field {cluster_field!r} for --clusters (fields: {', '.join(map(str, doc))})")
+            cluster = doc[cluster_field]
+        rows.append((model, task, line["doc_id"], float(value), 0, cluster, line.get("doc_hash")))
+    out = pd.DataFrame(rows, columns=list(COLUMNS))
+    again = out["item"].duplicated()
+    if again.any():
+        raise InputError(f"--from lm-eval: {file}: doc_id {out['item'][again].iloc[0]} appears twice for filter "
+                         f"{filter_name!r}")
+    return out
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)

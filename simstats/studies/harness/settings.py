@@ -1,0 +1,73 @@
+"""Comparing two models from an evaluation's per-item scores, validated by simulation (the study's settings)."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+from simstats.sim.scenario import ScenarioError
+from simstats.sim.schema import apply_schema
+from simstats.studies.harness.simulate import Variant
+
+#: The schema of this study's configuration section.
+SCHEMA = Path(__file__).with_name("schema.yaml")
+
+
+@dataclass(frozen=True)
+class HarnessStudySettings:
+    """The ``harness`` section: the populations of evaluations, the test-set sizes and the Monte Carlo sizes."""
+
+    variants: tuple[Variant, ...]
+    items: tuple[int, ...]
+    replicates: int
+    n_resamples: int
+    alpha: float
+    confidence_level: float
+    chunk_size: int = 0                # replicates per job and variant (0: all in one job)
+
+    @property
+    def variant_names(self) -> tuple[str, ...]:
+        return tuple(v.name for v in self.variants)
+
+    def variant(self, name: str) -> Variant:
+        return next(v for v in self.variants if v.name == name)
+
+    def chunks(self) -> list[range]:
+        """The replicates of each job of a variant (every size and truth; replicate r is keyed by r)."""
+        size = self.chunk_size or self.replicates
+        return [range(start, min(start + size, self.replicates)) for start in range(0, self.replicates, size)]
+
+    def for_variant(self, name: str) -> "HarnessStudySettings":
+        """The settings of one variant only (a job's parameters: editing another variant reruns nothing here)."""
+        return dataclasses.replace(self, variants=(self.variant(name),))
+
+
+def parse_settings(section, context) -> HarnessStudySettings:
+    path = "harness"
+    value = apply_schema(section, SCHEMA, path)
+    variants = []
+    for name, fields in value["variants"].items():
+        variant = Variant(name=name, **fields)
+        if variant.generator == "pair":
+            if variant.disagreement <= 0:
+                raise ScenarioError(f"{path}.variants.{name}.disagreement: a pair variant needs the share of items "
+                                    "exactly one model gets right (> 0)")
+            try:
+                variant.cells
+            except ValueError as err:
+                raise ScenarioError(f"{path}.variants.{name}: {err}") from None
+        elif variant.cluster_sd > 0 and variant.cluster_size < 2:
+            raise ScenarioError(f"{path}.variants.{name}.cluster_size: cluster_sd {variant.cluster_sd:g} needs clusters "
+                                "of at least 2 items")
+        variants.append(variant)
+    replicates = int(value["replicates"])
+    return HarnessStudySettings(
+        variants=tuple(variants), items=tuple(sorted(value["items"])), replicates=replicates,
+        n_resamples=int(value["n_resamples"]), alpha=float(value["alpha"]),
+        confidence_level=float(value["confidence_level"]),
+        chunk_size=min(int(value.get("chunk_size", replicates)), replicates))
+
+
+def scale_summary(settings: HarnessStudySettings) -> str:
+    return (f"harness: {len(settings.variants)} populations x {len(settings.items)} test-set sizes x 2 truths, "
+            f"{settings.replicates:,} simulated evaluations per cell, {settings.n_resamples:,} resamples each")

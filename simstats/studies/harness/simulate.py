@@ -1,0 +1,378 @@
+"""Comparing two models on an LLM-style benchmark: coverage of every interval, size and power of every paired
+test, by simulation with known truth.
+
+A simulated evaluation is what a harness log holds: ``n`` test items drawn from an item population, each
+scored ``samples`` times (epochs, repeats) by two models A and B, the items optionally in clusters
+(subjects, documents).  Two generators, neither of them the seeds x items noise model of the other studies:
+
+* ``logit``: item i of cluster c has, for model m, the probability of a correct (or high) score
+  p_mi = sigmoid(mu_m + u_c + d_i + e_mi): u_c ~ N(0, cluster_sd^2) shared by the cluster's items,
+  d_i ~ N(0, item_sd^2) shared by the two models (so their correctness is correlated) and
+  e_mi ~ N(0, interaction_sd^2) each model's own (so they disagree on some items).  A sample is
+  Bernoulli(p_mi) (``scores: binary``) or Beta with mean p_mi and concentration ``concentration``
+  (``scores: graded``: a judge's grade or partial credit in [0, 1]).  mu_A = logit(accuracy) and
+  mu_B = mu_A + ``difference`` (logit units) in the difference cells.  Truth: a model's score is
+  the population mean E[p_mi] = E[sigmoid(mu_m + s Z)], s^2 = cluster_sd^2 + item_sd^2 +
+  interaction_sd^2, computed by Gauss-Hermite quadrature (:func:`population_score`).
+* ``pair``: one sample per independent item; each item's (A correct, B correct) from a fixed 2 x 2
+  table of probabilities (:func:`pair_cells`) given by A's ``accuracy``, B's advantage ``difference``
+  and the ``disagreement`` (the share of items exactly one of them gets right): a real pair of
+  systems, e.g. two SQuAD 2.0 leaderboard systems' published accuracies and disagreement.  In the
+  identical cells the two discordant cells are made equal (the same disagreement, no difference).
+
+What is computed on each simulated evaluation (``METHODS``), as a user of ``simstats compare --from
+scores`` gets it (the item means over the samples, the clusters when the items have them):
+
+* one model's score (A's): ``compare --from``'s default (:func:`simstats.compare_systems` with
+  ``test="t"``: Wilson's interval when every item mean is 0 or 1 and there are no clusters, else the
+  t interval, cluster-robust with clusters), the percentile bootstrap of ``--test bootstrap``
+  (resampling the clusters when there are any, and once ignoring them), the t interval
+  (:func:`simstats.mean_interval`, plain and cluster-robust) and the Wilson and Clopper-Pearson
+  intervals of the proportion of correct samples, every sample counted as a trial
+  (:func:`simstats.proportion_interval`; binary scores);
+* the difference B - A: ``compare --from``'s default paired t-test (cluster-robust with clusters),
+  the paired bootstrap of ``--test bootstrap`` (its shift p-value and percentile interval; items, or
+  clusters when there are any, and once ignoring them), the paired t-test
+  (:func:`simstats.paired_difference`, plain and cluster-robust), and the unpaired z-test of two
+  independently computed standard errors (what a harness that reports one standard error per model
+  invites).
+
+Every rate carries its binomial Monte Carlo standard error; replicate r of a cell is keyed by
+(variant, items, truth, r), so results do not depend on how replicates are split into jobs.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from simstats.compare import compare_systems
+from simstats.readers.paired import MEAN_SCORE
+from simstats.sim.seeding import generator
+from simstats.stats.analytic import mean_interval, paired_difference, proportion_interval
+from simstats.stats.lazy import lazy_module
+from simstats.stats.montecarlo import proportion_with_se
+
+sps = lazy_module("scipy.stats")
+special = lazy_module("scipy.special")
+
+STREAM = "harness"
+TRUTHS = ("identical", "difference")
+
+#: Interval methods for one model's score: name -> label.
+SCORE_INTERVALS = {
+    "default": "compare --from's default (Wilson for 0/1 items, else t; cluster-robust with clusters)",
+    "bootstrap": "percentile bootstrap (compare --test bootstrap)",
+    "bootstrap_items": "percentile bootstrap over items, clusters ignored",
+    "t": "t interval, items independent",
+    "t_cluster": "t interval, cluster-robust",
+    "wilson": "Wilson, samples counted as independent trials",
+    "clopper_pearson": "Clopper-Pearson, samples counted as independent trials",
+}
+#: Paired tests of the difference (p-value and, where the method has one, interval): name -> label.
+DIFFERENCE_TESTS = {
+    "default": "compare --from's default (paired t-test; cluster-robust with clusters)",
+    "paired_bootstrap": "paired bootstrap (compare --test bootstrap)",
+    "paired_bootstrap_items": "paired bootstrap over items, clusters ignored",
+    "paired_t": "paired t-test, items independent",
+    "paired_t_cluster": "paired t-test, cluster-robust",
+    "unpaired_z": "unpaired z-test of two standard errors",
+}
+#: Every method, with the kind of rate it has.
+METHODS = {**{f"score:{k}": v for k, v in SCORE_INTERVALS.items()},
+           **{f"difference:{k}": v for k, v in DIFFERENCE_TESTS.items()}}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One population of evaluations (see the module's docstring for the two generators)."""
+
+    name: str
+    generator: str = "logit"             # "logit" or "pair"
+    scores: str = "binary"               # "binary" or "graded" (logit generator)
+    samples: int = 1                     # samples (epochs) per item and model
+    accuracy: float = 0.7                # model A's accuracy on an item of average logit (logit generator)
+    item_sd: float = 1.5                 # item difficulty sd, shared by the two models (logit units)
+    interaction_sd: float = 0.7          # each model's own item effect sd (logit units)
+    cluster_sd: float = 0.0              # cluster effect sd (logit units)
+    cluster_size: int = 0                # items per cluster (0: no clusters)
+    concentration: float = 4.0           # Beta concentration of a graded sample
+    difference: float = 0.3              # B's advantage in the difference cells (logit units; pair: accuracy)
+    disagreement: float = 0.0            # pair generator: the share of items exactly one model gets right
+    description: str = ""
+
+    @property
+    def cells(self) -> tuple[float, float, float, float]:
+        """Pair generator: the difference cells' 2 x 2 probabilities (:func:`pair_cells`)."""
+        return pair_cells(self.accuracy, self.accuracy + self.difference, self.disagreement)
+
+    @property
+    def clustered(self) -> bool:
+        return self.cluster_size > 0
+
+
+def pair_cells(accuracy_a: float, accuracy_b: float, disagreement: float) -> tuple[float, float, float, float]:
+    """The 2 x 2 cell probabilities (both right, only A right, only B right, both wrong) of two systems
+    with the given accuracies and disagreement rate (the share of items exactly one gets right).
+
+    Examples
+    --------
+    >>> [round(c, 3) for c in pair_cells(0.8, 0.7, 0.2)]
+    [0.65, 0.15, 0.05, 0.15]
+    """
+    only_a = (disagreement + accuracy_a - accuracy_b) / 2
+    only_b = disagreement - only_a
+    both = accuracy_a - only_a
+    cells = (both, only_a, only_b, 1 - both - only_a - only_b)
+    if min(cells) < 0:
+        raise ValueError(f"accuracies {accuracy_a}, {accuracy_b} and disagreement {disagreement} are not "
+                         "a 2 x 2 table of probabilities")
+    return cells
+
+
+def population_score(mu: float, sd: float, nodes: int = 120) -> float:
+    """E[sigmoid(mu + sd Z)], Z standard normal, by Gauss-Hermite quadrature (error below 1e-12 here).
+
+    Examples
+    --------
+    >>> round(population_score(0.0, 1.5), 12)      # symmetric about 0.5
+    0.5
+    """
+    x, w = np.polynomial.hermite_e.hermegauss(nodes)
+    return float(np.sum(w * special.expit(mu + sd * x)) / math.sqrt(2 * math.pi))
+
+
+def true_scores(variant: Variant, truth: str) -> tuple[float, float]:
+    """Models A's and B's population scores in a cell."""
+    if variant.generator == "pair":
+        both, only_a, only_b, _ = _pair_truth_cells(variant, truth)
+        return both + only_a, both + only_b
+    mu = float(special.logit(variant.accuracy))
+    sd = math.sqrt(variant.cluster_sd ** 2 + variant.item_sd ** 2 + variant.interaction_sd ** 2)
+    shift = variant.difference if truth == "difference" else 0.0
+    return population_score(mu, sd), population_score(mu + shift, sd)
+
+
+def _pair_truth_cells(variant: Variant, truth: str) -> tuple[float, float, float, float]:
+    both, only_a, only_b, neither = variant.cells
+    if truth == "identical":
+        only_a = only_b = (only_a + only_b) / 2
+    return both, only_a, only_b, neither
+
+
+def simulate_items(variant: Variant, truth: str, items: int, rng: np.random.Generator
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """One simulated evaluation: (samples of A, samples of B), each (items, samples), and the cluster ids."""
+    if variant.generator == "pair":
+        cells = np.asarray(_pair_truth_cells(variant, truth))
+        kind = rng.choice(4, size=items, p=cells / cells.sum())
+        a = np.isin(kind, (0, 1)).astype(float)[:, None]
+        b = np.isin(kind, (0, 2)).astype(float)[:, None]
+        return a, b, None
+    clusters = None
+    logit = np.full(items, special.logit(variant.accuracy))
+    if variant.clustered:
+        clusters = np.arange(items) // variant.cluster_size
+        logit = logit + rng.normal(0.0, variant.cluster_sd, clusters.max() + 1)[clusters]
+    logit = logit + rng.normal(0.0, variant.item_sd, items)
+    shift = variant.difference if truth == "difference" else 0.0
+    out = []
+    for m_shift in (0.0, shift):
+        p = special.expit(logit + m_shift + rng.normal(0.0, variant.interaction_sd, items))
+        if variant.scores == "binary":
+            out.append((rng.random((items, variant.samples)) < p[:, None]).astype(float))
+        else:
+            kappa = variant.concentration
+            pp = np.repeat(p[:, None], variant.samples, axis=1)
+            out.append(rng.beta(pp * kappa, (1 - pp) * kappa))
+    return out[0], out[1], clusters
+
+
+def evaluate(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | None, *, binary: bool, truth_a: float,
+             truth_b: float, n_resamples: int, rng: np.random.Generator, confidence_level: float = 0.95
+             ) -> dict[str, float]:
+    """Every method on one simulated evaluation: for each interval 1.0 if it covers the truth (else 0.0), for
+    each test its two-sided p-value (``p:<test>``) and, where it has one, its interval's hit (``ci:<test>``)."""
+    out: dict[str, float] = {}
+    mean_a, mean_b = a.mean(axis=1), b.mean(axis=1)
+    stats = np.ones((2, a.shape[0], 2))
+    stats[0, :, 0], stats[1, :, 0] = mean_a, mean_b
+    diff_true = truth_b - truth_a
+
+    def covers(low, high, value):
+        return float(low <= value <= high)
+
+    if np.ptp(mean_b - mean_a) == 0 and mean_b[0] != mean_a[0]:
+        # every item differs by the same nonzero amount: no standard error (compare stops with a message);
+        # read as a rejection with an interval of the observed difference alone
+        d = float(mean_b[0] - mean_a[0])
+        for test in ("default", "paired_t") + (("paired_t_cluster",) if clusters is not None else ()):
+            out[f"p:{test}"], out[f"ci:{test}"] = 0.0, covers(d, d, diff_true)
+    else:
+        default = compare_systems(["A", "B"], stats, MEAN_SCORE, test="t", reference="A", clusters=clusters,
+                                  confidence_level=confidence_level).set_index("system")
+        out["p:default"] = _pvalue(default.loc["B", "pvalue"])
+        out["ci:default"] = covers(-default.loc["B", "difference_ci_high"], -default.loc["B", "difference_ci_low"],
+                                   diff_true)
+        out["score:default"] = covers(default.loc["A", "score_ci_low"], default.loc["A", "score_ci_high"], truth_a)
+    if "score:default" not in out:
+        out["score:default"] = _default_score_hit(mean_a, clusters, truth_a, confidence_level)
+    seed = int(rng.integers(2 ** 63))
+    designs = [("", clusters)] + ([("_items", None)] if clusters is not None else [])
+    for suffix, units in designs:
+        table = compare_systems(["A", "B"], stats, MEAN_SCORE, reference="A", n_resamples=n_resamples, rng=seed,
+                                clusters=units, confidence_level=confidence_level).set_index("system")
+        out[f"score:bootstrap{suffix}"] = covers(table.loc["A", "score_ci_low"], table.loc["A", "score_ci_high"],
+                                                  truth_a)
+        # compare's difference is reference minus system: A - B
+        out[f"p:paired_bootstrap{suffix}"] = float(table.loc["B", "pvalue"])
+        out[f"ci:paired_bootstrap{suffix}"] = covers(-table.loc["B", "difference_ci_high"],
+                                                     -table.loc["B", "difference_ci_low"], diff_true)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)       # a zero-variance sample gives a NaN interval
+        plain = mean_interval(mean_a, confidence_level=confidence_level)
+        out["score:t"] = covers(*plain.confidence_interval, truth_a)
+        plain_b = mean_interval(mean_b, confidence_level=confidence_level)
+        constant = "p:paired_t" in out                          # set above: no standard error
+        if not constant:
+            paired = paired_difference(mean_b, mean_a, confidence_level=confidence_level)
+            out["p:paired_t"] = _pvalue(paired.pvalue)
+            out["ci:paired_t"] = covers(*paired.confidence_interval, diff_true)
+        if clusters is not None and not constant:
+            robust = mean_interval(mean_a, clusters=clusters, confidence_level=confidence_level)
+            out["score:t_cluster"] = covers(*robust.confidence_interval, truth_a)
+            paired_c = paired_difference(mean_b, mean_a, clusters=clusters, confidence_level=confidence_level)
+            out["p:paired_t_cluster"] = _pvalue(paired_c.pvalue)
+            out["ci:paired_t_cluster"] = covers(*paired_c.confidence_interval, diff_true)
+        se = math.hypot(plain.standard_error, plain_b.standard_error)
+        z = (plain_b.estimate - plain.estimate) / se if se > 0 else 0.0
+        out["p:unpaired_z"] = float(2 * sps.norm.sf(abs(z)))
+        half = sps.norm.ppf(0.5 + confidence_level / 2) * se
+        out["ci:unpaired_z"] = covers(plain_b.estimate - plain.estimate - half,
+                                      plain_b.estimate - plain.estimate + half, diff_true)
+    if binary:
+        count, nobs = int(round(a.sum())), a.size
+        for method, name in (("wilson", "wilson"), ("clopper_pearson", "clopper-pearson")):
+            interval = proportion_interval(count, nobs, method=name, confidence_level=confidence_level)
+            out[f"score:{method}"] = covers(*interval.confidence_interval, truth_a)
+    return out
+
+
+def _default_score_hit(values: np.ndarray, clusters, truth: float, confidence_level: float) -> float:
+    """Whether compare's default interval of one model's score (``test="t"``) covers the truth."""
+    stats = np.ones((2, values.size, 2))
+    stats[0, :, 0] = stats[1, :, 0] = values
+    row = compare_systems(["A", "A2"], stats, MEAN_SCORE, test="t", reference="A", clusters=clusters,
+                          confidence_level=confidence_level).set_index("system").loc["A"]
+    return float(row.score_ci_low <= truth <= row.score_ci_high)
+
+
+def _pvalue(p: float) -> float:
+    """A test's p-value; a NaN (no variation at all in the differences) is read as no rejection."""
+    return 1.0 if not np.isfinite(p) else float(p)
+
+
+def simulate_cell(variant: Variant, items: int, truth: str, replicates, root_seed: int, n_resamples: int,
+                  confidence_level: float = 0.95) -> pd.DataFrame:
+    """One row per replicate of one cell: every method's hit or p-value (:func:`evaluate`)."""
+    truth_a, truth_b = true_scores(variant, truth)
+    rows = []
+    for r in replicates:
+        rng = generator(root_seed, STREAM, variant.name, items, truth, r)
+        a, b, clusters = simulate_items(variant, truth, items, rng)
+        row = evaluate(a, b, clusters, binary=variant.scores == "binary", truth_a=truth_a, truth_b=truth_b,
+                       n_resamples=n_resamples, rng=rng, confidence_level=confidence_level)
+        rows.append({"variant": variant.name, "items": items, "truth": truth, "replicate": r, **row})
+    return pd.DataFrame(rows)
+
+
+def summarise(replicates: pd.DataFrame, *, alpha: float = 0.05, confidence_level: float = 0.95) -> pd.DataFrame:
+    """Rates with their MCSE per (variant, items, truth, method): coverage of every interval, rejection rate of
+    every test (size in the identical cells, power in the difference cells), and a verdict: ``ok`` when the
+    rate is within the nominal value +- 3 MCSE (computed at the nominal rate), ``liberal``/``conservative``
+    (size) or ``undercovers``/``overcovers`` (coverage) otherwise; power has no verdict."""
+    rows = []
+    keys = ["variant", "items", "truth"]
+    for (variant, items, truth), cell in replicates.groupby(keys, sort=False):
+        for column in cell.columns:
+            if column in keys + ["replicate"] or cell[column].isna().all():
+                continue
+            kind, method = column.split(":", 1)
+            values = cell[column].dropna().to_numpy()
+            if kind == "p":
+                rate, se, _ = proportion_with_se(values < alpha)
+                measure, nominal = ("size", alpha) if truth == "identical" else ("power", None)
+            else:
+                rate, se, _ = proportion_with_se(values > 0.5)
+                measure, nominal = "coverage", confidence_level
+            verdict = ""
+            if nominal is not None:
+                band = 3 * math.sqrt(nominal * (1 - nominal) / len(values))
+                if abs(rate - nominal) <= band:
+                    verdict = "ok"
+                elif measure == "size":
+                    verdict = "liberal" if rate > nominal else "conservative"
+                else:
+                    verdict = "undercovers" if rate < nominal else "overcovers"
+            target = ("score" if kind == "score" else "difference")
+            rows.append({"variant": variant, "items": items, "truth": truth, "target": target,
+                         "method": method, "measure": measure, "rate": rate, "mcse": se, "replicates": len(values),
+                         "nominal": nominal, "verdict": verdict})
+    return pd.DataFrame(rows)
+
+
+def read_replicates(paths) -> pd.DataFrame:
+    """The replicate rows of simulated chunks, in one order whatever the chunking (variant, items, truth,
+    replicate), so that the rates do not depend on it."""
+    replicates = pd.concat([pd.read_parquet(p) for p in paths], ignore_index=True)
+    return replicates.sort_values(["variant", "items", "truth", "replicate"], kind="stable").reset_index(drop=True)
+
+
+MEASURE_LABELS = {"coverage": "coverage", "size": "false-positive rate (identical models)", "power": "power"}
+
+
+def method_label(target: str, method: str) -> str:
+    return (SCORE_INTERVALS if target == "score" else DIFFERENCE_TESTS)[method]
+
+
+def study_markdown(summary: pd.DataFrame, settings) -> str:
+    """The study's tables: per variant, every method's rate ± MCSE per test-set size, verdicts marked."""
+    marks = {"ok": "", "liberal": " ▲", "conservative": " ▽", "undercovers": " ▼", "overcovers": " △", "": ""}
+    lines = ["# Comparing two models from an evaluation's per-item scores: coverage, size and power", "",
+             f"{settings.replicates:,} simulated evaluations per cell, {settings.n_resamples:,} bootstrap resamples "
+             f"each; alpha = {settings.alpha:g}, intervals {settings.confidence_level:.0%}.  Each rate is ± its Monte "
+             "Carlo standard error; ▲ a test above alpha + 3 MCSE (liberal), ▽ below alpha - 3 MCSE (conservative), "
+             "▼ an interval below its level - 3 MCSE (undercovers), △ above its level + 3 MCSE.", ""]
+    for variant in settings.variants:
+        cells = summary[summary.variant == variant.name]
+        if not len(cells):
+            continue
+        lines += [f"## {variant.name}", "", variant.description or _describe(variant), ""]
+        sizes = sorted(cells["items"].unique())
+        header = "| target | method | measure | " + " | ".join(f"{n:,} items" for n in sizes) + " |"
+        lines += [header, "|" + "---|" * (3 + len(sizes))]
+        for (target, method, measure, truth), group in cells.groupby(["target", "method", "measure", "truth"],
+                                                                    sort=False):
+            by_n = group.set_index("items")
+            values = [f"{by_n.rate[n]:.3f} ± {by_n.mcse[n]:.3f}{marks[by_n.verdict[n]]}" if n in by_n.index else "–"
+                      for n in sizes]
+            what = measure if measure != "coverage" else f"coverage ({truth})"
+            lines.append(f"| {target} | {method_label(target, method)} | {what} | " + " | ".join(values) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _describe(variant: Variant) -> str:
+    if variant.generator == "pair":
+        return (f"One 0/1 sample per independent item; A's accuracy {variant.accuracy:g}, B's advantage "
+                f"{variant.difference:g}, disagreement {variant.disagreement:g}.")
+    parts = [f"{variant.scores} scores, {variant.samples} sample(s) per item",
+             f"A's accuracy on an average item {variant.accuracy:g}",
+             f"item sd {variant.item_sd:g}, model x item sd {variant.interaction_sd:g} (logit units)"]
+    if variant.clustered:
+        parts.append(f"clusters of {variant.cluster_size} items with sd {variant.cluster_sd:g}")
+    parts.append(f"B's advantage {variant.difference:g} (logit units)")
+    return "; ".join(parts) + "."

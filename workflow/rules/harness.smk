@@ -1,0 +1,55 @@
+# Comparing two models from an evaluation's per-item scores (harness logs): coverage, size and power (issue 40).
+HARNESS = SETTINGS.harness
+HARNESS_CATEGORY = "Comparing models from harness logs"
+
+
+rule harness:
+    """Target: the harness-log validation study."""
+    input:
+        harness_outputs(),
+
+
+rule simulate_harness_variant:
+    output:
+        f"{RESULTS}/harness/variants/{{variant}}/chunks/{{chunk}}.parquet",
+    params:
+        settings=harness_variant_settings,
+        replicates=harness_chunk_replicates,
+        root_seed=ROOT_SEED,
+    log:
+        log_path("harness/{variant}_{chunk}"),
+    benchmark:
+        benchmark_path("harness/{variant}_{chunk}")
+    conda:
+        "../envs/simstats.yaml"
+    resources:
+        mem_mb=1000,
+        runtime=60,
+    priority: PRIORITY_SIMULATION
+    script:
+        "../scripts/harness_variant.py"
+
+
+rule summarise_harness:
+    input:
+        expand(
+            f"{RESULTS}/harness/variants/{{variant}}/chunks/{{chunk}}.parquet",
+            variant=HARNESS.variant_names if HARNESS else [],
+            chunk=range(len(HARNESS.chunks())) if HARNESS else [],
+        ),
+    output:
+        csv=report(
+            f"{RESULTS}/harness/validation.csv",
+            caption="../report/harness_validation.rst",
+            category=HARNESS_CATEGORY,
+        ),
+        md=f"{RESULTS}/harness/validation.md",
+        **figure("harness/validation", "harness_validation_fig", HARNESS_CATEGORY),
+    params:
+        settings=parsed(HARNESS),
+    log:
+        log_path("harness/summarise"),
+    conda:
+        "../envs/simstats.yaml"
+    script:
+        "../scripts/harness_summary.py"
