@@ -279,6 +279,10 @@ def _compare_tasks(args, tasks) -> int:
                    "tasks": len(tasks), "task": None, "clusters": None,
                    "claim": "these models differ on the population of items of each task (item means over each "
                             "item's samples; not their training procedures)"}
+    if args.test == "t":
+        table.attrs["intervals"] = ("scores: Wilson score intervals where every item scores 0 or 1 (no clusters), "
+                                    "else t intervals; differences: the paired t-test's")
+        table.attrs["test"] = "paired t-test over items (cluster-robust over clusters where the items have them)"
     a = table.attrs
     method = (f"{a['test']}, {a['intervals']}" if args.test == "t" else
               f"{a['test']}, {a['n_resamples']} resamples, seed {a['seed']}")

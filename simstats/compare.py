@@ -733,8 +733,9 @@ def _compare_systems_t(names, stats, metric, *, reference, correction, alternati
     out.attrs.update(metric=metric.name, test=f"paired t-test {over}",
                      correction=correction, correction_scope=comparisons_with_reference(len(others)),
                      n_resamples=None, seed=None, alternative=alternative, confidence_level=confidence_level,
-                     intervals=("scores: Wilson score intervals where every item scores 0 or 1 (no clusters), "
-                                "else t intervals; differences: the paired t-test's"),
+                     intervals=("scores: Wilson score intervals (every item scores 0 or 1)" if binary else
+                                f"scores: t intervals{' (cluster-robust)' if clusters is not None else ''}")
+                     + "; differences: the paired t-test's",
                      claim=f"these runs differ on the population of test {unit} (one run per system; "
                            "not their training procedures)",
                      clusters=n_clusters, pvalue_rule="exact")

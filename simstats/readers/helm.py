@@ -79,7 +79,13 @@ def read_helm(paths, *, stat: str | None = None, split: str = "test", cluster_fi
 
     Examples
     --------
-    >>> table = read_helm("tests/data/harness/helm/benchmark_output/runs/paired")   # doctest: +SKIP
+    Two models' runs of one suite (the repository's test fixture, written by ``helm-run``):
+
+    >>> table = read_helm("tests/data/harness/helm/benchmark_output/runs/paired")
+    >>> print(table.groupby("model").score.mean().round(4).to_string())
+    model
+    fixture/parity-a    0.825
+    fixture/parity-b    0.675
     """
     stat = stat or DEFAULT_STAT
     frames, seen = [], {}

@@ -85,8 +85,14 @@ def read_inspect(paths, *, scorer: str | None = None, cluster_field: str | None 
 
     Examples
     --------
-    >>> table = read_inspect("tests/data/harness/inspect/logs/eval")            # doctest: +SKIP
-    >>> table.groupby(["model", "task"]).score.mean()                           # doctest: +SKIP
+    Two models' logs of one task, 35 items scored in 3 epochs (the repository's test fixture, written
+    by inspect_ai):
+
+    >>> import glob
+    >>> table = read_inspect(sorted(glob.glob("tests/data/harness/inspect/logs/eval/*toy-choice*")))
+    >>> per_model = table.groupby("model").score
+    >>> per_model.size().to_dict(), per_model.mean().round(4).to_dict()
+    ({'mockllm/strong': 105, 'mockllm/weak': 105}, {'mockllm/strong': 0.6476, 'mockllm/weak': 0.3429})
     """
     log_api, to_float = _inspect_log()
     frames, seen, left_out = [], {}, []

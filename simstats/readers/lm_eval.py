@@ -23,7 +23,7 @@ import pandas as pd
 from simstats.compare import InputError
 from simstats.readers import COLUMNS
 
-__all__ = ["read_lm_eval", "lm_eval_runs"]
+__all__ = ["read_lm_eval"]
 
 #: ``samples_<task>_<date>.jsonl`` and ``results_<date>.json`` as lm-evaluation-harness names them.
 SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9.\-]+)\.jsonl$")
@@ -107,10 +107,14 @@ def read_lm_eval(paths, *, task: str | None = None, metric: str | None = None, f
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> runs = Path("tests/data/harness/lm_eval/runs")
-    >>> table = read_lm_eval(runs)                                    # doctest: +SKIP
-    >>> table.groupby(["model", "task"]).score.mean().round(3)        # doctest: +SKIP
+    Two models' folders written by ``lm_eval --output_path runs --log_samples`` (the repository's test
+    fixture; the mean of the per-document acc is lm-eval's reported acc):
+
+    >>> table = read_lm_eval("tests/data/harness/lm_eval/runs", task="toy_mc")
+    >>> print(table.groupby("model").score.mean().round(4).to_string())
+    model
+    simstats/toy-strong    0.7361
+    simstats/toy-weak      0.5139
     """
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     frames, seen, left_out, tasks = [], {}, {}, set()

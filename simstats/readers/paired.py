@@ -161,7 +161,24 @@ def _check_hashes(rows: pd.DataFrame, task: str) -> None:
 
 
 def shared_tasks(evaluations: pd.DataFrame, *, models=None) -> list[str]:
-    """The tasks every model (of ``models``, default all) has, in order of appearance; an InputError if none.
+    """The tasks every model has, in order of appearance (the others are left out with a warning).
+
+    Parameters
+    ----------
+    evaluations : pandas.DataFrame
+        A readers' table (:data:`simstats.readers.COLUMNS`).
+    models : sequence of str, optional
+        The models to compare (default: all).
+
+    Returns
+    -------
+    list of str
+        The tasks on which every model was evaluated.
+
+    Raises
+    ------
+    simstats.compare.InputError
+        No task has every model.
 
     Examples
     --------

@@ -6,6 +6,8 @@ import io
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.stats as sps
+from statsmodels.stats.multitest import multipletests
 
 from conftest import run_cli, write_table
 
@@ -51,13 +53,23 @@ def test_epochs_are_averaged_per_item_and_clusters_resampled_whole(tmp_path, cap
     assert "samples per item" in with_epochs.claim.iloc[0] and set(with_epochs.test.str.contains("clusters")) == {True}
 
 
-def test_several_tasks_need_a_choice(tmp_path, capsys):
-    rows = pd.DataFrame([{"model": m, "task": t, "item": i, "score": float((i + len(m)) % 3 == 0)}
-                         for m in ("a", "b") for t in ("x", "y") for i in range(30)])
+def test_several_tasks_are_compared_with_holm_across_them(tmp_path, capsys):
+    rng = np.random.default_rng(5)
+    rows = pd.DataFrame([{"model": m, "task": t, "item": i, "score": float(rng.random() < (0.6 if m == "a" else 0.5))}
+                         for m in ("a", "b") for t in ("x", "y") for i in range(80)])
     path = write_table(tmp_path, rows)
-    code, out, err = run_cli(capsys, "compare", path, "--from", "scores")
-    assert code == 2 and out == "" and err == ("simstats: error: the table has 2 tasks (x, y): choose one with "
-                                               "--task\n")
+    code, out, err = run_cli(capsys, "compare", path, "--from", "scores", "--format", "csv")
+    assert code == 0, err
+    table = pd.read_csv(io.StringIO(out))
+    tested = table[table.role == "system"]
+    assert list(tested.task) == ["x", "y"]
+    for task, row in tested.set_index("task").iterrows():    # each task alone: the paired t-test of its items
+        part = rows[rows.task == task].sort_values("item")
+        a, b = (part[part.model == m].score.to_numpy() for m in (row.reference, row.system))
+        assert row.pvalue == pytest.approx(sps.ttest_rel(a, b).pvalue, rel=1e-10)
+    holm = multipletests(tested.pvalue.to_numpy(), method="holm")[1]
+    np.testing.assert_allclose(tested.pvalue_adjusted.to_numpy(), holm, rtol=1e-12)
+    assert set(table.correction) == {"holm"} and "over 2 tasks" in table.correction_scope.iloc[0]
     code, _, err = run_cli(capsys, "compare", path, "--from", "scores", "--task", "z")
     assert code == 2 and "--task 'z' not found (tasks: x, y)" in err
     assert run_cli(capsys, "compare", path, "--from", "scores", "--task", "y", "--n-resamples", 200)[0] == 0

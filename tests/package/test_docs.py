@@ -104,7 +104,7 @@ def test_python_examples_run(page, monkeypatch, tmp_path):
             raise AssertionError(f"the example at {where} failed: {type(err).__name__}: {err}") from err
 
 
-CLI_PAGES = sorted((DOCS / "cli").glob("*.md"))
+CLI_PAGES = sorted((DOCS / "cli").glob("*.md")) + [DOCS / "harness.md"]
 #: What `simstats competition --out` writes: every name must be named on its page.
 COMPETITION_OUT = {"scores.csv", "differences.csv", "matrix.csv", "matrix_significance.csv", "pairs.csv",
                    "summary.csv", "ranks.csv", "report.md", "intervals.png", "intervals.pdf", "differences.png",

@@ -1,0 +1,117 @@
+"""The harness study: its truth, its generators, its seeding and its rates (simstats.studies.harness)."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.integrate as integrate
+import scipy.special as special
+import scipy.stats as sps
+from statsmodels.stats.proportion import proportion_confint
+
+from simstats.sim.scenario import ScenarioError
+from simstats.studies.harness.settings import parse_settings
+from simstats.studies.harness.simulate import (TRUTHS, Variant, evaluate, pair_cells, population_score, simulate_cell,
+                                               simulate_items, summarise, true_scores)
+
+
+@pytest.mark.parametrize("mu, sd", [(0.0, 1.5), (0.85, 1.8), (5.3, 1.1), (-2.0, 0.3)])
+def test_population_score_is_the_logistic_normal_integral(mu, sd):
+    expected = integrate.quad(lambda z: special.expit(mu + sd * z) * sps.norm.pdf(z), -40, 40, epsabs=1e-13)[0]
+    assert population_score(mu, sd) == pytest.approx(expected, abs=1e-11)
+
+
+def test_pair_cells_reproduce_the_accuracies_and_disagreement():
+    both, only_a, only_b, neither = pair_cells(0.8386, 0.8626, 0.1156)
+    assert both + only_a == pytest.approx(0.8386) and both + only_b == pytest.approx(0.8626)
+    assert only_a + only_b == pytest.approx(0.1156) and both + only_a + only_b + neither == pytest.approx(1)
+    with pytest.raises(ValueError, match="not a 2 x 2 table"):
+        pair_cells(0.9, 0.5, 0.1)            # a difference of 0.4 needs at least 40 % disagreement
+
+
+@pytest.mark.parametrize("variant", [
+    Variant("v", scores="binary", samples=3, cluster_sd=0.8, cluster_size=4),
+    Variant("g", scores="graded", samples=2),
+    Variant("p", generator="pair", accuracy=0.7, difference=0.05, disagreement=0.2),
+])
+@pytest.mark.parametrize("truth", TRUTHS)
+def test_the_generators_have_the_stated_truth(variant, truth):
+    """Mean sample score over 40,000 items (one evaluation) against the closed-form truth: within 4 SE."""
+    rng = np.random.default_rng(11)
+    a, b, clusters = simulate_items(variant, truth, 40_000, rng)
+    truth_a, truth_b = true_scores(variant, truth)
+    for samples, expected in ((a, truth_a), (b, truth_b)):
+        item_means = samples.mean(axis=1)
+        units = item_means if clusters is None else pd.Series(item_means).groupby(clusters).mean().to_numpy()
+        se = units.std(ddof=1) / math.sqrt(units.size)
+        assert abs(item_means.mean() - expected) < 4 * se
+    if truth == "identical":
+        assert truth_a == truth_b
+    else:
+        assert truth_b > truth_a
+    if clusters is not None:
+        assert np.bincount(clusters).tolist() == [variant.cluster_size] * (40_000 // variant.cluster_size)
+
+
+def test_correctness_is_correlated_as_the_pair_table_says():
+    variant = Variant("p", generator="pair", accuracy=0.7, difference=0.05, disagreement=0.2)
+    a, b, _ = simulate_items(variant, "difference", 100_000, np.random.default_rng(2))
+    disagree = float(np.mean(a[:, 0] != b[:, 0]))
+    assert abs(disagree - 0.2) < 4 * math.sqrt(0.2 * 0.8 / 100_000)
+
+
+def test_replicates_do_not_depend_on_the_chunks():
+    variant = Variant("c", cluster_sd=1.0, cluster_size=5, samples=2)
+    whole = simulate_cell(variant, 30, "identical", range(6), 7, 99)
+    parts = pd.concat([simulate_cell(variant, 30, "identical", range(0, 2), 7, 99),
+                       simulate_cell(variant, 30, "identical", range(2, 6), 7, 99)], ignore_index=True)
+    pd.testing.assert_frame_equal(whole, parts)
+
+
+def test_evaluate_reports_the_library_results():
+    """The default's p-value is the paired t-test's; the unpaired z uses the two plain standard errors."""
+    rng = np.random.default_rng(4)
+    a = (rng.random((60, 1)) < 0.7).astype(float)
+    b = np.where(rng.random((60, 1)) < 0.8, a, 1 - a)
+    paired = sps.ttest_rel(b[:, 0], a[:, 0])
+    ci = paired.confidence_interval(0.95)
+    for truth_b, hit in ((0.7 + ci.high + 0.002, 0.0), (0.7 + ci.high - 0.002, 1.0)):   # just outside, inside
+        out = evaluate(a, b, None, binary=True, truth_a=0.7, truth_b=truth_b, n_resamples=199,
+                       rng=np.random.default_rng(5))
+        assert out["ci:default"] == hit and out["ci:paired_t"] == hit
+    assert out["p:default"] == pytest.approx(paired.pvalue, rel=1e-10)
+    low, high = proportion_confint(int(a.sum()), 60, method="wilson")
+    assert out["score:default"] == float(low <= 0.7 <= high) == 1.0
+    assert out["p:paired_t"] == out["p:default"]
+    se = math.hypot(a.std(ddof=1), b.std(ddof=1)) / math.sqrt(60)
+    z = (b.mean() - a.mean()) / se
+    assert out["p:unpaired_z"] == pytest.approx(2 * sps.norm.sf(abs(z)), rel=1e-12)
+    low, high = sps.binomtest(int(a.sum()), 60).proportion_ci(0.95, method="exact")
+    assert out["score:clopper_pearson"] == float(low <= 0.7 <= high)
+
+
+def test_summarise_gives_rates_mcse_and_verdicts():
+    # 400 identical-cell evaluations: 30 rejections (7.5 %) is within 0.05 + 3 MCSE (0.0827); 40 is not
+    rows = pd.DataFrame({"variant": "v", "items": 50, "truth": "identical", "replicate": range(400),
+                         "p:ok": np.r_[np.full(30, 0.01), np.full(370, 0.5)],
+                         "p:bad": np.r_[np.full(40, 0.01), np.full(360, 0.5)],
+                         "ci:ok": np.r_[np.zeros(20), np.ones(380)], "ci:bad": np.r_[np.zeros(40), np.ones(360)]})
+    out = summarise(rows).set_index(["method", "measure"])
+    assert out.loc[("ok", "size"), "rate"] == 0.075 and out.loc[("ok", "size"), "verdict"] == "ok"
+    assert out.loc[("ok", "size"), "mcse"] == pytest.approx(math.sqrt(0.075 * 0.925 / 400))
+    assert out.loc[("bad", "size"), "verdict"] == "liberal"
+    assert out.loc[("ok", "coverage"), "verdict"] == "ok" and out.loc[("bad", "coverage"), "verdict"] == "undercovers"
+    assert out.loc[("bad", "coverage"), "rate"] == 0.9
+
+
+def test_configuration_errors_name_the_field():
+    with pytest.raises(ScenarioError, match=r"harness.variants.p.disagreement"):
+        parse_settings({"variants": {"p": {"generator": "pair"}}}, None)
+    with pytest.raises(ScenarioError, match=r"harness.variants.c.cluster_size"):
+        parse_settings({"variants": {"c": {"cluster_sd": 0.5}}}, None)
+    with pytest.raises(ScenarioError, match=r"harness.variants.p: accuracies"):
+        parse_settings({"variants": {"p": {"generator": "pair", "accuracy": 0.9, "difference": 0.4,
+                                           "disagreement": 0.1}}}, None)
+    settings = parse_settings({"variants": {"a": {}, "b": {"samples": 3}}, "replicates": 10, "chunk_size": 4}, None)
+    assert [list(r) for r in settings.chunks()] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+    assert settings.for_variant("b").variants == (Variant("b", samples=3),)
