@@ -174,7 +174,7 @@ def _compare(args) -> int:
     # per-item scores from an evaluation: the paired t-test over items (or clusters) and analytic intervals,
     # validated by the harness study (the cluster bootstrap is liberal with few clusters; a percentile
     # interval collapses at 0 % and 100 %)
-    args.test = args.test or ("t" if scored is not None else "bootstrap")
+    args.test = args.test or ("t" if scored is not None and scored.metric.name == "mean_score" else "bootstrap")
     if scored is not None:
         names, stats, metric = scored.names, scored.stats, scored.metric
     elif runs is not None:  # one run per system: the same test as a wide table of these columns
@@ -294,6 +294,59 @@ def _compare_tasks(args, tasks) -> int:
     return 0
 
 
+def _translations(args, paths):
+    """``--from mt`` (hypothesis files and --references) or an lm-eval task scored by corpus BLEU: each
+    system's per-sentence BLEU statistics (sacrebleu's), joined on the sentences."""
+    import numpy as np
+
+    from simstats.compare import InputError
+    from simstats.readers.paired import PairedScores
+    from simstats.stats.metrics import bleu
+
+    if args.clusters is not None:
+        raise InputError("--clusters is not read from translations; give per-sentence statistics with a cluster "
+                         "column (--statistics) instead")
+    if args.from_format == "mt":
+        from simstats.readers.mt import read_translations
+        if not args.references:
+            raise InputError("--from mt needs --references FILE (the reference translations)")
+        for flag, value in (("--task", args.task), ("--score", args.score), ("--filter", args.filter_name)):
+            if value is not None:
+                raise InputError(f"{flag} does not apply to --from mt (one test set, corpus BLEU)")
+        names, stats = read_translations(paths, args.references)
+        task = Path(args.references[0]).stem
+    else:
+        from simstats.readers.lm_eval import read_lm_eval_translations
+        from simstats.readers.mt import bleu_statistics
+        from simstats.readers.paired import check_item_hashes
+        if args.task is None:
+            raise InputError(f"--score {args.score} is a corpus-level metric: choose its task with --task")
+        pairs = read_lm_eval_translations(paths, task=args.task, metric=args.score, filter=args.filter_name)
+        check_item_hashes(pairs, args.task)
+        names = list(dict.fromkeys(pairs.model)) if args.systems is None else list(args.systems)
+        by_model = {m: g.sort_values("item", kind="stable") for m, g in pairs.groupby("model", sort=False)}
+        unknown = [m for m in names if m not in by_model]
+        if unknown:
+            raise InputError(f"model(s) {', '.join(map(repr, unknown))} not found (models: {', '.join(by_model)})")
+        items = by_model[names[0]]["item"].to_numpy()
+        for m in names[1:]:
+            if not np.array_equal(by_model[m]["item"].to_numpy(), items):
+                raise InputError(f"task {args.task!r}: models {names[0]!r} and {m!r} were not scored on the same "
+                                 "documents")
+        stats = np.stack([bleu_statistics(by_model[m].prediction.tolist(), by_model[m].reference.tolist())
+                          for m in names])
+        task = args.task
+    if args.systems is not None and args.from_format == "mt":
+        missing = [m for m in args.systems if m not in names]
+        if missing:
+            raise InputError(f"system(s) {', '.join(map(repr, missing))} not found (systems: {', '.join(names)})")
+        keep = [names.index(m) for m in args.systems]
+        names, stats = [names[k] for k in keep], stats[keep]
+    if len(names) < 2:
+        raise InputError(f"{len(names)} system; a comparison needs at least two")
+    return PairedScores(names, stats, np.arange(stats.shape[1]), None, task, (1, 1), metric=bleu)
+
+
 def _evaluations(args):
     """``--from``: an evaluation's per-item scores, read by the format's reader: a list of
     :class:`~simstats.readers.paired.PairedScores`, one per task compared (--task, or every task all the
@@ -308,10 +361,14 @@ def _evaluations(args):
         if value:
             raise InputError(f"{flag} cannot be combined with --from {args.from_format} (the reader names the "
                              "models, items and scores)")
-    if args.metric not in ("accuracy", "mean_score"):
+    if args.metric not in ("accuracy", "mean_score") and not (args.from_format == "mt" and args.metric == "bleu"):
         raise InputError(f"--from {args.from_format} compares mean item scores; --metric {args.metric} does not apply "
                          "(--score names the format's metric)")
     paths = args.table
+    if args.references is not None and args.from_format != "mt":
+        raise InputError("--references applies to --from mt")
+    if args.from_format == "mt" or (args.from_format == "lm-eval" and args.score in CORPUS_SCORES):
+        return [_translations(args, paths)]
     if args.from_format == "scores":
         if len(paths) != 1:
             raise InputError(f"--from scores reads one table, got {len(paths)} paths")
@@ -749,7 +806,9 @@ def _competition(args) -> int:
 
 
 #: The formats of ``--from``: their readers take paths (files or folders), the scores format one table.
-FROM_FORMATS = ("lm-eval", "inspect", "helm", "scores")
+FROM_FORMATS = ("lm-eval", "inspect", "helm", "mt", "scores")
+#: Corpus-level metrics whose per-item statistics simstats computes (through sacrebleu's public API).
+CORPUS_SCORES = ("bleu",)
 
 
 def _from_arguments(p) -> None:
@@ -757,7 +816,8 @@ def _from_arguments(p) -> None:
     p.add_argument("--from", dest="from_format", choices=list(FROM_FORMATS),
                    help="read an evaluation's per-item scores instead of predictions: lm-eval (lm-evaluation-harness "
                         "--output_path folders, or one folder per model), inspect (inspect_ai .eval/.json logs; "
-                        "needs simstats[inspect]), helm (HELM run folders or per_instance_stats.json files), scores "
+                        "needs simstats[inspect]), helm (HELM run folders or per_instance_stats.json files), mt "
+                        "(translation files, one sentence per line, scored by corpus BLEU against --references), scores "
                         "(a long table: model, item, score and optionally task, epoch); each model's epochs of an "
                         "item are averaged, models are joined on the item ids (and item hashes, where the format "
                         "has them), and --systems chooses models (default: predictions or --statistics)")
@@ -767,6 +827,8 @@ def _from_arguments(p) -> None:
                    help="with --from lm-eval/inspect/helm: the metric (lm-eval), scorer (inspect) or statistic (helm) "
                         "to compare (default: lm-eval the task's first per-item metric, inspect the log's only "
                         "scorer, helm exact_match)")
+    p.add_argument("--references", nargs="+", metavar="FILE",
+                   help="with --from mt: the reference translation file(s), one sentence per line")
     p.add_argument("--filter", dest="filter_name", metavar="NAME",
                    help="with --from lm-eval: the filter of a task with several (default: none, or the task's only one)")
 

@@ -23,7 +23,7 @@ import pandas as pd
 from simstats.compare import InputError
 from simstats.readers import COLUMNS
 
-__all__ = ["read_lm_eval"]
+__all__ = ["read_lm_eval", "read_lm_eval_translations"]
 
 #: ``samples_<task>_<date>.jsonl`` and ``results_<date>.json`` as lm-evaluation-harness names them.
 SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9.\-]+)\.jsonl$")
@@ -213,3 +213,61 @@ def _task_rows(model: str, task: str, file: Path, metric, filter_name, cluster_f
 
 def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def read_lm_eval_translations(paths, *, task: str, metric: str = "bleu", filter: str | None = None) -> pd.DataFrame:
+    """The [reference, prediction] pairs a corpus-level metric (bleu) stores per document.
+
+    Parameters
+    ----------
+    paths : path or sequence of paths
+        As :func:`read_lm_eval`.
+    task : str
+        The task (a corpus-level metric is compared one task at a time).
+    metric : str
+        The corpus-level metric whose pairs are read (default bleu).
+    filter : str, optional
+        As :func:`read_lm_eval`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns model, task, item (doc_id), reference, prediction and item_hash (doc_hash).
+
+    Raises
+    ------
+    simstats.compare.InputError
+        An unknown task, metric or filter, a value that is not a [reference, prediction] pair.
+
+    Examples
+    --------
+    >>> pairs = read_lm_eval_translations("tests/data/harness/lm_eval/runs", task="toy_mt")
+    >>> pairs.groupby("model").size().to_dict()
+    {'simstats/toy-strong': 60, 'simstats/toy-weak': 60}
+    """
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    rows, seen = [], {}
+    for path in paths:
+        for model, results, samples in lm_eval_runs(path):
+            if model in seen:
+                raise InputError(f"--from lm-eval: model {model!r} appears twice ({seen[model]} and {results})")
+            seen[model] = results
+            if task not in samples:
+                raise InputError(f"--task {task!r} not found for model {model!r} (tasks: {', '.join(sorted(samples))})")
+            file = samples[task]
+            with open(file, encoding="utf-8") as handle:
+                lines = [(n, json.loads(t)) for n, t in enumerate(handle, start=1) if t.strip()]
+            filters = list(dict.fromkeys(line.get("filter") for _, line in lines))
+            chosen = filter if filter in filters else ("none" if "none" in filters else filters[0])
+            if len(filters) > 1 and filter not in filters and "none" not in filters:
+                raise InputError(f"--from lm-eval: task {task!r} has {len(filters)} filters ({', '.join(filters)}): "
+                                 "choose one with --filter")
+            for number, line in lines:
+                if line.get("filter") != chosen:
+                    continue
+                pair = line.get(metric)
+                if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+                    raise InputError(f"--from lm-eval: {file}, line {number} (doc_id {line.get('doc_id')}): {metric} "
+                                     f"is {pair!r}, not a [reference, prediction] pair of a corpus-level metric")
+                rows.append((model, task, line["doc_id"], pair[0], pair[1], line.get("doc_hash")))
+    return pd.DataFrame(rows, columns=["model", "task", "item", "reference", "prediction", "item_hash"])

@@ -15,7 +15,7 @@ import pandas as pd
 from simstats.compare import InputError, show_value
 from simstats.stats.metrics import Metric
 
-__all__ = ["MEAN_SCORE", "PairedScores", "paired_scores", "shared_tasks"]
+__all__ = ["MEAN_SCORE", "PairedScores", "paired_scores", "shared_tasks", "check_item_hashes"]
 
 MEAN_SCORE = Metric("mean_score", ("score", "items"), lambda s: np.divide(s[..., 0], s[..., 1]), ratio_of=(0, 1),
                     elementwise=True)
@@ -114,7 +114,7 @@ def paired_scores(evaluations: pd.DataFrame, *, task: str | None = None, models=
     if len(names) < 2:
         raise InputError(f"task {task!r} has {len(names)} model; a comparison needs at least two")
     rows = rows[rows.model.isin(names)]
-    _check_hashes(rows, task)
+    check_item_hashes(rows, task)
     grouped = rows.groupby(["model", "item"], sort=True).score.agg(["mean", "size"])
     items = np.sort(rows["item"].unique())
     stats = np.empty((len(names), items.size, 2))
@@ -146,8 +146,32 @@ def paired_scores(evaluations: pd.DataFrame, *, task: str | None = None, models=
     return PairedScores(names, stats, items, clusters, str(task), (int(sizes.min()), int(sizes.max())))
 
 
-def _check_hashes(rows: pd.DataFrame, task: str) -> None:
-    """Refuse a join of items whose content hashes differ between models (the same id, another item)."""
+def check_item_hashes(rows: pd.DataFrame, task: str) -> None:
+    """Refuse a join of items whose content hashes differ between models (the same id, another item): an
+    InputError naming the item and two models; rows without a hash are not checked.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        Columns model, item and item_hash, of one task.
+    task : str
+        The task, for the message.
+
+    Returns
+    -------
+    None
+        Nothing: it returns when every item has one hash.
+
+    Raises
+    ------
+    simstats.compare.InputError
+        An item with two hashes.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> check_item_hashes(pd.DataFrame({"model": ["a", "b"], "item": [1, 1], "item_hash": ["x", "x"]}), "t")
+    """
     hashed = rows[rows.item_hash.notna()]
     if not len(hashed):
         return

@@ -16,6 +16,7 @@ MODULES = [
     "simstats.readers.lm_eval",
     "simstats.readers.inspect",
     "simstats.readers.helm",
+    "simstats.readers.mt",
     "simstats.stats.crossed",
     "simstats.stats.power",
     "simstats.stats.montecarlo",
