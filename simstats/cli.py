@@ -228,7 +228,10 @@ def _one_table(args):
     """Normalises ``args.table``: one path (``args.table`` a string) unless --from reads several; returns the
     tasks' paired scores when --from gives several tasks to compare, else None (and keeps them for reuse)."""
     from simstats.compare import InputError
+    from simstats.readers import detect_format
 
+    if not args.from_format and isinstance(args.table, list):
+        args.from_format = detect_format(args.table)       # harness logs need no --from
     if not args.from_format:
         if isinstance(args.table, list):
             if len(args.table) != 1:
@@ -820,7 +823,8 @@ def _from_arguments(p) -> None:
                         "(translation files, one sentence per line, scored by corpus BLEU against --references), scores "
                         "(a long table: model, item, score and optionally task, epoch); each model's epochs of an "
                         "item are averaged, models are joined on the item ids (and item hashes, where the format "
-                        "has them), and --systems chooses models (default: predictions or --statistics)")
+                        "has them), and --systems chooses models (default: lm-eval, inspect or helm when the paths "
+                        "are such logs, else predictions or --statistics)")
     p.add_argument("--task", help="with --from: the task to compare (default: every task all models have, each "
                                   "compared, the correction over all of them)")
     p.add_argument("--score", metavar="NAME",
