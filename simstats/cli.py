@@ -142,7 +142,7 @@ def _compare(args) -> int:
     if several is not None:
         return _compare_tasks(args, several)
     table = None if args.from_format else read_table(args.table)
-    scored = _evaluations(args)[0] if args.from_format else None
+    scored = args._tasks[0] if args.from_format else None
     runs = None if scored is not None else _runs(args, table)
     clusters, exclude = None, args.exclude
     if scored is not None:
@@ -727,7 +727,7 @@ def _competition(args) -> int:
         raise ValueError(f"competition ranks systems on one task; the evaluation has {len(_one_table(args))} tasks "
                          "(choose one with --task)")
     table = None if args.from_format else read_table(args.table)
-    scored = _evaluations(args)[0] if args.from_format else None
+    scored = args._tasks[0] if args.from_format else None
     if scored is not None:
         names, stats, metric, clusters = scored.names, scored.stats, scored.metric, scored.clusters
     elif args.statistics:

@@ -38,6 +38,9 @@ def run_folders(paths) -> list[Path]:
             out.append(path.parent)
         elif path.is_dir() and (path / STATS_FILE).is_file():
             out.append(path)
+        elif path.is_file():
+            raise InputError(f"--from helm: {path} is not a {STATS_FILE} file (give a HELM run folder, its "
+                             f"{STATS_FILE}, or a suite folder of runs)")
         elif path.is_dir():
             found = sorted(p for p in path.iterdir() if (p / STATS_FILE).is_file())
             if not found:

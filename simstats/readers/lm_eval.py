@@ -44,8 +44,18 @@ def lm_eval_runs(path) -> list[tuple[str, Path, dict[str, Path]]]:
     path = Path(path)
     if not path.exists():
         raise InputError(f"--from lm-eval: {path} not found")
-    folders = [path] if any(RESULTS.match(p.name) for p in path.iterdir()) else sorted(
-        p for p in path.iterdir() if p.is_dir() and any(RESULTS.match(q.name) for q in p.iterdir()))
+    if not path.is_dir():
+        raise InputError(f"--from lm-eval: {path} is a file; give the model's folder (holding results_<date>.json "
+                         "and samples_<task>_<date>.jsonl) or the --output_path folder")
+    if any(RESULTS.match(p.name) for p in path.iterdir()):
+        folders = [path]
+    else:
+        subfolders = sorted(p for p in path.iterdir() if p.is_dir())
+        folders = [p for p in subfolders if any(RESULTS.match(q.name) for q in p.iterdir())]
+        without = [p.name for p in subfolders if p not in folders and not p.name.startswith(".")]
+        if folders and without:
+            warnings.warn(f"--from lm-eval: folder(s) {', '.join(without)} in {path} have no results_<date>.json; "
+                          "left out")
     if not folders:
         raise InputError(f"--from lm-eval: no results_<date>.json in {path} or its folders (an lm-evaluation-harness "
                          "--output_path folder, or one model's folder in it)")
@@ -91,7 +101,8 @@ def read_lm_eval(paths, *, task: str | None = None, metric: str | None = None, f
         The filter whose responses were scored, for tasks with several (default: "none" if the task
         has it, else its only filter; a task with several other filters needs one named).
     cluster_field : str, optional
-        A field of each document (``doc``) holding its cluster id (a subject, a source document).
+        A field of each document (``doc``) holding its cluster id (a subject, a source document);
+        without ``task``, tasks whose documents lack it are left out with a warning.
 
     Returns
     -------
@@ -117,7 +128,7 @@ def read_lm_eval(paths, *, task: str | None = None, metric: str | None = None, f
     simstats/toy-weak      0.5139
     """
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
-    frames, seen, left_out, tasks = [], {}, {}, set()
+    frames, seen, left_out, tasks, filters = [], {}, {}, set(), set()
     for path in paths:
         for model, results, samples in lm_eval_runs(path):
             if model in seen:
@@ -129,13 +140,18 @@ def read_lm_eval(paths, *, task: str | None = None, metric: str | None = None, f
                 if task is not None and name != task:
                     continue
                 try:
-                    frames.append(_task_rows(model, name, file, metric, filter, cluster_field))
+                    frame, present = _task_rows(model, name, file, metric, filter, cluster_field)
+                    frames.append(frame)
+                    filters |= set(present)
                 except _NoItemScores as err:
                     if task is not None:
                         raise InputError(str(err)) from None
                     left_out.setdefault(name, str(err))
+                    filters |= set(err.filters)
     if task is not None and task not in tasks:
         raise InputError(f"--task {task!r} not found (tasks: {', '.join(sorted(tasks))})")
+    if filter is not None and frames and filter not in filters:
+        raise InputError(f"--filter {filter!r}: no task read has it (filters: {', '.join(sorted(filters))})")
     for reason in left_out.values():
         warnings.warn(f"{reason}; task left out")
     if not frames:
@@ -145,24 +161,37 @@ def read_lm_eval(paths, *, task: str | None = None, metric: str | None = None, f
 
 
 class _NoItemScores(InputError):
-    """A task without per-item values of the metric asked for (left out when every task is read)."""
+    """A task without per-item values of the metric asked for (left out when every task is read); ``filters``:
+    the task's filters."""
+
+    filters: tuple = ()
+
+
+def _json_lines(file: Path):
+    """(line number, parsed JSON) of a JSON-lines file; an InputError naming the file and line otherwise."""
+    with open(file, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise InputError(f"--from lm-eval: {file}, line {number}: not UTF-8 text ({err.reason} at byte "
+                                 f"{err.start} of the line)") from None
+            if not text.strip():
+                continue
+            try:
+                yield number, json.loads(text)
+            except ValueError:
+                raise InputError(f"--from lm-eval: {file}, line {number}: not a JSON object") from None
 
 
 def _task_rows(model: str, task: str, file: Path, metric, filter_name, cluster_field) -> pd.DataFrame:
     lines = []
-    with open(file, encoding="utf-8") as handle:
-        for number, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
-            try:
-                line = json.loads(text)
-            except ValueError:
-                raise InputError(f"--from lm-eval: {file}, line {number}: not a JSON object") from None
-            missing = [k for k in LINE_KEYS if k not in line] if isinstance(line, dict) else list(LINE_KEYS)
-            if missing:
-                raise InputError(f"--from lm-eval: {file}, line {number}: field {missing[0]!r} missing (not an "
-                                 "lm-evaluation-harness 0.4 samples file, or an unknown format version)")
-            lines.append((number, line))
+    for number, line in _json_lines(file):
+        missing = [k for k in LINE_KEYS if k not in line] if isinstance(line, dict) else list(LINE_KEYS)
+        if missing:
+            raise InputError(f"--from lm-eval: {file}, line {number}: field {missing[0]!r} missing (not an "
+                             "lm-evaluation-harness 0.4 samples file, or an unknown format version)")
+        lines.append((number, line))
     if not lines:
         raise InputError(f"--from lm-eval: {file} has no samples")
     filters = list(dict.fromkeys(line["filter"] for _, line in lines))
@@ -176,6 +205,15 @@ def _task_rows(model: str, task: str, file: Path, metric, filter_name, cluster_f
         filter_name = filters[0]                      # --filter chooses among a task's several filters
     elif filter_name not in filters:
         raise InputError(f"--from lm-eval: task {task!r} has no filter {filter_name!r} (filters: {', '.join(filters)})")
+    try:
+        return _filtered_rows(model, task, file, metric, filter_name, cluster_field, lines), filters
+    except _NoItemScores as err:
+        err.filters = tuple(filters)
+        raise
+
+
+def _filtered_rows(model, task, file, metric, filter_name, cluster_field, lines) -> pd.DataFrame:
+    """The rows of one task and filter (:func:`_task_rows`)."""
     lines = [(n, line) for n, line in lines if line["filter"] == filter_name]
     names = list(lines[0][1]["metrics"])
     chosen = metric
@@ -255,8 +293,9 @@ def read_lm_eval_translations(paths, *, task: str, metric: str = "bleu", filter:
             if task not in samples:
                 raise InputError(f"--task {task!r} not found for model {model!r} (tasks: {', '.join(sorted(samples))})")
             file = samples[task]
-            with open(file, encoding="utf-8") as handle:
-                lines = [(n, json.loads(t)) for n, t in enumerate(handle, start=1) if t.strip()]
+            lines = list(_json_lines(file))
+            if not lines:
+                raise InputError(f"--from lm-eval: {file} has no samples")
             filters = list(dict.fromkeys(line.get("filter") for _, line in lines))
             chosen = filter if filter in filters else ("none" if "none" in filters else filters[0])
             if len(filters) > 1 and filter not in filters and "none" not in filters:

@@ -86,9 +86,11 @@ def test_default_metric_is_the_first_item_level_one_and_default_filter_none():
     assert lines[0]["metrics"] == ["acc", "acc_norm"]
     table = read_lm_eval(folder, task="toy_mc")
     assert dict(zip(table["item"], table.score)) == {line["doc_id"]: line["acc"] for line in lines}
-    # a --filter the task does not have is ignored by a task with one filter ("none")
-    again = read_lm_eval(folder, task="toy_mc", filter="strict-match")
-    assert again.score.tolist() == table.score.tolist()
+    # a --filter no task read has is a mistake, not ignored (a task with one filter is read with it when
+    # another task has the filter: see the tests of every task)
+    with pytest.raises(InputError, match=r"--filter 'strict-match': no task read has it \(filters: none\)"):
+        read_lm_eval(folder, task="toy_mc", filter="strict-match")
+    assert read_lm_eval(folder, task="toy_mc", filter="none").score.tolist() == table.score.tolist()
 
 
 def test_every_task_read_leaves_the_corpus_level_task_out_with_a_warning():
