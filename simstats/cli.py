@@ -233,12 +233,21 @@ def _one_table(args):
     if not args.from_format and isinstance(args.table, list):
         args.from_format = detect_format(args.table)       # harness logs need no --from
     if not args.from_format:
+        given = [flag for flag, value in (("--task", args.task), ("--score", args.score), ("--filter", args.filter_name),
+                                          ("--references", args.references)) if value is not None]
+        if given:
+            raise InputError(f"{given[0]} applies to --from (an evaluation's logs or scores); this input is read as "
+                             "predictions")
         if isinstance(args.table, list):
             if len(args.table) != 1:
-                raise InputError(f"one table expected, got {len(args.table)} paths (several paths are the logs of "
-                                 "--from lm-eval/inspect/helm)")
+                raise InputError(f"one table expected, got {len(args.table)} paths (several paths are the logs or "
+                                 "files of --from lm-eval/inspect/helm/mt, all of one format)")
             args.table = args.table[0]
         return None
+    given = [flag for flag, value in (("--positive", args.positive), ("--classes", args.classes),
+                                      ("--gold", None if args.gold == "y" else args.gold)) if value]
+    if given:
+        raise InputError(f"{given[0]} applies to predictions and gold labels, not to --from {args.from_format}")
     if getattr(args, "_tasks", None) is None:
         args._tasks = _evaluations(args)
     return args._tasks if len(args._tasks) > 1 else None
@@ -287,7 +296,15 @@ def _compare_tasks(args, tasks) -> int:
                                     "else t intervals; differences: the paired t-test's")
         table.attrs["test"] = "paired t-test over items (cluster-robust over clusters where the items have them)"
     a = table.attrs
+    if args.test == "bootstrap":
+        table.attrs["test"] = a["test"].replace("resampling items", "resampling items, or clusters where a task has "
+                                                                   "them").replace("resampling clusters",
+                                                                                   "resampling clusters where a task "
+                                                                                   "has them, else items")
+        a = table.attrs
     method = (f"{a['test']}, {a['intervals']}" if args.test == "t" else
+              f"{a['test']}, intervals from {a['n_resamples']} bootstrap resamples (seed {a['seed']})"
+              if args.test == "exact-randomization" else
               f"{a['test']}, {a['n_resamples']} resamples, seed {a['seed']}")
     _emit(table, args.format, f"{a['metric']} over {len(tasks)} tasks: {method}; clusters as the task's reader gave "
                               f"them (column clusters); correction {correction} over {scope}\n"
@@ -364,7 +381,9 @@ def _evaluations(args):
         if value:
             raise InputError(f"{flag} cannot be combined with --from {args.from_format} (the reader names the "
                              "models, items and scores)")
-    if args.metric not in ("accuracy", "mean_score") and not (args.from_format == "mt" and args.metric == "bleu"):
+    if args.from_format == "mt" and args.metric not in ("accuracy", "bleu"):
+        raise InputError(f"--from mt compares corpus BLEU; --metric {args.metric} does not apply")
+    if args.from_format != "mt" and args.metric not in ("accuracy", "mean_score"):
         raise InputError(f"--from {args.from_format} compares mean item scores; --metric {args.metric} does not apply "
                          "(--score names the format's metric)")
     paths = args.table
@@ -753,7 +772,7 @@ def _competition(args) -> int:
     tables = case_tables(analysis, alpha=args.alpha)
     rule = decision_rule(settings["correction"], settings["scope"], args.alpha)
     pvalues = pvalue_description(settings["alternative"], settings["pvalue_rule"])
-    title = (f"{args.table}: {analysis.m} systems, n = {analysis.n_items}, {metric.name}; "
+    title = (f"{', '.join(map(str, args.table)) if isinstance(args.table, list) else args.table}: {analysis.m} systems, n = {analysis.n_items}, {metric.name}; "
              f"{args.n_resamples} bootstrap samples, seed {args.seed}"
              + (f", {int(clusters.max() + 1)} clusters resampled whole" if clusters is not None else ""))
     report = case_markdown(title, tables)
@@ -814,8 +833,9 @@ FROM_FORMATS = ("lm-eval", "inspect", "helm", "mt", "scores")
 CORPUS_SCORES = ("bleu",)
 
 
-def _from_arguments(p) -> None:
-    """``--from`` and ``--task`` of ``compare`` and ``competition``."""
+def _from_arguments(p, several_tasks: bool = True) -> None:
+    """``--from`` and ``--task`` of ``compare`` and ``competition`` (``several_tasks``: compare compares every
+    task; competition ranks one)."""
     p.add_argument("--from", dest="from_format", choices=list(FROM_FORMATS),
                    help="read an evaluation's per-item scores instead of predictions: lm-eval (lm-evaluation-harness "
                         "--output_path folders, or one folder per model), inspect (inspect_ai .eval/.json logs; "
@@ -826,13 +846,15 @@ def _from_arguments(p) -> None:
                         "has them), and --systems chooses models (default: lm-eval, inspect or helm when the paths "
                         "are such logs, else predictions or --statistics)")
     p.add_argument("--task", help="with --from: the task to compare (default: every task all models have, each "
-                                  "compared, the correction over all of them)")
+                                  "compared, the correction over all of them)" if several_tasks else
+                   "with --from: the task to rank the systems on (default: the evaluation's only task)")
     p.add_argument("--score", metavar="NAME",
                    help="with --from lm-eval/inspect/helm: the metric (lm-eval), scorer (inspect) or statistic (helm) "
                         "to compare (default: lm-eval the task's first per-item metric, inspect the log's only "
                         "scorer, helm exact_match)")
     p.add_argument("--references", nargs="+", metavar="FILE",
-                   help="with --from mt: the reference translation file(s), one sentence per line")
+                   help="with --from mt: the reference translation file(s), one sentence per line (default: none; "
+                        "--from mt needs them)")
     p.add_argument("--filter", dest="filter_name", metavar="NAME",
                    help="with --from lm-eval: the filter of a task with several (default: none, or the task's only one)")
 
@@ -942,10 +964,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the table holds per-item sufficient statistics (default: it holds predictions)")
     _from_arguments(p)
     p.add_argument("--test", choices=["bootstrap", "randomization", "exact-randomization", "t"],
-                   help="one run per system: bootstrap (paired), randomization (approximate) or exact-randomization "
-                        "(stratified); several seeds per system: t (the approach t-test over seeds x items) or "
-                        "bootstrap (over seeds x items, see --resample) (default: bootstrap with one run per system, "
-                        "t with several seeds, bootstrap when --resample is given)")
+                   help="one run per system: bootstrap (paired), randomization (approximate), exact-randomization "
+                        "(stratified) or t (the paired t-test over items or --clusters, for accuracy and mean item "
+                        "scores); several seeds per system: t (the approach t-test over seeds x items) or bootstrap "
+                        "(over seeds x items, see --resample) (default: t for --from's mean item scores, bootstrap "
+                        "for other metrics with one run per system, t with several seeds, bootstrap when --resample "
+                        "is given)")
     p.add_argument("--pvalue-method", choices=["shift", "percentile", "sacrebleu"],
                    help="which bootstrap replicates count as extreme (--test bootstrap): shift (two-sided "
                         "|d* - d| >= |d|; one-sided d* >= 2d), percentile (d* <= 0 one-sided, Koehn 2004) or "
@@ -965,8 +989,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(these trained runs on the population of items) or seeds (new seeds on this test set) "
                         "(default: both when a system has several seeds; one run per system: today's test)")
     p.add_argument("--clusters", metavar="COLUMN",
-                   help="column of cluster (document) ids: the bootstrap resamples whole clusters, for items that "
-                        "are not independent (default: none, items resampled one by one)")
+                   help="column of cluster (document) ids, for items that are not independent: the bootstrap "
+                        "resamples whole clusters, the t-tests take them as units; with --from a field of the log "
+                        "(default: none, items one by one)")
     p.add_argument("--paired-seeds", default="auto", choices=["auto", "yes", "no"],
                    help="approach test: resample shared seed ids jointly; auto pairs when the approaches have the "
                         "same seed ids (long tables), yes pairs the i-th --approach columns (default: auto)")
@@ -1064,7 +1089,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--statistics", action="store_true",
                    help="the table holds per-item sufficient statistics in long rows (system, item, statistics...), "
                         "e.g. BLEU's (default: it holds predictions)")
-    _from_arguments(p)
+    _from_arguments(p, several_tasks=False)
     p.add_argument("--n-resamples", type=int, default=10_000, help="bootstrap samples (default: 10000)")
     p.add_argument("--clusters", metavar="COLUMN",
                    help="column of cluster (document) ids: the bootstrap resamples whole clusters (default: none, "

@@ -563,13 +563,15 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
         is one-sided in the direction the data chose and rejects about 2 alpha of the time under
         no difference.
     confidence_level : float
-        Level of the two-sided percentile intervals of the scores and differences.
+        Level of the two-sided intervals of the scores and differences (percentile bootstrap; with
+        ``test="t"`` Wilson's or the t intervals).
     pvalue_method : {"shift", "percentile", "sacrebleu"}
         Which bootstrap replicates count as extreme (``test="bootstrap"`` only).
     pvalue_rule : {"add-one", "fraction"}
         (c + 1)/(B + 1), never 0 (default), or c/B (bootstrap, shift and percentile).
     clusters : array (items,), optional
-        Cluster (document) id per item: the bootstrap resamples whole clusters.
+        Cluster (document) id per item: the bootstrap resamples whole clusters; the t-test is
+        cluster-robust over them.
 
     Returns
     -------
@@ -619,12 +621,7 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
         return _compare_systems_t(names, stats, metric, reference=reference, correction=correction,
                                   alternative=alternative, confidence_level=confidence_level, clusters=clusters)
     scores = metric(stats.sum(axis=1))
-    if reference == "best":
-        ref = int(np.argmax(scores) if metric.higher_is_better else np.argmin(scores))
-    elif reference in names:
-        ref = names.index(reference)
-    else:
-        raise InputError(f"reference system {reference!r} not found (systems: {', '.join(names)})")
+    ref = reference_index(names, scores, metric, reference)
     others = [i for i in range(len(names)) if i != ref]
     pairs = [(ref, i) for i in others]
     seed = rng
@@ -688,29 +685,22 @@ def item_values(stats: np.ndarray, metric: Metric) -> np.ndarray:
 
 def _compare_systems_t(names, stats, metric, *, reference, correction, alternative, confidence_level, clusters):
     """:func:`compare_systems` with ``test="t"``: analytic intervals and the paired t-test over items or clusters."""
-    from simstats.stats.analytic import mean_interval, paired_difference, proportion_interval
+    from simstats.stats.analytic import paired_difference, score_interval
 
     values = item_values(stats, metric)
     scores = values.mean(axis=1)
-    if reference == "best":
-        ref = int(np.argmax(scores))
-    elif reference in names:
-        ref = names.index(reference)
-    else:
-        raise InputError(f"reference system {reference!r} not found (systems: {', '.join(names)})")
-    binary = clusters is None and bool(np.all((values == 0) | (values == 1)))
+    ref = reference_index(names, scores, metric, reference)
     n_clusters = int(len(np.unique(clusters))) if clusters is not None else None
     level = confidence_level
-    intervals = []
-    for row in values:
-        if binary:
-            intervals.append(proportion_interval(int(row.sum()), row.size, confidence_level=level))
-        else:
-            intervals.append(mean_interval(row, clusters=clusters, confidence_level=level))
+    intervals = [score_interval(row, clusters=clusters, confidence_level=level) for row in values]
+    wilson = [interval.method.startswith("Wilson") for interval in intervals]
     others = [i for i in range(len(names)) if i != ref]
     try:
-        tests = [paired_difference(values[ref], values[i], clusters=clusters, alternative=alternative,
-                                   confidence_level=level) for i in others]
+        # the difference is the reference's improvement: reference minus system, system minus reference for a
+        # lower-is-better metric (mae)
+        tests = [paired_difference(*((values[ref], values[i]) if metric.higher_is_better else (values[i], values[ref])),
+                                   clusters=clusters, alternative=alternative, confidence_level=level)
+                 for i in others]
     except ValueError as err:
         raise InputError(f"--test t: {err}") from None
     pvalues = np.array([t.pvalue for t in tests], dtype=float)
@@ -726,20 +716,31 @@ def _compare_systems_t(names, stats, metric, *, reference, correction, alternati
                      "difference": tests[j].difference, "difference_ci_low": tests[j].confidence_interval.low,
                      "difference_ci_high": tests[j].confidence_interval.high, "pvalue": pvalues[j],
                      "pvalue_adjusted": adjusted[j]})
-    out = sorted_by_score(pd.DataFrame(rows), True)
+    out = sorted_by_score(pd.DataFrame(rows), metric.higher_is_better)
     unit = "clusters" if clusters is not None else "items"
+    scores_by = ("Wilson score intervals (every item scores 0 or 1)" if all(wilson) else
+                 f"t intervals{' (cluster-robust)' if clusters is not None else ''}" if not any(wilson) else
+                 "Wilson score intervals where every item scores 0 or 1, else t intervals")
     over = (f"over {n_clusters} clusters (cluster-robust, C / (C - 1), t on C - 1 df)" if clusters is not None
             else "over items (t on n - 1 df)")
     out.attrs.update(metric=metric.name, test=f"paired t-test {over}",
                      correction=correction, correction_scope=comparisons_with_reference(len(others)),
                      n_resamples=None, seed=None, alternative=alternative, confidence_level=confidence_level,
-                     intervals=("scores: Wilson score intervals (every item scores 0 or 1)" if binary else
-                                f"scores: t intervals{' (cluster-robust)' if clusters is not None else ''}")
-                     + "; differences: the paired t-test's",
+                     intervals=f"scores: {scores_by}; differences: the paired t-test's",
                      claim=f"these runs differ on the population of test {unit} (one run per system; "
                            "not their training procedures)",
-                     clusters=n_clusters, pvalue_rule="exact")
+                     clusters=n_clusters, pvalue_rule=None)
     return out
+
+
+def reference_index(names: list, scores, metric: Metric, reference: str) -> int:
+    """The index of the reference system: ``reference`` by name, or "best" - the best observed score (the
+    lowest for a lower-is-better metric)."""
+    if reference == "best":
+        return int(np.argmax(scores) if metric.higher_is_better else np.argmin(scores))
+    if reference in names:
+        return names.index(reference)
+    raise InputError(f"reference system {reference!r} not found (systems: {', '.join(names)})")
 
 
 def comparisons_with_reference(count: int) -> str:

@@ -63,8 +63,8 @@ def read_inspect(paths, *, scorer: str | None = None, cluster_field: str | None 
     paths : path or sequence of paths
         Log files (``.eval``, ``.json``) or folders of them; one log per (model, task).
     scorer : str, optional
-        The scorer whose scores are read (default: the log's only scorer); logs without it are
-        left out with a warning naming them.
+        The scorer whose scores are read (default: the log's only scorer, which must be the same
+        for every model of a task); logs without it are left out with a warning naming them.
     cluster_field : str, optional
         A key of each sample's metadata holding its cluster id (a subject, a source document).
 
@@ -95,7 +95,7 @@ def read_inspect(paths, *, scorer: str | None = None, cluster_field: str | None 
     ({'mockllm/strong': 105, 'mockllm/weak': 105}, {'mockllm/strong': 0.6476, 'mockllm/weak': 0.3429})
     """
     log_api, to_float = _inspect_log()
-    frames, seen, left_out = [], {}, []
+    frames, seen, left_out, scorers = [], {}, [], {}
     for file in log_files(paths):
         try:
             log = log_api.read_eval_log(str(file))
@@ -114,13 +114,20 @@ def read_inspect(paths, *, scorer: str | None = None, cluster_field: str | None 
                              f" and {file}); give one log per model and task")
         seen[model, task] = file
         try:
-            frames.append(_log_rows(file, log, model, task, scorer, cluster_field, to_float))
+            rows, used = _log_rows(file, log, model, task, scorer, cluster_field, to_float)
+            frames.append(rows)
+            scorers.setdefault(task, {})[model] = used
         except _NoScorer as err:
             left_out.append(str(err))
     if not frames:
         raise InputError(left_out[0])
     for reason in left_out:
         warnings.warn(f"{reason}; log left out")
+    for task, used in scorers.items():
+        if len(set(used.values())) > 1:
+            (m1, s1), (m2, s2) = list(used.items())[:2]
+            raise InputError(f"--from inspect: task {task!r} was scored by {s1} for model {m1!r} and by {s2} for model "
+                             f"{m2!r}: choose the scorer to compare with --score")
     return pd.concat(frames, ignore_index=True)[list(COLUMNS)]
 
 
@@ -161,7 +168,7 @@ def _log_rows(file, log, model, task, scorer, cluster_field, to_float) -> pd.Dat
                                  f"{', '.join(map(str, metadata)) or 'none'})")
             cluster = metadata[cluster_field]
         rows.append((model, task, s.id, value, int(s.epoch), cluster, _sample_hash(s)))
-    return pd.DataFrame(rows, columns=list(COLUMNS))
+    return pd.DataFrame(rows, columns=list(COLUMNS)), scorer
 
 
 def _number(value, to_float) -> float | None:

@@ -13,13 +13,12 @@ import numpy as np
 import pandas as pd
 
 from simstats.compare import InputError, show_value
-from simstats.stats.metrics import Metric
+from simstats.stats.metrics import Metric, mean_score
 
 __all__ = ["MEAN_SCORE", "PairedScores", "paired_scores", "shared_tasks", "check_item_hashes"]
 
-MEAN_SCORE = Metric("mean_score", ("score", "items"), lambda s: np.divide(s[..., 0], s[..., 1]), ratio_of=(0, 1),
-                    elementwise=True)
-"""The mean item score, from per-item (score, 1): a metric of summed statistics like accuracy."""
+MEAN_SCORE = mean_score
+"""The mean item score, from per-item (score, 1) (:data:`simstats.stats.metrics.mean_score`)."""
 
 
 @dataclass(frozen=True)
@@ -202,7 +201,7 @@ def shared_tasks(evaluations: pd.DataFrame, *, models=None) -> list[str]:
     Raises
     ------
     simstats.compare.InputError
-        No task has every model.
+        A model of ``models`` that the table does not have; no task has every model.
 
     Examples
     --------
@@ -211,7 +210,11 @@ def shared_tasks(evaluations: pd.DataFrame, *, models=None) -> list[str]:
     >>> shared_tasks(rows)
     ['x', 'y']
     """
-    names = list(dict.fromkeys(evaluations.model)) if models is None else list(models)
+    present = list(dict.fromkeys(evaluations.model))
+    names = present if models is None else list(models)
+    unknown = [m for m in names if m not in present]
+    if unknown:
+        raise InputError(f"model(s) {', '.join(map(repr, unknown))} not found (models: {', '.join(present)})")
     by_task = evaluations.groupby("task", sort=False).model.agg(set)
     tasks = [task for task, present in by_task.items() if set(names) <= present]
     if not tasks:

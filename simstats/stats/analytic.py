@@ -32,7 +32,7 @@ from simstats.stats.results import ConfidenceInterval, TestResult, check_alterna
 sps = lazy_module("scipy.stats")
 _proportion = lazy_module("statsmodels.stats.proportion")
 
-__all__ = ["PROPORTION_METHODS", "IntervalResult", "proportion_interval", "mean_interval", "PairedDifferenceResult",
+__all__ = ["PROPORTION_METHODS", "IntervalResult", "proportion_interval", "score_interval", "mean_interval", "PairedDifferenceResult",
            "paired_difference", "ItemMeans", "item_means"]
 
 #: Interval methods of :func:`proportion_interval`: name -> statsmodels' ``proportion_confint`` method.
@@ -154,17 +154,53 @@ def _cluster_ids(clusters, n: int) -> np.ndarray:
 def _standard_error(x: np.ndarray, clusters) -> tuple[float, float, int | None, str]:
     """(standard error of the mean of x, df, clusters, method) - plain or cluster-robust."""
     n = x.size
+    # a standard error below rounding error of the values is none: the values (or the clusters' totals) do not vary
+    negligible = 1e-12 * float(np.max(np.abs(x))) / math.sqrt(n) if n else 0.0
     if clusters is None:
         if n < 2:
             raise ValueError(f"a standard error needs at least 2 items, got {n}")
-        return float(x.std(ddof=1) / math.sqrt(n)), float(n - 1), None, "sd / sqrt(n), t on n - 1 df"
+        se = float(x.std(ddof=1) / math.sqrt(n))
+        return (se if se > negligible else 0.0), float(n - 1), None, "sd / sqrt(n), t on n - 1 df"
     ids = _cluster_ids(clusters, n)
     c = int(ids.max()) + 1
     if c < 2:
         raise ValueError("a cluster-robust standard error needs at least 2 clusters, got 1")
     residual_totals = np.bincount(ids, weights=x - x.mean(), minlength=c)
-    variance = c / (c - 1) * float(residual_totals @ residual_totals) / n**2
-    return math.sqrt(variance), float(c - 1), c, "cluster-robust (C / (C - 1)), t on C - 1 df"
+    se = math.sqrt(c / (c - 1) * float(residual_totals @ residual_totals) / n**2)
+    return (se if se > negligible else 0.0), float(c - 1), c, "cluster-robust (C / (C - 1)), t on C - 1 df"
+
+
+def score_interval(scores, *, clusters=None, confidence_level: float = 0.95) -> IntervalResult:
+    """The interval of a mean item score as ``simstats compare --test t`` gives it: Wilson's
+    (:func:`proportion_interval`) when every item scores 0 or 1 and the items are independent (a
+    proportion: it keeps a width at 0 % and 100 %), else the t interval (:func:`mean_interval`,
+    cluster-robust over ``clusters``).
+
+    Parameters
+    ----------
+    scores : array_like
+        One score per item.
+    clusters : array_like, optional
+        Cluster id per item.
+    confidence_level : float
+        Level of the two-sided interval.
+
+    Returns
+    -------
+    IntervalResult
+        The estimate, its standard error, the interval and the method.
+
+    Examples
+    --------
+    >>> score_interval([1, 1, 1, 1, 1]).method, score_interval([1, 1, 1, 1, 1]).confidence_interval.low < 1
+    ('Wilson score interval', True)
+    >>> score_interval([0.5, 1, 0.25, 1]).method
+    'mean item score: sd / sqrt(n), t on n - 1 df'
+    """
+    x = _checked_scores(scores, "scores")
+    if clusters is None and bool(np.all((x == 0) | (x == 1))):
+        return proportion_interval(int(x.sum()), x.size, confidence_level=confidence_level)
+    return mean_interval(x, clusters=clusters, confidence_level=confidence_level)
 
 
 def mean_interval(scores, *, clusters=None, confidence_level: float = 0.95) -> IntervalResult:
@@ -309,9 +345,12 @@ def paired_difference(scores_a, scores_b, *, clusters=None, alternative: str = "
         p = {"two-sided": 2 * sps.t.sf(abs(t), df), "greater": sps.t.sf(t, df), "less": sps.t.cdf(t, df)}[alternative]
     elif diff == 0:        # the models agree on every item: nothing against the null
         t, p = 0.0, 1.0
-    else:
+    elif c is None:
         raise ValueError(f"every item differs by the same amount ({diff:g}): the differences do not vary, so there "
                          "is no standard error to test against")
+    else:
+        raise ValueError(f"every cluster's mean difference is the same ({diff:g}): the differences do not vary "
+                         f"between the {c} clusters, so there is no cluster-robust standard error to test against")
     half = float(sps.t.isf((1 - confidence_level) / 2, df)) * se
     return PairedDifferenceResult(float(t), float(p), alternative, f"paired difference: {how}", difference=diff,
                                   standard_error=se, df=df,

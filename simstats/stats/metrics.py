@@ -17,7 +17,7 @@ from typing import Mapping
 
 import numpy as np
 
-__all__ = ["STATISTICS", "Metric", "accuracy", "recall", "precision", "f1", "mae", "bleu", "get_metric",
+__all__ = ["STATISTICS", "Metric", "accuracy", "mean_score", "recall", "precision", "f1", "mae", "bleu", "get_metric",
            "classification_f1", "custom_metric", "label_statistics", "metric_from_sums", "accuracy_of", "recall_of",
            "precision_of", "f1_of", "bleu_of"]
 
@@ -361,6 +361,10 @@ class Metric:
 accuracy = Metric("accuracy", ("correct", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), ratio_of=(0, 1),
                   elementwise=True)
 """Accuracy from per-item (correct, items)."""
+mean_score = Metric("mean_score", ("score", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), ratio_of=(0, 1),
+                    elementwise=True)
+"""The mean item score from per-item (score, 1): an item's score is any number (a judge's grade, partial
+credit, the mean of its samples), summed like accuracy's correct counts."""
 recall = Metric("recall", STATISTICS["recall"], lambda s: recall_of(s[..., 0], s[..., 1], s[..., 2]), ratio_of=(0, 1),
                 elementwise=True)
 """Recall in Yeh (2000)'s form, from per-item (recalled, gold, spurious)."""

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-__all__ = ["proportion_with_se", "mean_with_se", "rejection_rate", "size_verdict"]
+__all__ = ["proportion_with_se", "mean_with_se", "rejection_rate", "size_verdict", "coverage_verdict"]
 
 
 def proportion_with_se(hits) -> tuple[float, float, int]:
@@ -199,3 +199,47 @@ def size_verdict(rate: float, alpha: float, replicates: int) -> str:
     if rate < alpha - band:
         return "conservative"
     return "holds alpha"
+
+
+def coverage_verdict(rate: float, level: float, replicates: int) -> str:
+    """Judge an interval's estimated coverage against its nominal level.
+
+    The coverage (the share of replicates whose interval contains the truth) is compared with the
+    band level +- 3 sqrt(level (1 - level) / R), three binomial Monte Carlo standard errors computed
+    at the level, as :func:`size_verdict` judges a size.
+
+    Parameters
+    ----------
+    rate : float
+        The estimated coverage.
+    level : float
+        The interval's nominal level, e.g. 0.95.
+    replicates : int
+        R, the number of replicates the coverage was estimated from.
+
+    Returns
+    -------
+    str
+        ``'covers'`` within the band, ``'undercovers'`` below it, ``'overcovers'`` above it;
+        ``'undetermined'`` when no rate was computed (R < 1 or a NaN rate) or when the band reaches 1
+        (R < 9 level / (1 - level), 171 replicates at 0.95): an interval that always covers would
+        then "cover", so the replicates cannot tell an over-wide interval from a right one.
+
+    Examples
+    --------
+    With 1,000 replicates at 0.95 the band is 0.95 +- 0.0207:
+
+    >>> from simstats.stats.montecarlo import coverage_verdict
+    >>> [coverage_verdict(rate, 0.95, 1000) for rate in (0.95, 0.932, 0.92, 0.99)]
+    ['covers', 'covers', 'undercovers', 'overcovers']
+    """
+    if replicates < 1 or math.isnan(rate):
+        return "undetermined"
+    band = 3 * math.sqrt(level * (1 - level) / replicates)
+    if level + band >= 1:
+        return "undetermined"
+    if rate < level - band:
+        return "undercovers"
+    if rate > level + band:
+        return "overcovers"
+    return "covers"

@@ -160,3 +160,16 @@ def test_bad_input_is_named():
     with pytest.raises(ValueError, match="every item differs by the same amount"):
         paired_difference([1, 1, 1], [0, 0, 0])
     assert paired_difference([1, 0, 1], [1, 0, 1]).pvalue == 1.0
+
+
+def test_no_variation_between_clusters_is_no_standard_error():
+    """Every cluster's mean difference equal: the cluster-robust standard error is 0 (not rounding noise giving
+    p = 1e-65), so the test refuses; the plain paired t-test of the same items still has one (scipy's)."""
+    clusters = np.repeat(np.arange(5), 10)
+    a, b = np.zeros(50), np.zeros(50)
+    b[::10] = 1.0
+    with pytest.raises(ValueError, match="every cluster's mean difference is the same"):
+        paired_difference(b, a, clusters=clusters)
+    assert paired_difference(b, a).pvalue == pytest.approx(stats.ttest_rel(b, a).pvalue, rel=1e-12)
+    same = np.full(8, 0.1)
+    assert mean_interval(same).standard_error == 0.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from simstats.io import figure_lines
+from simstats.studies.harness.simulate import FAILING
 from simstats.studies.reference import read_if_present
 
 
@@ -20,10 +21,10 @@ def validation_section(results: Path, figures: Path, rel: str) -> tuple[list[str
                                    ("difference", "coverage", "the difference's interval covers"),
                                    ("difference", "size", "the paired test holds alpha")):
         part = defaults[(defaults.target == target) & (defaults.measure == measure)]
-        bad = part.verdict.isin(["undercovers", "liberal"])
+        bad = part.verdict.isin(FAILING)
         overview.append({"check": f"harness logs, compare --from's default: {check} (nominal ± 3 MCSE)",
                          "agrees": int((~bad).sum()), "misses": int(bad.sum()), "checked": len(part)})
-    misses = defaults[defaults.verdict.isin(["undercovers", "liberal"])]
+    misses = defaults[defaults.verdict.isin(FAILING)]
     lines = ["Comparing two models from an evaluation's per-item scores (`harness/validation.md`): the coverage of "
              "every interval and the size and power of every paired test, per population of evaluations and "
              "test-set size.",

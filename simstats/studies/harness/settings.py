@@ -11,6 +11,10 @@ from simstats.studies.harness.simulate import Variant
 
 #: The schema of this study's configuration section.
 SCHEMA = Path(__file__).with_name("schema.yaml")
+#: The fields of the logit generator, with their defaults (a pair variant must leave them at these).
+LOGIT_FIELDS = {name: field.default for name, field in Variant.__dataclass_fields__.items()
+                if name in ("scores", "samples", "item_sd", "interaction_sd", "cluster_sd", "cluster_interaction_sd",
+                            "cluster_size", "concentration")}
 
 
 @dataclass(frozen=True)
@@ -56,10 +60,18 @@ def parse_settings(section, context) -> HarnessStudySettings:
                 variant.cells
             except ValueError as err:
                 raise ScenarioError(f"{path}.variants.{name}: {err}") from None
-        elif variant.cluster_sd > 0 and variant.cluster_size < 2:
-            raise ScenarioError(f"{path}.variants.{name}.cluster_size: cluster_sd {variant.cluster_sd:g} needs clusters "
-                                "of at least 2 items")
+            logit_only = [key for key, default in LOGIT_FIELDS.items() if getattr(variant, key) != default]
+            if logit_only:
+                raise ScenarioError(f"{path}.variants.{name}.{logit_only[0]}: a pair variant has one 0/1 sample per "
+                                    "independent item; this field belongs to the logit generator")
+        elif (variant.cluster_sd > 0 or variant.cluster_interaction_sd > 0) and variant.cluster_size < 2:
+            raise ScenarioError(f"{path}.variants.{name}.cluster_size: cluster effects need clusters of at least 2 "
+                                f"items, got {variant.cluster_size}")
         variants.append(variant)
+    for variant in variants:
+        if variant.clustered and min(value["items"]) < 2 * variant.cluster_size:
+            raise ScenarioError(f"{path}.items: {min(value['items'])} items make fewer than 2 clusters of "
+                                f"{variant.cluster_size} (variant {variant.name}); the cluster-robust tests need 2")
     replicates = int(value["replicates"])
     return HarnessStudySettings(
         variants=tuple(variants), items=tuple(sorted(value["items"])), replicates=replicates,

@@ -6,14 +6,16 @@ scored ``samples`` times (epochs, repeats) by two models A and B, the items opti
 (subjects, documents).  Two generators, neither of them the seeds x items noise model of the other studies:
 
 * ``logit``: item i of cluster c has, for model m, the probability of a correct (or high) score
-  p_mi = sigmoid(mu_m + u_c + d_i + e_mi): u_c ~ N(0, cluster_sd^2) shared by the cluster's items,
-  d_i ~ N(0, item_sd^2) shared by the two models (so their correctness is correlated) and
-  e_mi ~ N(0, interaction_sd^2) each model's own (so they disagree on some items).  A sample is
+  p_mi = sigmoid(mu_m + u_c + v_mc + d_i + e_mi): u_c ~ N(0, cluster_sd^2) shared by the cluster's
+  items and the models, v_mc ~ N(0, cluster_interaction_sd^2) each model's own cluster effect (a model
+  better at one subject: the differences are clustered too), d_i ~ N(0, item_sd^2) shared by the two
+  models (so their correctness is correlated) and e_mi ~ N(0, interaction_sd^2) each model's own (so
+  they disagree on some items).  A sample is
   Bernoulli(p_mi) (``scores: binary``) or Beta with mean p_mi and concentration ``concentration``
   (``scores: graded``: a judge's grade or partial credit in [0, 1]).  mu_A = logit(accuracy) and
   mu_B = mu_A + ``difference`` (logit units) in the difference cells.  Truth: a model's score is
-  the population mean E[p_mi] = E[sigmoid(mu_m + s Z)], s^2 = cluster_sd^2 + item_sd^2 +
-  interaction_sd^2, computed by Gauss-Hermite quadrature (:func:`population_score`).
+  the population mean E[p_mi] = E[sigmoid(mu_m + s Z)], s^2 = cluster_sd^2 + cluster_interaction_sd^2
+  + item_sd^2 + interaction_sd^2, computed by Gauss-Hermite quadrature (:func:`population_score`).
 * ``pair``: one sample per independent item; each item's (A correct, B correct) from a fixed 2 x 2
   table of probabilities (:func:`pair_cells`) given by A's ``accuracy``, B's advantage ``difference``
   and the ``disagreement`` (the share of items exactly one of them gets right): a real pair of
@@ -23,8 +25,8 @@ scored ``samples`` times (epochs, repeats) by two models A and B, the items opti
 What is computed on each simulated evaluation (``METHODS``), as a user of ``simstats compare --from
 scores`` gets it (the item means over the samples, the clusters when the items have them):
 
-* one model's score (A's): ``compare --from``'s default (:func:`simstats.compare_systems` with
-  ``test="t"``: Wilson's interval when every item mean is 0 or 1 and there are no clusters, else the
+* one model's score (A's): ``compare --from``'s default (``compare_systems(test="t")``, i.e.
+  :func:`simstats.stats.analytic.score_interval`: Wilson's interval when every item mean is 0 or 1 and there are no clusters, else the
   t interval, cluster-robust with clusters), the percentile bootstrap of ``--test bootstrap``
   (resampling the clusters when there are any, and once ignoring them), the t interval
   (:func:`simstats.mean_interval`, plain and cluster-robust) and the Wilson and Clopper-Pearson
@@ -43,18 +45,17 @@ Every rate carries its binomial Monte Carlo standard error; replicate r of a cel
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from simstats.compare import compare_systems
-from simstats.readers.paired import MEAN_SCORE
 from simstats.sim.seeding import generator
-from simstats.stats.analytic import mean_interval, paired_difference, proportion_interval
+from simstats.stats.analytic import mean_interval, paired_difference, proportion_interval, score_interval
+from simstats.stats.bootstrap import bootstrap_scores, paired_bootstrap
+from simstats.stats.metrics import mean_score
 from simstats.stats.lazy import lazy_module
-from simstats.stats.montecarlo import proportion_with_se
+from simstats.stats.montecarlo import coverage_verdict, proportion_with_se, size_verdict
 
 sps = lazy_module("scipy.stats")
 special = lazy_module("scipy.special")
@@ -97,7 +98,8 @@ class Variant:
     accuracy: float = 0.7                # model A's accuracy on an item of average logit (logit generator)
     item_sd: float = 1.5                 # item difficulty sd, shared by the two models (logit units)
     interaction_sd: float = 0.7          # each model's own item effect sd (logit units)
-    cluster_sd: float = 0.0              # cluster effect sd (logit units)
+    cluster_sd: float = 0.0              # cluster effect sd, shared by the models (logit units)
+    cluster_interaction_sd: float = 0.0  # each model's own cluster effect sd (logit units)
     cluster_size: int = 0                # items per cluster (0: no clusters)
     concentration: float = 4.0           # Beta concentration of a graded sample
     difference: float = 0.3              # B's advantage in the difference cells (logit units; pair: accuracy)
@@ -151,7 +153,8 @@ def true_scores(variant: Variant, truth: str) -> tuple[float, float]:
         both, only_a, only_b, _ = _pair_truth_cells(variant, truth)
         return both + only_a, both + only_b
     mu = float(special.logit(variant.accuracy))
-    sd = math.sqrt(variant.cluster_sd ** 2 + variant.item_sd ** 2 + variant.interaction_sd ** 2)
+    sd = math.sqrt(variant.cluster_sd ** 2 + variant.cluster_interaction_sd ** 2 + variant.item_sd ** 2
+                   + variant.interaction_sd ** 2)
     shift = variant.difference if truth == "difference" else 0.0
     return population_score(mu, sd), population_score(mu + shift, sd)
 
@@ -181,7 +184,10 @@ def simulate_items(variant: Variant, truth: str, items: int, rng: np.random.Gene
     shift = variant.difference if truth == "difference" else 0.0
     out = []
     for m_shift in (0.0, shift):
-        p = special.expit(logit + m_shift + rng.normal(0.0, variant.interaction_sd, items))
+        own = rng.normal(0.0, variant.interaction_sd, items)
+        if variant.clustered and variant.cluster_interaction_sd > 0:
+            own = own + rng.normal(0.0, variant.cluster_interaction_sd, clusters.max() + 1)[clusters]
+        p = special.expit(logit + m_shift + own)
         if variant.scores == "binary":
             out.append((rng.random((items, variant.samples)) < p[:, None]).astype(float))
         else:
@@ -195,84 +201,65 @@ def evaluate(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | None, *, binar
              truth_b: float, n_resamples: int, rng: np.random.Generator, confidence_level: float = 0.95
              ) -> dict[str, float]:
     """Every method on one simulated evaluation: for each interval 1.0 if it covers the truth (else 0.0), for
-    each test its two-sided p-value (``p:<test>``) and, where it has one, its interval's hit (``ci:<test>``)."""
+    each test its two-sided p-value (``p:<test>``) and, where it has one, its interval's hit (``ci:<test>``).
+
+    The library functions behind ``simstats compare`` are called directly: the default of ``--from``
+    (:func:`simstats.stats.analytic.score_interval` and :func:`~simstats.stats.analytic.paired_difference`,
+    what ``compare_systems(test="t")`` calls) and the paired bootstrap of ``--test bootstrap``
+    (:func:`~simstats.stats.bootstrap.bootstrap_scores`, :func:`~simstats.stats.bootstrap.paired_bootstrap`:
+    shift p-value, (c + 1)/(B + 1), percentile intervals).  When the differences do not vary (between items,
+    or between clusters for the cluster-robust test) and their mean is not 0, a t-test has no standard
+    error (``simstats compare`` stops with a message): the evaluation is counted as a rejection with the
+    interval of the observed difference alone."""
     out: dict[str, float] = {}
     mean_a, mean_b = a.mean(axis=1), b.mean(axis=1)
-    stats = np.ones((2, a.shape[0], 2))
-    stats[0, :, 0], stats[1, :, 0] = mean_a, mean_b
     diff_true = truth_b - truth_a
+    observed = float(mean_b.mean() - mean_a.mean())
 
-    def covers(low, high, value):
-        return float(low <= value <= high)
+    def covers(interval, value):
+        return float(interval[0] <= value <= interval[1])
 
-    if np.ptp(mean_b - mean_a) == 0 and mean_b[0] != mean_a[0]:
-        # every item differs by the same nonzero amount: no standard error (compare stops with a message);
-        # read as a rejection with an interval of the observed difference alone
-        d = float(mean_b[0] - mean_a[0])
-        for test in ("default", "paired_t") + (("paired_t_cluster",) if clusters is not None else ()):
-            out[f"p:{test}"], out[f"ci:{test}"] = 0.0, covers(d, d, diff_true)
-    else:
-        default = compare_systems(["A", "B"], stats, MEAN_SCORE, test="t", reference="A", clusters=clusters,
-                                  confidence_level=confidence_level).set_index("system")
-        out["p:default"] = _pvalue(default.loc["B", "pvalue"])
-        out["ci:default"] = covers(-default.loc["B", "difference_ci_high"], -default.loc["B", "difference_ci_low"],
-                                   diff_true)
-        out["score:default"] = covers(default.loc["A", "score_ci_low"], default.loc["A", "score_ci_high"], truth_a)
-    if "score:default" not in out:
-        out["score:default"] = _default_score_hit(mean_a, clusters, truth_a, confidence_level)
+    out["score:default"] = covers(score_interval(mean_a, clusters=clusters,
+                                                 confidence_level=confidence_level).confidence_interval, truth_a)
+    for test, units in (("default", clusters), ("paired_t", None)) + (
+            (("paired_t_cluster", clusters),) if clusters is not None else ()):
+        try:
+            paired = paired_difference(mean_b, mean_a, clusters=units, confidence_level=confidence_level)
+            out[f"p:{test}"], out[f"ci:{test}"] = float(paired.pvalue), covers(paired.confidence_interval, diff_true)
+        except ValueError:
+            out[f"p:{test}"], out[f"ci:{test}"] = 0.0, covers((observed, observed), diff_true)
+    stats = np.ones((2, a.shape[0], 2))
+    stats[0, :, 0], stats[1, :, 0] = mean_b, mean_a                # B minus A
     seed = int(rng.integers(2 ** 63))
     designs = [("", clusters)] + ([("_items", None)] if clusters is not None else [])
     for suffix, units in designs:
-        table = compare_systems(["A", "B"], stats, MEAN_SCORE, reference="A", n_resamples=n_resamples, rng=seed,
-                                clusters=units, confidence_level=confidence_level).set_index("system")
-        out[f"score:bootstrap{suffix}"] = covers(table.loc["A", "score_ci_low"], table.loc["A", "score_ci_high"],
-                                                  truth_a)
-        # compare's difference is reference minus system: A - B
-        out[f"p:paired_bootstrap{suffix}"] = float(table.loc["B", "pvalue"])
-        out[f"ci:paired_bootstrap{suffix}"] = covers(-table.loc["B", "difference_ci_high"],
-                                                     -table.loc["B", "difference_ci_low"], diff_true)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)       # a zero-variance sample gives a NaN interval
-        plain = mean_interval(mean_a, confidence_level=confidence_level)
-        out["score:t"] = covers(*plain.confidence_interval, truth_a)
-        plain_b = mean_interval(mean_b, confidence_level=confidence_level)
-        constant = "p:paired_t" in out                          # set above: no standard error
-        if not constant:
-            paired = paired_difference(mean_b, mean_a, confidence_level=confidence_level)
-            out["p:paired_t"] = _pvalue(paired.pvalue)
-            out["ci:paired_t"] = covers(*paired.confidence_interval, diff_true)
-        if clusters is not None and not constant:
-            robust = mean_interval(mean_a, clusters=clusters, confidence_level=confidence_level)
-            out["score:t_cluster"] = covers(*robust.confidence_interval, truth_a)
-            paired_c = paired_difference(mean_b, mean_a, clusters=clusters, confidence_level=confidence_level)
-            out["p:paired_t_cluster"] = _pvalue(paired_c.pvalue)
-            out["ci:paired_t_cluster"] = covers(*paired_c.confidence_interval, diff_true)
-        se = math.hypot(plain.standard_error, plain_b.standard_error)
-        z = (plain_b.estimate - plain.estimate) / se if se > 0 else 0.0
-        out["p:unpaired_z"] = float(2 * sps.norm.sf(abs(z)))
-        half = sps.norm.ppf(0.5 + confidence_level / 2) * se
-        out["ci:unpaired_z"] = covers(plain_b.estimate - plain.estimate - half,
-                                      plain_b.estimate - plain.estimate + half, diff_true)
+        draws = np.random.default_rng(seed)
+        scores = bootstrap_scores(stats, mean_score, n_resamples=n_resamples, rng=draws,
+                                  confidence_level=confidence_level, clusters=units)
+        out[f"score:bootstrap{suffix}"] = covers((scores.confidence_interval.low[1],
+                                                  scores.confidence_interval.high[1]), truth_a)
+        test = paired_bootstrap(stats, mean_score, [(0, 1)], n_resamples=n_resamples, rng=draws,
+                                confidence_level=confidence_level, clusters=units)
+        out[f"p:paired_bootstrap{suffix}"] = float(test.pvalue[0])
+        out[f"ci:paired_bootstrap{suffix}"] = covers((test.confidence_interval.low[0],
+                                                      test.confidence_interval.high[0]), diff_true)
+    plain = mean_interval(mean_a, confidence_level=confidence_level)
+    plain_b = mean_interval(mean_b, confidence_level=confidence_level)
+    out["score:t"] = covers(plain.confidence_interval, truth_a)
+    if clusters is not None:
+        robust = mean_interval(mean_a, clusters=clusters, confidence_level=confidence_level)
+        out["score:t_cluster"] = covers(robust.confidence_interval, truth_a)
+    se = math.hypot(plain.standard_error, plain_b.standard_error)
+    z = observed / se if se > 0 else 0.0
+    out["p:unpaired_z"] = float(2 * sps.norm.sf(abs(z)))
+    half = sps.norm.ppf(0.5 + confidence_level / 2) * se
+    out["ci:unpaired_z"] = covers((observed - half, observed + half), diff_true)
     if binary:
         count, nobs = int(round(a.sum())), a.size
         for method, name in (("wilson", "wilson"), ("clopper_pearson", "clopper-pearson")):
             interval = proportion_interval(count, nobs, method=name, confidence_level=confidence_level)
-            out[f"score:{method}"] = covers(*interval.confidence_interval, truth_a)
+            out[f"score:{method}"] = covers(interval.confidence_interval, truth_a)
     return out
-
-
-def _default_score_hit(values: np.ndarray, clusters, truth: float, confidence_level: float) -> float:
-    """Whether compare's default interval of one model's score (``test="t"``) covers the truth."""
-    stats = np.ones((2, values.size, 2))
-    stats[0, :, 0] = stats[1, :, 0] = values
-    row = compare_systems(["A", "A2"], stats, MEAN_SCORE, test="t", reference="A", clusters=clusters,
-                          confidence_level=confidence_level).set_index("system").loc["A"]
-    return float(row.score_ci_low <= truth <= row.score_ci_high)
-
-
-def _pvalue(p: float) -> float:
-    """A test's p-value; a NaN (no variation at all in the differences) is read as no rejection."""
-    return 1.0 if not np.isfinite(p) else float(p)
 
 
 def simulate_cell(variant: Variant, items: int, truth: str, replicates, root_seed: int, n_resamples: int,
@@ -289,35 +276,34 @@ def simulate_cell(variant: Variant, items: int, truth: str, replicates, root_see
     return pd.DataFrame(rows)
 
 
+#: The columns of a replicate row, in the order the summary lists them: (column, target).
+COLUMNS = tuple((f"score:{m}", "score") for m in SCORE_INTERVALS) + tuple(
+    (f"{kind}:{m}", "difference") for m in DIFFERENCE_TESTS for kind in ("p", "ci"))
+#: Verdicts that fail a method: a test above alpha + 3 MCSE, an interval below its level - 3 MCSE.
+FAILING = ("liberal", "undercovers")
+
+
 def summarise(replicates: pd.DataFrame, *, alpha: float = 0.05, confidence_level: float = 0.95) -> pd.DataFrame:
     """Rates with their MCSE per (variant, items, truth, method): coverage of every interval, rejection rate of
-    every test (size in the identical cells, power in the difference cells), and a verdict: ``ok`` when the
-    rate is within the nominal value +- 3 MCSE (computed at the nominal rate), ``liberal``/``conservative``
-    (size) or ``undercovers``/``overcovers`` (coverage) otherwise; power has no verdict."""
+    every test (size in the identical cells, power in the difference cells), and a verdict against the nominal
+    value +- 3 MCSE computed at it (:func:`simstats.stats.montecarlo.size_verdict`, ``coverage_verdict``);
+    power has none.  Rows in the order of ``(variant, items, truth)`` as given, then :data:`COLUMNS`."""
     rows = []
     keys = ["variant", "items", "truth"]
     for (variant, items, truth), cell in replicates.groupby(keys, sort=False):
-        for column in cell.columns:
-            if column in keys + ["replicate"] or cell[column].isna().all():
+        for column, target in COLUMNS:
+            if column not in cell or cell[column].isna().all():
                 continue
             kind, method = column.split(":", 1)
             values = cell[column].dropna().to_numpy()
             if kind == "p":
                 rate, se, _ = proportion_with_se(values < alpha)
                 measure, nominal = ("size", alpha) if truth == "identical" else ("power", None)
+                verdict = size_verdict(rate, alpha, len(values)) if nominal is not None else ""
             else:
                 rate, se, _ = proportion_with_se(values > 0.5)
                 measure, nominal = "coverage", confidence_level
-            verdict = ""
-            if nominal is not None:
-                band = 3 * math.sqrt(nominal * (1 - nominal) / len(values))
-                if abs(rate - nominal) <= band:
-                    verdict = "ok"
-                elif measure == "size":
-                    verdict = "liberal" if rate > nominal else "conservative"
-                else:
-                    verdict = "undercovers" if rate < nominal else "overcovers"
-            target = ("score" if kind == "score" else "difference")
+                verdict = coverage_verdict(rate, confidence_level, len(values))
             rows.append({"variant": variant, "items": items, "truth": truth, "target": target,
                          "method": method, "measure": measure, "rate": rate, "mcse": se, "replicates": len(values),
                          "nominal": nominal, "verdict": verdict})
@@ -340,12 +326,13 @@ def method_label(target: str, method: str) -> str:
 
 def study_markdown(summary: pd.DataFrame, settings) -> str:
     """The study's tables: per variant, every method's rate ± MCSE per test-set size, verdicts marked."""
-    marks = {"ok": "", "liberal": " ▲", "conservative": " ▽", "undercovers": " ▼", "overcovers": " △", "": ""}
+    marks = {"liberal": " ▲", "conservative": " ▽", "undercovers": " ▼", "overcovers": " △", "undetermined": " ?"}
     lines = ["# Comparing two models from an evaluation's per-item scores: coverage, size and power", "",
              f"{settings.replicates:,} simulated evaluations per cell, {settings.n_resamples:,} bootstrap resamples "
              f"each; alpha = {settings.alpha:g}, intervals {settings.confidence_level:.0%}.  Each rate is ± its Monte "
              "Carlo standard error; ▲ a test above alpha + 3 MCSE (liberal), ▽ below alpha - 3 MCSE (conservative), "
-             "▼ an interval below its level - 3 MCSE (undercovers), △ above its level + 3 MCSE.", ""]
+             "▼ an interval below its level - 3 MCSE (undercovers), △ above its level + 3 MCSE, ? too few evaluations "
+             "to judge.", ""]
     for variant in settings.variants:
         cells = summary[summary.variant == variant.name]
         if not len(cells):
@@ -357,7 +344,7 @@ def study_markdown(summary: pd.DataFrame, settings) -> str:
         for (target, method, measure, truth), group in cells.groupby(["target", "method", "measure", "truth"],
                                                                     sort=False):
             by_n = group.set_index("items")
-            values = [f"{by_n.rate[n]:.3f} ± {by_n.mcse[n]:.3f}{marks[by_n.verdict[n]]}" if n in by_n.index else "–"
+            values = [f"{by_n.rate[n]:.3f} ± {by_n.mcse[n]:.3f}{marks.get(by_n.verdict[n], '')}" if n in by_n.index else "–"
                       for n in sizes]
             what = measure if measure != "coverage" else f"coverage ({truth})"
             lines.append(f"| {target} | {method_label(target, method)} | {what} | " + " | ".join(values) + " |")
@@ -373,6 +360,7 @@ def _describe(variant: Variant) -> str:
              f"A's accuracy on an average item {variant.accuracy:g}",
              f"item sd {variant.item_sd:g}, model x item sd {variant.interaction_sd:g} (logit units)"]
     if variant.clustered:
-        parts.append(f"clusters of {variant.cluster_size} items with sd {variant.cluster_sd:g}")
+        parts.append(f"clusters of {variant.cluster_size} items with sd {variant.cluster_sd:g}, each model's own "
+                     f"{variant.cluster_interaction_sd:g}")
     parts.append(f"B's advantage {variant.difference:g} (logit units)")
     return "; ".join(parts) + "."

@@ -30,7 +30,7 @@ def test_pair_cells_reproduce_the_accuracies_and_disagreement():
 
 
 @pytest.mark.parametrize("variant", [
-    Variant("v", scores="binary", samples=3, cluster_sd=0.8, cluster_size=4),
+    Variant("v", scores="binary", samples=3, cluster_sd=0.8, cluster_interaction_sd=0.6, cluster_size=4),
     Variant("g", scores="graded", samples=2),
     Variant("p", generator="pair", accuracy=0.7, difference=0.05, disagreement=0.2),
 ])
@@ -93,15 +93,21 @@ def test_evaluate_reports_the_library_results():
 def test_summarise_gives_rates_mcse_and_verdicts():
     # 400 identical-cell evaluations: 30 rejections (7.5 %) is within 0.05 + 3 MCSE (0.0827); 40 is not
     rows = pd.DataFrame({"variant": "v", "items": 50, "truth": "identical", "replicate": range(400),
-                         "p:ok": np.r_[np.full(30, 0.01), np.full(370, 0.5)],
-                         "p:bad": np.r_[np.full(40, 0.01), np.full(360, 0.5)],
-                         "ci:ok": np.r_[np.zeros(20), np.ones(380)], "ci:bad": np.r_[np.zeros(40), np.ones(360)]})
-    out = summarise(rows).set_index(["method", "measure"])
-    assert out.loc[("ok", "size"), "rate"] == 0.075 and out.loc[("ok", "size"), "verdict"] == "ok"
-    assert out.loc[("ok", "size"), "mcse"] == pytest.approx(math.sqrt(0.075 * 0.925 / 400))
-    assert out.loc[("bad", "size"), "verdict"] == "liberal"
-    assert out.loc[("ok", "coverage"), "verdict"] == "ok" and out.loc[("bad", "coverage"), "verdict"] == "undercovers"
-    assert out.loc[("bad", "coverage"), "rate"] == 0.9
+                         "p:default": np.r_[np.full(30, 0.01), np.full(370, 0.5)],
+                         "p:paired_t": np.r_[np.full(40, 0.01), np.full(360, 0.5)],
+                         "ci:default": np.r_[np.zeros(20), np.ones(380)],
+                         "ci:paired_t": np.r_[np.zeros(40), np.ones(360)]})
+    out = summarise(rows)
+    assert out.method.tolist() == ["default", "default", "paired_t", "paired_t"]      # the order of COLUMNS
+    out = out.set_index(["method", "measure"])
+    assert out.loc[("default", "size"), "rate"] == 0.075 and out.loc[("default", "size"), "verdict"] == "holds alpha"
+    assert out.loc[("default", "size"), "mcse"] == pytest.approx(math.sqrt(0.075 * 0.925 / 400))
+    assert out.loc[("paired_t", "size"), "verdict"] == "liberal"
+    assert out.loc[("default", "coverage"), "verdict"] == "covers"
+    assert out.loc[("paired_t", "coverage"), "verdict"] == "undercovers"
+    assert out.loc[("paired_t", "coverage"), "rate"] == 0.9
+    # with 10 evaluations the band reaches 0: no verdict
+    assert set(summarise(rows.iloc[:10]).verdict) == {"undetermined"}
 
 
 def test_configuration_errors_name_the_field():
@@ -112,6 +118,25 @@ def test_configuration_errors_name_the_field():
     with pytest.raises(ScenarioError, match=r"harness.variants.p: accuracies"):
         parse_settings({"variants": {"p": {"generator": "pair", "accuracy": 0.9, "difference": 0.4,
                                            "disagreement": 0.1}}}, None)
+    with pytest.raises(ScenarioError, match=r"harness.variants.p.samples: a pair variant"):
+        parse_settings({"variants": {"p": {"generator": "pair", "difference": 0.05, "disagreement": 0.2, "samples": 3}}},
+                       None)
+    with pytest.raises(ScenarioError, match=r"harness.items: 30 items make fewer than 2 clusters of 20"):
+        parse_settings({"variants": {"c": {"cluster_sd": 0.5, "cluster_size": 20}}, "items": [30, 500]}, None)
     settings = parse_settings({"variants": {"a": {}, "b": {"samples": 3}}, "replicates": 10, "chunk_size": 4}, None)
     assert [list(r) for r in settings.chunks()] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
     assert settings.for_variant("b").variants == (Variant("b", samples=3),)
+
+
+def test_each_models_cluster_effect_clusters_the_differences():
+    """With a model x cluster effect the per-cluster mean differences vary more than items alone explain."""
+    variant = Variant("c", cluster_sd=1.0, cluster_interaction_sd=0.8, cluster_size=50)
+    a, b, clusters = simulate_items(variant, "identical", 20_000, np.random.default_rng(8))
+    d = b[:, 0] - a[:, 0]
+    between = pd.Series(d).groupby(clusters).mean().var(ddof=1)
+    alone = d.var(ddof=1) / variant.cluster_size              # if items were independent
+    assert between > 2 * alone
+    plain = Variant("c", cluster_sd=1.0, cluster_size=50)
+    a, b, clusters = simulate_items(plain, "identical", 20_000, np.random.default_rng(8))
+    d = b[:, 0] - a[:, 0]
+    assert pd.Series(d).groupby(clusters).mean().var(ddof=1) < 1.5 * d.var(ddof=1) / plain.cluster_size
