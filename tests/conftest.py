@@ -55,3 +55,30 @@ def exact_bootstrap_pvalue(stats, metric, convention, alternative):
             hit = d <= 1e-12 if alternative == "greater" else d >= -1e-12
         total += prob * hit
     return total
+
+
+def inspect_logs(folder, **want):
+    """The inspect_ai logs of ``folder`` whose header matches ``want`` (model, task, status, scored, and
+    arg_<task argument>): logs are chosen by their header, never by their file name (which holds a date)."""
+    import pytest
+
+    pytest.importorskip("inspect_ai")
+    from inspect_ai.log import read_eval_log
+
+    found = []
+    for path in sorted(folder.iterdir()):
+        if path.suffix not in (".eval", ".json"):
+            continue
+        header = read_eval_log(str(path), header_only=True)
+        have = {"model": header.eval.model, "task": header.eval.task, "status": header.status,
+                "scored": bool(header.results and header.results.scores),
+                **{f"arg_{k}": v for k, v in (header.eval.task_args or {}).items()}}
+        if all(have.get(k) == v for k, v in want.items()):
+            found.append(path)
+    return found
+
+
+def one_inspect_log(folder, **want):
+    """The one inspect_ai log of ``folder`` that matches ``want`` (:func:`inspect_logs`)."""
+    (path,) = inspect_logs(folder, **want)
+    return path

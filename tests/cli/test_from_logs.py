@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from conftest import run_cli, write_table
+from conftest import inspect_logs, one_inspect_log, run_cli, write_table
 
 HARNESS = Path(__file__).resolve().parents[1] / "data" / "harness"
 LM_EVAL = HARNESS / "lm_eval"
@@ -45,32 +45,9 @@ def fails(capsys, *args):
     return err.removeprefix("simstats: error: ").rstrip("\n")
 
 
-def inspect_logs(folder, **want):
-    """The inspect logs of ``folder`` whose header matches ``want`` (model, task, status, arg_<task arg>)."""
-    pytest.importorskip("inspect_ai")
-    from inspect_ai.log import read_eval_log
-
-    found = []
-    for path in sorted(folder.iterdir()):
-        if path.suffix not in (".eval", ".json"):
-            continue
-        header = read_eval_log(str(path), header_only=True)
-        have = {"model": header.eval.model, "task": header.eval.task, "status": header.status,
-                "scored": bool(header.results and header.results.scores),
-                **{f"arg_{k}": v for k, v in (header.eval.task_args or {}).items()}}
-        if all(have.get(k) == v for k, v in want.items()):
-            found.append(path)
-    return found
-
-
-def one_log(folder, **want):
-    (path,) = inspect_logs(folder, **want)
-    return path
-
-
 def toy_logs(task):
     """The strong and weak model's .eval logs of a task (finished)."""
-    return [one_log(INSPECT / "logs" / "eval", model=f"mockllm/{m}", task=task, status="success")
+    return [one_inspect_log(INSPECT / "logs" / "eval", model=f"mockllm/{m}", task=task, status="success")
             for m in ("strong", "weak")]
 
 
@@ -292,8 +269,8 @@ def case_lm_eval_mismatch(tmp_path):
 
 
 def case_inspect_mismatch(tmp_path):
-    strong = one_log(INSPECT / "logs" / "eval", model="mockllm/strong", task="toy_choice")
-    reworded = one_log(INSPECT / "logs" / "mismatch", arg_variant="mismatch")
+    strong = one_inspect_log(INSPECT / "logs" / "eval", model="mockllm/strong", task="toy_choice")
+    reworded = one_inspect_log(INSPECT / "logs" / "mismatch", arg_variant="mismatch")
     return (["--from", "inspect", strong, reworded],
             ["task 'toy_choice': item 17 has different content in model 'mockllm/strong' and model 'mockllm/weak'"])
 
@@ -319,12 +296,12 @@ def _status_logs(status, suffix):
 
 
 def case_inspect_cancelled(tmp_path):
-    path = one_log(INSPECT / "realdata", status="cancelled")
+    path = one_inspect_log(INSPECT / "realdata", status="cancelled")
     return ["--from", "inspect", path], [str(path), "status 'cancelled'"]
 
 
 def case_inspect_no_scores(tmp_path):
-    path = one_log(INSPECT / "realdata", status="success", scored=False)
+    path = one_inspect_log(INSPECT / "realdata", status="success", scored=False)
     return ["--from", "inspect", path], [str(path), "no sample has a score"]
 
 

@@ -13,30 +13,13 @@ inspect_ai = pytest.importorskip("inspect_ai")
 from inspect_ai.log import read_eval_log  # noqa: E402
 from inspect_ai.scorer import value_to_float  # noqa: E402
 
+from conftest import inspect_logs, one_inspect_log  # noqa: E402
+
 from simstats.compare import InputError  # noqa: E402
 from simstats.readers import COLUMNS  # noqa: E402
 from simstats.readers.inspect import _number, read_inspect  # noqa: E402
 
 HARNESS = Path(__file__).resolve().parents[1] / "data" / "harness" / "inspect"
-
-
-def find_logs(folder, **want):
-    """The logs of ``folder`` whose header matches ``want`` (model, task, status, and task_args items)."""
-    found = []
-    for path in sorted(folder.iterdir()):
-        if path.suffix not in (".eval", ".json"):
-            continue
-        header = read_eval_log(str(path), header_only=True)
-        have = {"model": header.eval.model, "task": header.eval.task, "status": header.status,
-                **{f"arg_{k}": v for k, v in (header.eval.task_args or {}).items()}}
-        if all(have.get(k) == v for k, v in want.items()):
-            found.append(path)
-    return found
-
-
-def one_log(folder, **want):
-    (path,) = find_logs(folder, **want)
-    return path
 
 
 def reported(header, scorer, metric):
@@ -53,7 +36,7 @@ CASES = [("toy_choice", "choice", "accuracy", 35, 3), ("toy_graded", "keyword_re
 @pytest.mark.parametrize("kind", ["eval", "json"])
 @pytest.mark.parametrize("model", ["mockllm/strong", "mockllm/weak"])
 def test_mean_score_equals_inspects_metric(model, kind, task, scorer, metric, items, epochs):
-    path = one_log(HARNESS / "logs" / kind, model=model, task=task, status="success")
+    path = one_inspect_log(HARNESS / "logs" / kind, model=model, task=task, status="success")
     log = read_eval_log(str(path))
     table = read_inspect(path, scorer=scorer)
     assert tuple(table.columns) == COLUMNS
@@ -78,7 +61,7 @@ def test_mean_score_equals_inspects_metric(model, kind, task, scorer, metric, it
                                                  ("toy_graded", "keyword_recall", "document")])
 def test_each_row_is_its_samples_value_and_metadata(task, scorer, field):
     to_float = value_to_float()
-    path = one_log(HARNESS / "logs" / "eval", model="mockllm/weak", task=task)
+    path = one_inspect_log(HARNESS / "logs" / "eval", model="mockllm/weak", task=task)
     log = read_eval_log(str(path))
     table = read_inspect(path, scorer=scorer, cluster_field=field)
     rows = {(r.item, r.epoch): (r.score, r.cluster) for r in table.itertuples()}
@@ -89,9 +72,9 @@ def test_each_row_is_its_samples_value_and_metadata(task, scorer, field):
 
 def test_the_reworded_item_alone_has_another_hash():
     logs = HARNESS / "logs"
-    weak = read_inspect(one_log(logs / "eval", model="mockllm/weak", task="toy_choice"))
-    strong = read_inspect(one_log(logs / "eval", model="mockllm/strong", task="toy_choice"))
-    reworded = read_inspect(one_log(logs / "mismatch", model="mockllm/weak", arg_variant="mismatch"))
+    weak = read_inspect(one_inspect_log(logs / "eval", model="mockllm/weak", task="toy_choice"))
+    strong = read_inspect(one_inspect_log(logs / "eval", model="mockllm/strong", task="toy_choice"))
+    reworded = read_inspect(one_inspect_log(logs / "mismatch", model="mockllm/weak", arg_variant="mismatch"))
     hashes = [t.drop_duplicates("item").set_index("item").item_hash.sort_index() for t in (weak, strong, reworded)]
     assert hashes[0].is_unique and hashes[0].notna().all()
     assert hashes[0].equals(hashes[1])                         # the same items in two models' logs
@@ -102,7 +85,7 @@ def test_the_reworded_item_alone_has_another_hash():
 
 def test_real_logs_read_as_inspect_reports_them():
     folder = HARNESS / "realdata"
-    scored = [p for p in find_logs(folder, status="success") if read_eval_log(str(p), header_only=True).results.scores]
+    scored = [p for p in inspect_logs(folder, status="success") if read_eval_log(str(p), header_only=True).results.scores]
     assert len(scored) == 3
     for path in scored:
         log = read_eval_log(str(path))
@@ -119,13 +102,13 @@ def test_logs_without_the_scorer_are_left_out_with_a_warning():
         table = read_inspect(HARNESS / "logs" / "eval", scorer="choice")
     assert set(table.task) == {"toy_choice"} and len(table) == 2 * 105
     messages = [str(w.message) for w in caught]
-    graded = find_logs(HARNESS / "logs" / "eval", task="toy_graded")
+    graded = inspect_logs(HARNESS / "logs" / "eval", task="toy_graded")
     assert len(messages) == 2 and all("no scorer 'choice'" in m and "log left out" in m for m in messages)
     assert len(graded) == 2 and all(sum(str(p) in m for m in messages) == 1 for p in graded)
 
 
 def test_a_log_without_the_scorer_alone_is_an_error():
-    path = one_log(HARNESS / "logs" / "eval", model="mockllm/weak", task="toy_graded")
+    path = one_inspect_log(HARNESS / "logs" / "eval", model="mockllm/weak", task="toy_graded")
     with pytest.raises(InputError, match="no scorer 'choice' \\(scorers: keyword_recall, all_terms\\)"):
         read_inspect(path, scorer="choice")
 
