@@ -138,7 +138,7 @@ def _compare(args) -> int:
     from simstats.compare import (compare_systems, item_clusters, read_table, runs_clusters, statistics_from_long,
                                   statistics_from_predictions, statistics_metric, wide_clusters)
 
-    several = _one_table(args)
+    several = _prepare_inputs(args)
     if several is not None:
         return _compare_tasks(args, several)
     table = None if args.from_format else read_table(args.table)
@@ -224,7 +224,7 @@ def _compare(args) -> int:
     return _gate(out, args.fail_on)
 
 
-def _one_table(args):
+def _prepare_inputs(args):
     """Normalises ``args.table``: one path (``args.table`` a string) unless --from reads several; returns the
     tasks' paired scores when --from gives several tasks to compare, else None (and keeps them for reuse)."""
     from simstats.compare import InputError
@@ -742,8 +742,9 @@ def _competition(args) -> int:
                     ("differences", "CIs of differences from the best (Figure 2)"),
                     ("bootstrap", "Bootstrap distribution of the difference between the two best systems (Figure 3)"))
 
-    if _one_table(args) is not None:
-        raise ValueError(f"competition ranks systems on one task; the evaluation has {len(_one_table(args))} tasks "
+    several = _prepare_inputs(args)
+    if several is not None:
+        raise ValueError(f"competition ranks systems on one task; the evaluation has {len(several)} tasks "
                          "(choose one with --task)")
     table = None if args.from_format else read_table(args.table)
     scored = args._tasks[0] if args.from_format else None

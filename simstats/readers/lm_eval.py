@@ -167,6 +167,21 @@ class _NoItemScores(InputError):
     filters: tuple = ()
 
 
+def _chosen_filter(task: str, filters: list, filter_name: str | None) -> str:
+    """The filter read of a task: ``filter_name`` where the task has several, else its only one; "none" by
+    default; an InputError when the task has several and none is named, or not the named one."""
+    if filter_name is None:
+        if "none" in filters or len(filters) == 1:
+            return "none" if "none" in filters else filters[0]
+        raise InputError(f"--from lm-eval: task {task!r} has {len(filters)} filters ({', '.join(filters)}): "
+                         "choose one with --filter")
+    if filter_name not in filters and len(filters) == 1:
+        return filters[0]                             # --filter chooses among a task's several filters
+    if filter_name not in filters:
+        raise InputError(f"--from lm-eval: task {task!r} has no filter {filter_name!r} (filters: {', '.join(filters)})")
+    return filter_name
+
+
 def _json_lines(file: Path):
     """(line number, parsed JSON) of a JSON-lines file; an InputError naming the file and line otherwise."""
     with open(file, "rb") as handle:
@@ -195,16 +210,7 @@ def _task_rows(model: str, task: str, file: Path, metric, filter_name, cluster_f
     if not lines:
         raise InputError(f"--from lm-eval: {file} has no samples")
     filters = list(dict.fromkeys(line["filter"] for _, line in lines))
-    if filter_name is None:
-        if "none" in filters or len(filters) == 1:
-            filter_name = "none" if "none" in filters else filters[0]
-        else:
-            raise InputError(f"--from lm-eval: task {task!r} has {len(filters)} filters ({', '.join(filters)}): "
-                             "choose one with --filter")
-    elif filter_name not in filters and len(filters) == 1:
-        filter_name = filters[0]                      # --filter chooses among a task's several filters
-    elif filter_name not in filters:
-        raise InputError(f"--from lm-eval: task {task!r} has no filter {filter_name!r} (filters: {', '.join(filters)})")
+    filter_name = _chosen_filter(task, filters, filter_name)
     try:
         return _filtered_rows(model, task, file, metric, filter_name, cluster_field, lines), filters
     except _NoItemScores as err:
@@ -296,11 +302,7 @@ def read_lm_eval_translations(paths, *, task: str, metric: str = "bleu", filter:
             lines = list(_json_lines(file))
             if not lines:
                 raise InputError(f"--from lm-eval: {file} has no samples")
-            filters = list(dict.fromkeys(line.get("filter") for _, line in lines))
-            chosen = filter if filter in filters else ("none" if "none" in filters else filters[0])
-            if len(filters) > 1 and filter not in filters and "none" not in filters:
-                raise InputError(f"--from lm-eval: task {task!r} has {len(filters)} filters ({', '.join(filters)}): "
-                                 "choose one with --filter")
+            chosen = _chosen_filter(task, list(dict.fromkeys(line.get("filter") for _, line in lines)), filter)
             for number, line in lines:
                 if line.get("filter") != chosen:
                     continue
