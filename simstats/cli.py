@@ -292,7 +292,7 @@ def _compare_tasks(args, tasks) -> int:
                    "claim": "these models differ on the population of items of each task (item means over each "
                             "item's samples; not their training procedures)"}
     if args.test == "t":
-        table.attrs["intervals"] = ("scores: Wilson score intervals where every item scores 0 or 1 (no clusters), "
+        table.attrs["intervals"] = ("scores: Clopper-Pearson intervals where every item scores 0 or 1 (no clusters), "
                                     "else t intervals; differences: the paired t-test's")
         table.attrs["test"] = "paired t-test over items (cluster-robust over clusters where the items have them)"
     a = table.attrs

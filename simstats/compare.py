@@ -544,7 +544,7 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
         stratified randomization test (:func:`simstats.randomization_test`), or the paired t-test
         over items (:func:`simstats.paired_difference`; cluster-robust over ``clusters``, t on C - 1
         degrees of freedom) for a metric that is the mean of per-item values (accuracy, a mean item
-        score).  With ``"t"`` the scores' intervals are analytic too: Wilson's for a proportion
+        score).  With ``"t"`` the scores' intervals are analytic too: Clopper-Pearson's for a proportion
         (every item 0 or 1, no clusters), else the t interval (:func:`simstats.mean_interval`); the
         intervals of the differences are the paired t-test's.
     reference : str
@@ -564,7 +564,7 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
         no difference.
     confidence_level : float
         Level of the two-sided intervals of the scores and differences (percentile bootstrap; with
-        ``test="t"`` Wilson's or the t intervals).
+        ``test="t"`` Clopper-Pearson's or the t intervals).
     pvalue_method : {"shift", "percentile", "sacrebleu"}
         Which bootstrap replicates count as extreme (``test="bootstrap"`` only).
     pvalue_rule : {"add-one", "fraction"}
@@ -693,7 +693,7 @@ def _compare_systems_t(names, stats, metric, *, reference, correction, alternati
     n_clusters = int(len(np.unique(clusters))) if clusters is not None else None
     level = confidence_level
     intervals = [score_interval(row, clusters=clusters, confidence_level=level) for row in values]
-    wilson = [interval.method.startswith("Wilson") for interval in intervals]
+    exact = [interval.method.startswith("Clopper") for interval in intervals]
     others = [i for i in range(len(names)) if i != ref]
     try:
         # the difference is the reference's improvement: reference minus system, system minus reference for a
@@ -718,9 +718,9 @@ def _compare_systems_t(names, stats, metric, *, reference, correction, alternati
                      "pvalue_adjusted": adjusted[j]})
     out = sorted_by_score(pd.DataFrame(rows), metric.higher_is_better)
     unit = "clusters" if clusters is not None else "items"
-    scores_by = ("Wilson score intervals (every item scores 0 or 1)" if all(wilson) else
-                 f"t intervals{' (cluster-robust)' if clusters is not None else ''}" if not any(wilson) else
-                 "Wilson score intervals where every item scores 0 or 1, else t intervals")
+    scores_by = ("Clopper-Pearson intervals (every item scores 0 or 1)" if all(exact) else
+                 f"t intervals{' (cluster-robust)' if clusters is not None else ''}" if not any(exact) else
+                 "Clopper-Pearson intervals where every item scores 0 or 1, else t intervals")
     over = (f"over {n_clusters} clusters (cluster-robust, C / (C - 1), t on C - 1 df)" if clusters is not None
             else "over items (t on n - 1 df)")
     out.attrs.update(metric=metric.name, test=f"paired t-test {over}",

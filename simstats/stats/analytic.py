@@ -171,10 +171,11 @@ def _standard_error(x: np.ndarray, clusters) -> tuple[float, float, int | None, 
 
 
 def score_interval(scores, *, clusters=None, confidence_level: float = 0.95) -> IntervalResult:
-    """The interval of a mean item score as ``simstats compare --test t`` gives it: Wilson's
+    """The interval of a mean item score as ``simstats compare --test t`` gives it: Clopper-Pearson's
     (:func:`proportion_interval`) when every item scores 0 or 1 and the items are independent (a
-    proportion: it keeps a width at 0 % and 100 %), else the t interval (:func:`mean_interval`,
-    cluster-robust over ``clusters``).
+    proportion: the exact binomial interval never covers less than its level, keeps a width at 0 %
+    and 100 %, and holds near them, where Wilson's undercovers), else the t interval
+    (:func:`mean_interval`, cluster-robust over ``clusters``).
 
     Parameters
     ----------
@@ -193,13 +194,13 @@ def score_interval(scores, *, clusters=None, confidence_level: float = 0.95) -> 
     Examples
     --------
     >>> score_interval([1, 1, 1, 1, 1]).method, score_interval([1, 1, 1, 1, 1]).confidence_interval.low < 1
-    ('Wilson score interval', True)
+    ('Clopper-Pearson (exact binomial) interval', True)
     >>> score_interval([0.5, 1, 0.25, 1]).method
     'mean item score: sd / sqrt(n), t on n - 1 df'
     """
     x = _checked_scores(scores, "scores")
     if clusters is None and bool(np.all((x == 0) | (x == 1))):
-        return proportion_interval(int(x.sum()), x.size, confidence_level=confidence_level)
+        return proportion_interval(int(x.sum()), x.size, method="clopper-pearson", confidence_level=confidence_level)
     return mean_interval(x, clusters=clusters, confidence_level=confidence_level)
 
 

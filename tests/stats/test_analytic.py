@@ -173,3 +173,20 @@ def test_no_variation_between_clusters_is_no_standard_error():
     assert paired_difference(b, a).pvalue == pytest.approx(stats.ttest_rel(b, a).pvalue, rel=1e-12)
     same = np.full(8, 0.1)
     assert mean_interval(same).standard_error == 0.0
+
+
+def test_score_interval_is_clopper_pearson_for_proportions_else_t():
+    """compare --test t's interval of a score: the exact binomial interval (statsmodels' beta) for 0/1 items
+    without clusters, at 100 % too; the t interval (cluster-robust with clusters) otherwise."""
+    from simstats.stats.analytic import score_interval
+
+    right = np.r_[np.ones(48), np.zeros(2)]
+    for values in (right, np.ones(50)):
+        low, high = proportion_confint(int(values.sum()), values.size, alpha=0.05, method="beta")
+        assert score_interval(values).confidence_interval == pytest.approx((low, high), abs=1e-15)
+    assert score_interval(np.ones(50)).confidence_interval.low < 1       # not a point at 100 %
+    graded = np.linspace(0, 1, 40) ** 2
+    assert score_interval(graded).confidence_interval == mean_interval(graded).confidence_interval
+    clusters = np.arange(50) // 10
+    assert (score_interval(right, clusters=clusters).confidence_interval
+            == mean_interval(right, clusters=clusters).confidence_interval)

@@ -26,8 +26,9 @@ What is computed on each simulated evaluation (``METHODS``), as a user of ``sims
 scores`` gets it (the item means over the samples, the clusters when the items have them):
 
 * one model's score (A's): ``compare --from``'s default (``compare_systems(test="t")``, i.e.
-  :func:`simstats.stats.analytic.score_interval`: Wilson's interval when every item mean is 0 or 1 and there are no clusters, else the
-  t interval, cluster-robust with clusters), the percentile bootstrap of ``--test bootstrap``
+  :func:`simstats.stats.analytic.score_interval`: Clopper-Pearson's interval when every item mean is
+  0 or 1 and there are no clusters, else the t interval, cluster-robust with clusters), the
+  percentile bootstrap of ``--test bootstrap``
   (resampling the clusters when there are any, and once ignoring them), the t interval
   (:func:`simstats.mean_interval`, plain and cluster-robust) and the Wilson and Clopper-Pearson
   intervals of the proportion of correct samples, every sample counted as a trial
@@ -65,7 +66,7 @@ TRUTHS = ("identical", "difference")
 
 #: Interval methods for one model's score: name -> label.
 SCORE_INTERVALS = {
-    "default": "compare --from's default (Wilson for 0/1 items, else t; cluster-robust with clusters)",
+    "default": "compare --from's default (Clopper-Pearson for 0/1 items, else t; cluster-robust with clusters)",
     "bootstrap": "percentile bootstrap (compare --test bootstrap)",
     "bootstrap_items": "percentile bootstrap over items, clusters ignored",
     "t": "t interval, items independent",
