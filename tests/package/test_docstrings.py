@@ -11,6 +11,7 @@ import pytest
 MODULES = [
     "simstats.stats.classical",
     "simstats.stats.analytic",
+    "simstats.stats.suite",
     "simstats.readers.scores",
     "simstats.readers.paired",
     "simstats.readers.lm_eval",
