@@ -12,8 +12,15 @@ scores of different tasks are not comparable, so the tests work on ranks within 
 * :func:`wilcoxon_holm` - every pair's Wilcoxon signed-rank test over the tasks (scipy's
   ``wilcoxon``), Holm-corrected over the pairs (statsmodels).
 
-The claim of all of them is about tasks: "on tasks like these", the tasks drawn from a population
-of tasks, each model's score on a task taken as exact.
+The claim of these is about tasks: "on tasks like these", the tasks drawn from a population of
+tasks, each model's score on a task taken as exact.  With several runs (seeds) per model and task,
+a (runs, tasks) matrix per model:
+
+* :func:`interquartile_mean` - the 25 % trimmed mean of all runs on all tasks (Agarwal et al. 2021);
+* :func:`probability_of_improvement` - per task the probability that a run of X scores above a run of
+  Y (ties count half: the Mann-Whitney U statistic over the runs' pairs), averaged over the tasks;
+* :func:`stratified_bootstrap` - a percentile interval of any such aggregate, the runs resampled
+  within each task ("on these tasks", over new runs).
 """
 from __future__ import annotations
 
@@ -28,7 +35,8 @@ from simstats.stats.results import ClassicalTestResult
 
 sps = lazy_module("scipy.stats")
 
-__all__ = ["average_ranks", "friedman_test", "NemenyiResult", "nemenyi_test", "PairwiseResult", "wilcoxon_holm"]
+__all__ = ["average_ranks", "friedman_test", "NemenyiResult", "nemenyi_test", "PairwiseResult", "wilcoxon_holm",
+           "interquartile_mean", "probability_of_improvement", "stratified_bootstrap"]
 
 
 def _scores(scores) -> np.ndarray:
@@ -248,3 +256,111 @@ def wilcoxon_holm(scores, *, correction: str = "holm", zero_method: str = "wilco
     return PairwiseResult(statistics, pvalues, adjusted, correction,
                           f"Wilcoxon signed-rank test over {x.shape[1]} tasks (scipy.stats.wilcoxon), {correction} "
                           f"over the {len(pairs)} pairs")
+
+
+def _runs(scores, name: str = "scores") -> np.ndarray:
+    x = np.asarray(scores, dtype=float)
+    if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 1:
+        raise ValueError(f"{name} must be a (runs, tasks) matrix, got shape {x.shape}")
+    if not np.all(np.isfinite(x)):
+        run, task = np.argwhere(~np.isfinite(x))[0]
+        raise ValueError(f"{name}: run {run} on task {task} is {x[run, task]}, not a finite number")
+    return x
+
+
+def interquartile_mean(scores) -> float:
+    """The interquartile mean (IQM) of all runs on all tasks: the mean of the middle 50 % of the scores.
+
+    Parameters
+    ----------
+    scores : array_like
+        (runs, tasks) scores of one model.
+
+    Returns
+    -------
+    float
+        scipy's ``trim_mean`` with 25 % cut from each end, over every score.
+
+    Examples
+    --------
+    >>> interquartile_mean([[0.1, 0.5], [0.6, 0.7], [0.8, 0.9], [1.0, 0.0]])
+    0.65
+    """
+    return float(sps.trim_mean(_runs(scores), proportiontocut=0.25, axis=None))
+
+
+def probability_of_improvement(scores_x, scores_y) -> float:
+    """The probability that X improves on Y: per task P(X > Y) + P(X = Y) / 2 over pairs of runs, averaged over
+    the tasks.
+
+    Parameters
+    ----------
+    scores_x, scores_y : array_like
+        (runs, tasks) scores of X and Y (the numbers of runs may differ; the tasks are the same).
+
+    Returns
+    -------
+    float
+        In [0, 1]; 0.5 when X and Y do not differ.
+
+    Examples
+    --------
+    >>> probability_of_improvement([[0.9, 0.5], [0.8, 0.5]], [[0.7, 0.5], [0.85, 0.5]])
+    0.625
+    """
+    x, y = _runs(scores_x, "scores_x"), _runs(scores_y, "scores_y")
+    if x.shape[1] != y.shape[1]:
+        raise ValueError(f"X has {x.shape[1]} tasks and Y {y.shape[1]}: the tasks must be the same")
+    wins = [(np.sign(x[:, t][:, None] - y[:, t][None, :]) + 1).mean() / 2 for t in range(x.shape[1])]
+    return float(np.mean(wins))
+
+
+def stratified_bootstrap(scores, statistic, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
+                         rng=None) -> tuple[float, tuple[float, float]]:
+    """A percentile bootstrap interval of a suite aggregate, the runs resampled within each task.
+
+    Parameters
+    ----------
+    scores : sequence of array_like
+        One (runs, tasks) matrix per model the statistic takes (the same tasks).
+    statistic : callable
+        ``statistic(*matrices) -> float``, e.g. :func:`interquartile_mean` or
+        :func:`probability_of_improvement`.
+    n_resamples : int
+        Bootstrap resamples.
+    confidence_level : float
+        Level of the two-sided percentile interval.
+    rng : int or numpy.random.Generator
+        Seed of the resampling.
+
+    Returns
+    -------
+    estimate : float
+        The statistic on the data.
+    interval : tuple of float
+        The percentile interval.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> runs = np.random.default_rng(1).normal(0.8, 0.05, size=(10, 4))
+    >>> estimate, (low, high) = stratified_bootstrap([runs], interquartile_mean, n_resamples=2000, rng=0)
+    >>> low < estimate < high
+    True
+    """
+    matrices = [_runs(m, f"scores[{k}]") for k, m in enumerate(scores)]
+    if len({m.shape[1] for m in matrices}) != 1:
+        raise ValueError("every model's scores must cover the same tasks")
+    rng = np.random.default_rng(rng)
+    estimate = float(statistic(*matrices))
+    draws = np.empty(n_resamples)
+    tasks = matrices[0].shape[1]
+    for b in range(n_resamples):
+        resampled = []
+        for m in matrices:
+            rows = rng.integers(0, m.shape[0], size=(m.shape[0], tasks))     # runs drawn within each task
+            resampled.append(np.take_along_axis(m, rows, axis=0))
+        draws[b] = statistic(*resampled)
+    tail = (1 - confidence_level) / 2
+    low, high = np.quantile(draws, [tail, 1 - tail])
+    return estimate, (float(low), float(high))

@@ -1,10 +1,15 @@
-"""Rank tests over a suite of tasks (simstats.stats.suite) against scipy, scikit-posthocs and autorank."""
+"""Suites of tasks (simstats.stats.suite): the rank tests against scipy, scikit-posthocs and autorank; the
+aggregates over runs against rliable (tests/data/suite)."""
+import json
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 import scipy.stats as sps
 
-from simstats.stats.suite import average_ranks, friedman_test, nemenyi_test, wilcoxon_holm
+from simstats.stats.suite import (average_ranks, friedman_test, interquartile_mean, nemenyi_test,
+                                  probability_of_improvement, stratified_bootstrap, wilcoxon_holm)
 
 sp = pytest.importorskip("scikit_posthocs")
 autorank = pytest.importorskip("autorank")
@@ -65,3 +70,56 @@ def test_bad_suites_are_refused():
         nemenyi_test([[0.5, 0.6], [np.nan, 0.7]])
     with pytest.raises(ValueError, match="at least 3 models"):
         friedman_test([[0.5, 0.6], [0.4, 0.7]])
+
+
+# --- runs per task: rliable's aggregates on the IBM model-recycling runs --------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+RLIABLE = json.loads((ROOT / "tests/data/suite/rliable_reference.json").read_text())
+
+
+def ibm_runs(model: str) -> np.ndarray:
+    """(20 runs, 36 tasks) scores of one base model, as tests/data/suite/rliable_reference.py reads them."""
+    table = pd.read_csv(ROOT / f"resources/realdata/ibm_model_recycling_20_seeds/models_results_{model}_pretrain.csv",
+                        sep="\t")
+    table["score"] = table.accuracy.where(table["dataset name"] != "stsb", table.spearmanr)
+    tasks = sorted(table["dataset name"].unique())
+    return np.stack([table[table["dataset name"] == t].score.to_numpy()[:20] for t in tasks], axis=1)
+
+
+def quantile_tolerance(draw_sd: float, reps: int, ours: int, level: float = 0.95) -> float:
+    """4 Monte Carlo standard errors of the difference of two bootstrap percentile endpoints (reps and ours
+    resamples), for a bootstrap distribution close to normal with sd draw_sd."""
+    p = (1 - level) / 2
+    density = sps.norm.pdf(sps.norm.ppf(p))
+    return 4 * draw_sd * np.sqrt(p * (1 - p) * (1 / reps + 1 / ours)) / density
+
+
+def test_interquartile_mean_and_probability_of_improvement_equal_rliable():
+    scores = {m: ibm_runs(m) for m in RLIABLE["models"]}
+    assert scores["roberta_base"].shape == (20, 36)
+    for model, value in RLIABLE["iqm"].items():
+        assert interquartile_mean(scores[model]) == pytest.approx(value, rel=1e-12)
+    for pair, value in RLIABLE["probability_of_improvement"].items():
+        x, y = pair.split(">")
+        assert probability_of_improvement(scores[x], scores[y]) == pytest.approx(value, rel=1e-12)
+        assert probability_of_improvement(scores[y], scores[x]) == pytest.approx(1 - value, rel=1e-12)
+
+
+def test_stratified_bootstrap_intervals_equal_rliables_within_mcse():
+    scores = {m: ibm_runs(m) for m in RLIABLE["models"]}
+    ours = 4000
+    for model, (low, high) in RLIABLE["iqm_interval"].items():
+        estimate, (my_low, my_high) = stratified_bootstrap([scores[model]], interquartile_mean, n_resamples=ours,
+                                                           rng=7)
+        sd = (high - low) / (2 * 1.96)
+        tolerance = quantile_tolerance(sd, RLIABLE["reps"], ours)
+        assert my_low == pytest.approx(low, abs=tolerance) and my_high == pytest.approx(high, abs=tolerance)
+        assert estimate == pytest.approx(RLIABLE["iqm"][model], rel=1e-12)
+    pair = "roberta_base>bert_base_uncased"
+    low, high = RLIABLE["probability_of_improvement_interval"][pair]
+    x, y = pair.split(">")
+    _, (my_low, my_high) = stratified_bootstrap([scores[x], scores[y]], probability_of_improvement, n_resamples=1500,
+                                                rng=8)
+    tolerance = quantile_tolerance((high - low) / (2 * 1.96), RLIABLE["reps"], 1500)
+    assert my_low == pytest.approx(low, abs=tolerance) and my_high == pytest.approx(high, abs=tolerance)
