@@ -58,6 +58,40 @@ def _load(paths: Sequence[str]) -> dict:
     return config
 
 
+def _suite(args) -> int:
+    """``simstats suite``: the models' and the pairs' tables over a suite of tasks."""
+    from simstats.compare import read_table
+    from simstats.io import markdown_table
+    from simstats.suite import analyse_suite, read_suite
+
+    suite = read_suite(read_table(args.table), run_column=args.run)
+    models, pairs, settings = analyse_suite(suite, alpha=args.alpha, higher_is_better=not args.lower_is_better,
+                                            n_resamples=args.n_resamples, rng=args.seed,
+                                            confidence_level=args.confidence)
+    friedman = ("Friedman: chi-square {:.4g}, p = {:.4g}".format(settings["friedman_statistic"],
+                                                                 settings["friedman_pvalue"])
+                if settings["friedman_pvalue"] is not None else "Friedman: needs 3 models")
+    header = (f"{settings['models']} models x {settings['tasks']} tasks, {settings['runs_per_task']} run(s) per task; "
+              f"scores: {'lower' if args.lower_is_better else 'higher'} is better\n"
+              f"claim (ranks): {settings['claim_ranks']}\n"
+              f"{friedman}; Nemenyi: critical difference of average ranks {settings['critical_difference']:.4g} at "
+              f"alpha = {args.alpha:g}; Wilcoxon signed-rank over tasks, Holm over the {len(pairs)} pairs\n")
+    if settings["claim_runs"]:
+        header += (f"claim (IQM, probability of improvement): {settings['claim_runs']}; {args.n_resamples} resamples, "
+                   f"seed {args.seed}, percentile intervals {100 * args.confidence:g}%\n")
+    if args.format == "json":
+        print(json.dumps({"settings": {**settings, "summary": header.strip(), "simstats_version": __version__},
+                          "models": models.to_dict(orient="records"), "pairs": pairs.to_dict(orient="records")},
+                         indent=2, default=float))
+    elif args.format == "csv":
+        print((pairs if args.pairs else models).to_csv(index=False, lineterminator="\n"), end="")
+    else:
+        print(header)
+        print(markdown_table(models, digits=4))
+        print(markdown_table(pairs, digits=4), end="")
+    return 0
+
+
 def _check_config(args) -> int:
     settings = validate_config(_load(args.config))
     for name, sc in settings.scenarios.items():
@@ -928,6 +962,7 @@ commands:
   plan            seeds and test items a comparison needs (power, minimum detectable difference)
   compare-scores  score distributions, one score per run
   competition     rank the systems of a competition, with intervals and one decision rule
+  suite           many models over a suite of tasks: ranks, Friedman, Nemenyi, Wilcoxon-Holm, IQM
   check-config    validate configuration files and list their scenarios
   implied         the summary values a scenario's noise model implies
 
@@ -1121,6 +1156,25 @@ def build_parser() -> argparse.ArgumentParser:
                    help="standard output: the Markdown report, the ranks table as CSV, or JSON with the settings "
                         "and every table (default: md)")
     p.set_defaults(func=_competition)
+    p = sub.add_parser("suite", help="many models over a suite of tasks: average ranks, Friedman, Nemenyi's critical "
+                       "difference, Wilcoxon-Holm; with several runs per task, IQM and probability of improvement with "
+                       "stratified bootstrap CIs")
+    p.add_argument("table", help="CSV/TSV/parquet long rows: model, task, score and optionally a run column (seed)")
+    p.add_argument("--run", metavar="COLUMN",
+                   help="the column naming each run (default: seed or run if the table has it, else one run each)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="level of Nemenyi's critical difference and verdicts (default: 0.05)")
+    p.add_argument("--lower-is-better", action="store_true",
+                   help="lower scores are better, e.g. error rates (default: higher is better)")
+    p.add_argument("--n-resamples", type=int, default=2000,
+                   help="stratified bootstrap resamples with several runs per task (default: 2000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
+    p.add_argument("--confidence", type=float, default=0.95, help="level of the bootstrap intervals (default: 0.95)")
+    p.add_argument("--pairs", action="store_true",
+                   help="--format csv: print the pairs' table instead of the models' (default: the models')")
+    p.add_argument("--format", default="table", choices=["table", "csv", "json"],
+                   help="output: Markdown tables, CSV or JSON (default: table)")
+    p.set_defaults(func=_suite)
     p = sub.add_parser("check-config", help="validate configuration file(s) and list the scenarios")
     p.add_argument("config", nargs="+", help="YAML files; later ones override earlier ones")
     p.set_defaults(func=_check_config)

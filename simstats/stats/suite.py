@@ -117,7 +117,8 @@ class NemenyiResult:
     critical_difference : float
         Two models differ at ``alpha`` when their average ranks differ by more than this.
     pvalues : numpy.ndarray
-        (models, models) p-values of every pair (1 on the diagonal).
+        (models, models) p-values of every pair (1 on the diagonal; where scipy's studentized range
+        underflows to 0, the union bound k (k - 1) P(Z > z), an upper bound, never 0).
     alpha : float
         The level of ``critical_difference``.
     tasks : int
@@ -179,6 +180,10 @@ def nemenyi_test(scores, *, alpha: float = 0.05, higher_is_better: bool = True) 
     q = float(sps.studentized_range.ppf(1 - alpha, k, np.inf)) / math.sqrt(2)
     z = np.abs(ranks[:, None] - ranks[None, :]) / se
     pvalues = sps.studentized_range.sf(z * math.sqrt(2), k, np.inf)
+    # far in the tail scipy's integral underflows to 0: there the union bound over the k (k - 1) / 2 pairs of
+    # P(|Z_i - Z_j| > z sqrt(2)) is reported instead, an upper bound of the p-value, never 0
+    bound = np.minimum(1.0, k * (k - 1) * sps.norm.sf(z))
+    pvalues = np.where(pvalues > 0, pvalues, bound)
     np.fill_diagonal(pvalues, 1.0)
     return NemenyiResult(ranks, q * se, np.clip(pvalues, 0.0, 1.0), alpha, n)
 
@@ -311,7 +316,7 @@ def probability_of_improvement(scores_x, scores_y) -> float:
     x, y = _runs(scores_x, "scores_x"), _runs(scores_y, "scores_y")
     if x.shape[1] != y.shape[1]:
         raise ValueError(f"X has {x.shape[1]} tasks and Y {y.shape[1]}: the tasks must be the same")
-    wins = [(np.sign(x[:, t][:, None] - y[:, t][None, :]) + 1).mean() / 2 for t in range(x.shape[1])]
+    wins = (np.sign(x[:, None, :] - y[None, :, :]) + 1).mean(axis=(0, 1)) / 2       # per task, over run pairs
     return float(np.mean(wins))
 
 

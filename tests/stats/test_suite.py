@@ -123,3 +123,14 @@ def test_stratified_bootstrap_intervals_equal_rliables_within_mcse():
                                                 rng=8)
     tolerance = quantile_tolerance((high - low) / (2 * 1.96), RLIABLE["reps"], 1500)
     assert my_low == pytest.approx(low, abs=tolerance) and my_high == pytest.approx(high, abs=tolerance)
+
+
+def test_nemenyi_pvalue_is_never_zero():
+    """Far in the tail scipy's studentized range underflows to 0; the reported p-value is then the union bound,
+    positive and above the exact value's scale."""
+    scores = np.vstack([np.arange(60.0), np.arange(60.0) - 100, np.arange(60.0) - 200, np.arange(60.0) - 300])
+    res = nemenyi_test(scores)
+    assert (res.pvalues > 0).all()
+    z = abs(res.average_ranks[0] - res.average_ranks[3]) / np.sqrt(4 * 5 / (6 * 60))
+    exact = sps.studentized_range.sf(z * np.sqrt(2), 4, np.inf)
+    assert res.pvalues[0, 3] == (exact if exact > 0 else pytest.approx(12 * sps.norm.sf(z), rel=1e-12))
