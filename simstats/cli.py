@@ -79,6 +79,16 @@ def _suite(args) -> int:
     if settings["claim_runs"]:
         header += (f"claim (IQM, probability of improvement): {settings['claim_runs']}; {args.n_resamples} resamples, "
                    f"seed {args.seed}, percentile intervals {100 * args.confidence:g}%\n")
+    if args.figure:
+        from simstats.io import save_figure
+        from simstats.report.suite_figures import cd_diagram
+        from simstats.stats.suite import nemenyi_test
+
+        ranks = nemenyi_test(suite.scores, alpha=args.alpha, higher_is_better=not args.lower_is_better)
+        stem = Path(args.figure)
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        save_figure(cd_diagram(suite.models, ranks.average_ranks, ranks.critical_difference, alpha=args.alpha,
+                               tasks=len(suite.tasks)), stem.with_suffix(".png"), stem.with_suffix(".pdf"))
     if args.format == "json":
         print(json.dumps({"settings": {**settings, "summary": header.strip(), "simstats_version": __version__},
                           "models": models.to_dict(orient="records"), "pairs": pairs.to_dict(orient="records")},
@@ -1172,6 +1182,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--confidence", type=float, default=0.95, help="level of the bootstrap intervals (default: 0.95)")
     p.add_argument("--pairs", action="store_true",
                    help="--format csv: print the pairs' table instead of the models' (default: the models')")
+    p.add_argument("--figure", metavar="PATH",
+                   help="write the critical-difference diagram to PATH.png and PATH.pdf (default: none)")
     p.add_argument("--format", default="table", choices=["table", "csv", "json"],
                    help="output: Markdown tables, CSV or JSON (default: table)")
     p.set_defaults(func=_suite)

@@ -76,3 +76,10 @@ def test_bad_tables_stop_with_one_line(tmp_path, capsys, edit, message):
     path = write_table(tmp_path, edit(long_suite()))
     code, out, err = run_cli(capsys, "suite", path)
     assert code == 2 and out == "" and err.count("\n") == 1 and message in err, err
+
+
+def test_figure_writes_png_and_pdf(tmp_path, capsys):
+    path = write_table(tmp_path, long_suite(runs=1).drop(columns="seed"))
+    code, _, err = run_cli(capsys, "suite", path, "--figure", tmp_path / "figs" / "cd")
+    assert code == 0, err
+    assert (tmp_path / "figs/cd.png").stat().st_size > 10_000 and (tmp_path / "figs/cd.pdf").stat().st_size > 5_000
