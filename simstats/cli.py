@@ -335,23 +335,15 @@ def _compare_tasks(args, tasks) -> int:
                    "tasks": len(tasks), "task": None, "clusters": None,
                    "claim": "these models differ on the population of items of each task (item means over each "
                             "item's samples; not their training procedures)"}
-    if args.test == "t":
-        table.attrs["intervals"] = ("scores: Clopper-Pearson intervals where every item scores 0 or 1 (no clusters), "
-                                    "else t intervals; differences: the paired t-test's")
-        table.attrs["test"] = "paired t-test over items (cluster-robust over clusters where the items have them)"
+    # each task's own test and intervals (items or clusters, Clopper-Pearson or t), listed once each
+    table.attrs["test"] = "; ".join(dict.fromkeys(f.attrs["test"] for f in frames))
+    table.attrs["intervals"] = "; ".join(dict.fromkeys(f.attrs["intervals"] for f in frames))
     a = table.attrs
-    if args.test == "bootstrap":
-        table.attrs["test"] = a["test"].replace("resampling items", "resampling items, or clusters where a task has "
-                                                                   "them").replace("resampling clusters",
-                                                                                   "resampling clusters where a task "
-                                                                                   "has them, else items")
-        a = table.attrs
-    method = (f"{a['test']}, {a['intervals']}" if args.test == "t" else
-              f"{a['test']}, intervals from {a['n_resamples']} bootstrap resamples (seed {a['seed']})"
-              if args.test == "exact-randomization" else
-              f"{a['test']}, {a['n_resamples']} resamples, seed {a['seed']}")
-    _emit(table, args.format, f"{a['metric']} over {len(tasks)} tasks: {method}; clusters as the task's reader gave "
-                              f"them (column clusters); correction {correction} over {scope}\n"
+    resampling = ("" if args.test == "t" else f", {a['n_resamples']} bootstrap resamples (seed {a['seed']})"
+                  + (" for the intervals" if args.test == "exact-randomization" else ""))
+    method = f"{a['test']}; {a['intervals']}{resampling}"
+    _emit(table, args.format, f"{a['metric']} over {len(tasks)} tasks: {method}; the clusters of each task in "
+                              f"column clusters; correction {correction} over {scope}\n"
                               f"claim: {a['claim']}\n"
                               f"H1: reference {IMPROVEMENT_H1[a['alternative']]} system; "
                               f"{_sides(a['alternative'], args.confidence)}; {DIFFERENCE_SIGN}\n")
