@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from simstats.stats.lazy import lazy_module
 from simstats.stats.multitest import adjust_pvalues
@@ -265,11 +266,11 @@ def wilcoxon_holm(scores, *, correction: str = "holm", zero_method: str = "wilco
 
 def _runs(scores, name: str = "scores") -> np.ndarray:
     x = np.asarray(scores, dtype=float)
-    if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 1:
+    if x.ndim < 2 or x.shape[-2] < 1 or x.shape[-1] < 1:
         raise ValueError(f"{name} must be a (runs, tasks) matrix, got shape {x.shape}")
     if not np.all(np.isfinite(x)):
-        run, task = np.argwhere(~np.isfinite(x))[0]
-        raise ValueError(f"{name}: run {run} on task {task} is {x[run, task]}, not a finite number")
+        where = tuple(np.argwhere(~np.isfinite(x))[0])
+        raise ValueError(f"{name}: run {where[-2]} on task {where[-1]} is {x[where]}, not a finite number")
     return x
 
 
@@ -279,19 +280,22 @@ def interquartile_mean(scores) -> float:
     Parameters
     ----------
     scores : array_like
-        (runs, tasks) scores of one model.
+        (runs, tasks) scores of one model, or a stack of them (..., runs, tasks).
 
     Returns
     -------
-    float
-        scipy's ``trim_mean`` with 25 % cut from each end, over every score.
+    float or numpy.ndarray
+        scipy's ``trim_mean`` with 25 % cut from each end, over every score (one per stacked matrix).
 
     Examples
     --------
     >>> interquartile_mean([[0.1, 0.5], [0.6, 0.7], [0.8, 0.9], [1.0, 0.0]])
     0.65
     """
-    return float(sps.trim_mean(_runs(scores), proportiontocut=0.25, axis=None))
+    x = _runs(scores)
+    if x.ndim == 2:
+        return float(sps.trim_mean(x, proportiontocut=0.25, axis=None))
+    return sps.trim_mean(x.reshape(*x.shape[:-2], -1), proportiontocut=0.25, axis=-1)
 
 
 def probability_of_improvement(scores_x, scores_y) -> float:
@@ -301,12 +305,13 @@ def probability_of_improvement(scores_x, scores_y) -> float:
     Parameters
     ----------
     scores_x, scores_y : array_like
-        (runs, tasks) scores of X and Y (the numbers of runs may differ; the tasks are the same).
+        (runs, tasks) scores of X and Y (the numbers of runs may differ; the tasks are the same), or stacks of
+        them (..., runs, tasks).
 
     Returns
     -------
-    float
-        In [0, 1]; 0.5 when X and Y do not differ.
+    float or numpy.ndarray
+        In [0, 1]; 0.5 when X and Y do not differ (one per stacked pair).
 
     Examples
     --------
@@ -314,14 +319,14 @@ def probability_of_improvement(scores_x, scores_y) -> float:
     0.625
     """
     x, y = _runs(scores_x, "scores_x"), _runs(scores_y, "scores_y")
-    if x.shape[1] != y.shape[1]:
-        raise ValueError(f"X has {x.shape[1]} tasks and Y {y.shape[1]}: the tasks must be the same")
-    wins = (np.sign(x[:, None, :] - y[None, :, :]) + 1).mean(axis=(0, 1)) / 2       # per task, over run pairs
-    return float(np.mean(wins))
+    if x.shape[-1] != y.shape[-1]:
+        raise ValueError(f"X has {x.shape[-1]} tasks and Y {y.shape[-1]}: the tasks must be the same")
+    wins = (np.sign(x[..., :, None, :] - y[..., None, :, :]) + 1).mean(axis=(-3, -2)) / 2   # per task, over run pairs
+    return float(np.mean(wins)) if wins.ndim == 1 else wins.mean(axis=-1)
 
 
 def stratified_bootstrap(scores, statistic, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                         rng=None) -> tuple[float, tuple[float, float]]:
+                         rng=None, vectorized: bool = False, batch: int = 250) -> tuple[float, tuple[float, float]]:
     """A percentile bootstrap interval of a suite aggregate, the runs resampled within each task.
 
     Parameters
@@ -337,6 +342,12 @@ def stratified_bootstrap(scores, statistic, *, n_resamples: int = 10_000, confid
         Level of the two-sided percentile interval.
     rng : int or numpy.random.Generator
         Seed of the resampling.
+    vectorized : bool
+        Whether ``statistic`` takes stacks of resampled matrices, (resamples, runs, tasks), and returns one
+        value per resample (as :func:`interquartile_mean` and :func:`probability_of_improvement` do): then
+        ``batch`` resamples are computed at once.  The resamples drawn are the same either way.
+    batch : int
+        Resamples drawn at once (and computed at once when ``vectorized``).
 
     Returns
     -------
@@ -352,20 +363,383 @@ def stratified_bootstrap(scores, statistic, *, n_resamples: int = 10_000, confid
     >>> estimate, (low, high) = stratified_bootstrap([runs], interquartile_mean, n_resamples=2000, rng=0)
     >>> low < estimate < high
     True
+    >>> stratified_bootstrap([runs], interquartile_mean, n_resamples=2000, rng=0, vectorized=True)[1] == (low, high)
+    True
     """
     matrices = [_runs(m, f"scores[{k}]") for k, m in enumerate(scores)]
+    if any(m.ndim != 2 for m in matrices):
+        raise ValueError("every model's scores must be a (runs, tasks) matrix")
     if len({m.shape[1] for m in matrices}) != 1:
         raise ValueError("every model's scores must cover the same tasks")
     rng = np.random.default_rng(rng)
     estimate = float(statistic(*matrices))
     draws = np.empty(n_resamples)
     tasks = matrices[0].shape[1]
-    for b in range(n_resamples):
+    for start in range(0, n_resamples, batch):
+        size = min(batch, n_resamples - start)
         resampled = []
         for m in matrices:
-            rows = rng.integers(0, m.shape[0], size=(m.shape[0], tasks))     # runs drawn within each task
-            resampled.append(np.take_along_axis(m, rows, axis=0))
-        draws[b] = statistic(*resampled)
+            rows = rng.integers(0, m.shape[0], size=(size, m.shape[0], tasks))     # runs drawn within each task
+            resampled.append(np.take_along_axis(m[None], rows, axis=1))
+        if vectorized:
+            draws[start:start + size] = statistic(*resampled)
+        else:
+            for b in range(size):
+                draws[start + b] = statistic(*(r[b] for r in resampled))
     tail = (1 - confidence_level) / 2
     low, high = np.quantile(draws, [tail, 1 - tail])
     return estimate, (float(low), float(high))
+
+
+# --- cells: item-level outputs or runs per model and task --------------------------------------------------------
+
+def _cells(cells, paired: bool) -> list[np.ndarray]:
+    """Checked cells: one (units, models) matrix per task, at least 2 units and 2 models, the same models."""
+    out = []
+    unit = "item" if paired else "run"
+    for t, cell in enumerate(cells):
+        x = np.asarray(cell, dtype=float)
+        if x.ndim != 2:
+            raise ValueError(f"task {t}: a cell must be a (units, models) matrix, got shape {x.shape}")
+        if x.shape[1] < 2:
+            raise ValueError(f"task {t}: a suite needs at least 2 models, got {x.shape[1]}")
+        if x.shape[0] < 2:
+            raise ValueError(f"task {t}: {x.shape[0]} {unit} per model; an interval within a task needs at least 2")
+        if not np.all(np.isfinite(x)):
+            row, model = np.argwhere(~np.isfinite(x))[0]
+            raise ValueError(f"task {t}: score of model {model} on {unit} {row} is {x[row, model]}, not a finite "
+                             "number")
+        out.append(x)
+    if len(out) < 2:
+        raise ValueError(f"a suite needs at least 2 tasks, got {len(out)}")
+    if len({x.shape[1] for x in out}) != 1:
+        raise ValueError("every task must have the same models")
+    return out
+
+
+def _pairs(k: int) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(k) for j in range(i + 1, k)]
+
+
+def _t_test(estimate, se, df, confidence_level: float, exact_zero_p: float | None = None):
+    """Two-sided t p-values and intervals.  Where the standard error is 0 the p-value is 1 for a zero estimate
+    and ``exact_zero_p`` (or the smallest positive float) otherwise: never 0."""
+    estimate, se, df = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (estimate, se, df)))
+    positive = se > 0
+    t = np.where(positive, estimate / np.where(positive, se, 1.0), np.where(estimate == 0, 0.0, np.inf))
+    p = 2 * sps.t.sf(np.abs(t), df)
+    floor = np.finfo(float).tiny if exact_zero_p is None else exact_zero_p
+    p = np.where(p > 0, p, floor)
+    half = sps.t.ppf(0.5 + confidence_level / 2, df) * se
+    return p, estimate - half, estimate + half
+
+
+@dataclass(frozen=True)
+class TaskComparisonResult:
+    """Models compared within each task of a suite (:func:`compare_within_tasks`).
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per comparison shown: ``task`` (position), ``model_a`` (the task's best or the
+        reference), ``model_b``, their mean scores ``score_a`` and ``score_b``, ``difference`` (a - b) with
+        ``ci_low`` and ``ci_high`` (unadjusted), ``pvalue`` and ``pvalue_adjusted`` (over the family).
+    family : int
+        The number of comparisons corrected together.
+    correction : str
+        The correction (``holm``, ``bonferroni``, ``bh`` or ``none``).
+    method : str
+        The test and the family, in words.
+    """
+
+    table: pd.DataFrame
+    family: int
+    correction: str
+    method: str
+
+
+def compare_within_tasks(cells, *, paired: bool, reference: int | None = None, correction: str = "holm",
+                         higher_is_better: bool = True, confidence_level: float = 0.95) -> TaskComparisonResult:
+    """Every model against the task's best (or a reference model) on each task, corrected across tasks and models.
+
+    Within a task, item-level outputs (``paired=True``: every model scored on the same items) are
+    compared by the paired t-test over items (:func:`scipy.stats.ttest_1samp` of the item differences),
+    runs (``paired=False``: independent runs, e.g. fine-tuning seeds) by Welch's t-test
+    (:func:`scipy.stats.ttest_ind`).  The correction's family:
+
+    * with ``reference``: the reference against each other model on each task, (k - 1) T comparisons;
+    * without: every pair of models on each task, k (k - 1) / 2 T comparisons, of which the
+      comparisons with each task's best are shown.  The best is chosen from the same data, so the
+      comparisons with it alone are not a family that holds its level (with many models the largest
+      difference is larger than a single one); corrected over all pairs they are.
+
+    Where a standard error is 0 (every item difference or run the same) a non-zero difference gets the
+    smallest p-value of the exact randomization test instead of 0: 2 / 2^n for n paired items, 2 / C(2n, n)
+    for two models' n runs.
+
+    Parameters
+    ----------
+    cells : sequence of array_like
+        One (units, models) matrix per task: items (rows aligned across models) or runs.
+    paired : bool
+        Items (True) or independent runs (False).
+    reference : int, optional
+        Column of the reference model.
+    correction : {"holm", "bonferroni", "bh", "none"}
+        Correction over the family (statsmodels' ``multipletests``).
+    higher_is_better : bool
+        Which model is a task's best.
+    confidence_level : float
+        Level of the (unadjusted) intervals of the differences.
+
+    Returns
+    -------
+    TaskComparisonResult
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> cells = [rng.normal([0.8, 0.8, 0.7], 0.05, size=(5, 3)) for _ in range(4)]
+    >>> res = compare_within_tasks(cells, paired=False)
+    >>> res.family, res.table.shape[0], res.table.model_a.tolist()
+    (12, 8, [1, 1, 0, 0, 0, 0, 1, 1])
+    """
+    cells = _cells(cells, paired)
+    k = cells[0].shape[1]
+    if reference is not None and not 0 <= reference < k:
+        raise ValueError(f"reference {reference} is not a model (0 to {k - 1})")
+    pairs = _pairs(k)
+    left = np.array([i for i, _ in pairs])
+    right = np.array([j for _, j in pairs])
+    rows = []
+    for t, x in enumerate(cells):
+        n = x.shape[0]
+        means = x.mean(axis=0)
+        if paired:
+            d = x[:, left] - x[:, right]
+            se = d.std(axis=0, ddof=1) / math.sqrt(n)
+            p, low, high = _t_test(d.mean(axis=0), se, n - 1.0, confidence_level, exact_zero_p=2.0 ** (1 - n))
+        else:
+            v = x.var(axis=0, ddof=1) / n
+            total = v[left] + v[right]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                df = np.where(total > 0, total ** 2 / ((v[left] ** 2 + v[right] ** 2) / (n - 1)), 2 * n - 2.0)
+            p, low, high = _t_test(means[left] - means[right], np.sqrt(total), df, confidence_level,
+                                   exact_zero_p=2.0 / math.comb(2 * n, n))
+        for m, (i, j) in enumerate(pairs):
+            rows.append((t, i, j, means[i], means[j], means[i] - means[j], low[m], high[m], p[m]))
+    table = pd.DataFrame(rows, columns=["task", "model_a", "model_b", "score_a", "score_b", "difference", "ci_low",
+                                        "ci_high", "pvalue"])
+    sign = 1.0 if higher_is_better else -1.0
+    anchor = (np.full(len(cells), reference) if reference is not None
+              else np.array([int(np.argmax(sign * x.mean(axis=0))) for x in cells]))
+    at = anchor[table.task.to_numpy()]
+    chosen = (table.model_a.to_numpy() == at) | (table.model_b.to_numpy() == at)
+    if reference is not None:
+        table = table[chosen].reset_index(drop=True)
+        table["pvalue_adjusted"] = adjust_pvalues(table.pvalue.to_numpy(), correction)
+        family = len(table)
+        scope = f"{correction} over the reference against the {k - 1} other models on {len(cells)} tasks"
+    else:
+        table["pvalue_adjusted"] = adjust_pvalues(table.pvalue.to_numpy(), correction)
+        family = len(table)
+        table = table[chosen].reset_index(drop=True)
+        scope = (f"{correction} over all {len(pairs)} pairs of models on {len(cells)} tasks; the comparisons with "
+                 "each task's best shown")
+    # orient every row as anchor - other
+    flip = table.model_b.to_numpy() == anchor[table.task.to_numpy()]
+    columns = {c: table[c].to_numpy().copy() for c in ("model_a", "model_b", "score_a", "score_b", "difference",
+                                                         "ci_low", "ci_high")}
+    for first, second in (("model_a", "model_b"), ("score_a", "score_b"), ("ci_low", "ci_high")):
+        columns[first][flip], columns[second][flip] = table[second].to_numpy()[flip], table[first].to_numpy()[flip]
+    for name in ("difference", "ci_low", "ci_high"):
+        columns[name][flip] *= -1
+    table = table.assign(**columns)
+    test = "paired t-test over items" if paired else "Welch's t-test over runs"
+    return TaskComparisonResult(table, family, correction, f"{test} within each task; {scope} ({family} comparisons)")
+
+
+SCOPES = ("tasks like these", "these tasks")
+"""The claims of a suite mean's interval: over tasks drawn from a population of tasks like these (the
+tasks resampled), or over new items or runs of these tasks (the tasks fixed)."""
+
+
+@dataclass(frozen=True)
+class SuiteMeanResult:
+    """Each model's mean score over the tasks, the pairs' differences and the rank intervals
+    (:func:`suite_mean`).
+
+    Attributes
+    ----------
+    estimate, standard_error, df, ci_low, ci_high : numpy.ndarray
+        (models,) the mean over tasks of each model's mean score per task, and its t interval.
+    differences : numpy.ndarray
+        (models, models) estimate[i] - estimate[j].
+    pvalues, pvalues_adjusted : numpy.ndarray
+        (models, models) the pairs' two-sided p-values, raw and corrected over the k (k - 1) / 2 pairs
+        (1 on the diagonal).
+    difference_ci_low, difference_ci_high : numpy.ndarray
+        (models, models) the unadjusted interval of each difference.
+    rank_low, rank_high : numpy.ndarray
+        (models,) rank intervals (1 = best): 1 + the number of models significantly better, and k - the
+        number significantly worse, by ``pvalues_adjusted < alpha``.  With a family-wise correction they
+        hold every model's true rank together with probability at least 1 - alpha (tied models may take
+        any rank of their tie).
+    alpha : float
+        Level of the rank intervals.
+    higher_is_better : bool
+        Direction of the ranks.
+    scope : str
+        The claim (one of :data:`SCOPES`).
+    method : str
+        The computation, in words.
+    """
+
+    estimate: np.ndarray
+    standard_error: np.ndarray
+    df: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    differences: np.ndarray
+    pvalues: np.ndarray
+    pvalues_adjusted: np.ndarray
+    difference_ci_low: np.ndarray
+    difference_ci_high: np.ndarray
+    rank_low: np.ndarray
+    rank_high: np.ndarray
+    alpha: float
+    higher_is_better: bool
+    scope: str
+    method: str
+
+    def significantly_better(self) -> np.ndarray:
+        """(models, models) booleans: model i is significantly better than model j."""
+        sign = 1.0 if self.higher_is_better else -1.0
+        return (self.pvalues_adjusted < self.alpha) & (sign * self.differences > 0)
+
+    def tie_groups(self) -> list[list[int]]:
+        """The models in order of their means, in the maximal runs of consecutive models no two of which differ
+        significantly (a model may be in two runs; a model that differs from its neighbours is a run of one)."""
+        sign = 1.0 if self.higher_is_better else -1.0
+        order = [int(m) for m in np.argsort(-sign * self.estimate, kind="stable")]
+        different = self.pvalues_adjusted < self.alpha
+        spans: list[tuple[int, int]] = []
+        for first in range(len(order)):
+            last = first
+            while last + 1 < len(order) and not any(different[order[last + 1], order[m]]
+                                                    for m in range(first, last + 1)):
+                last += 1
+            if not any(a <= first and last <= b for a, b in spans):
+                spans.append((first, last))
+        return [order[a:b + 1] for a, b in spans]
+
+
+def _satterthwaite(variances: np.ndarray, dfs: np.ndarray) -> np.ndarray:
+    """Welch-Satterthwaite df of a sum of independent variance estimates (rows) with their own df."""
+    total = variances.sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df = total ** 2 / (variances ** 2 / dfs).sum(axis=0)
+    return np.where(total > 0, df, dfs.sum(axis=0))
+
+
+def suite_mean(cells, *, paired: bool, scope: str = "tasks like these", correction: str = "holm",
+               alpha: float = 0.05, higher_is_better: bool = True, confidence_level: float = 0.95) -> SuiteMeanResult:
+    """Each model's mean score over a suite's tasks with an interval, every pair's difference, and rank intervals.
+
+    A model's suite mean is the mean over the T tasks of its mean score per task (every task weighs the
+    same).  Its interval depends on the claim:
+
+    * ``"tasks like these"`` (default): the tasks drawn from a population of tasks.  The one-sample t
+      interval over the T task means, T - 1 df; a difference of two models likewise over their T per-task
+      differences.  The tasks' own item or run noise is part of each task's score, so it is counted once.
+    * ``"these tasks"``: the tasks fixed, new items or runs.  The standard error is
+      sqrt(sum_t v_t) / T with v_t the unbiased variance of task t's mean (of the item differences for
+      paired items; of each model's runs, added, for runs), t on Welch-Satterthwaite df.
+
+    Rank intervals come from the pairs' tests corrected over the k (k - 1) / 2 pairs: a model's rank is at
+    least 1 + the number of models significantly better and at most k - the number significantly worse.
+    With Holm (default) or Bonferroni these hold every model's true rank together with probability at least
+    1 - alpha (a set of simultaneous rank intervals from pairwise tests).
+
+    Parameters
+    ----------
+    cells : sequence of array_like
+        One (units, models) matrix per task: items (rows aligned across models) or runs.
+    paired : bool
+        Items (True) or independent runs (False).
+    scope : {"tasks like these", "these tasks"}
+        The claim.
+    correction : {"holm", "bonferroni", "bh", "none"}
+        Correction over the pairs.
+    alpha : float
+        Level of the rank intervals and tie groups.
+    higher_is_better : bool
+        Direction of the ranks.
+    confidence_level : float
+        Level of the intervals of the means and differences.
+
+    Returns
+    -------
+    SuiteMeanResult
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> cells = [rng.normal([0.80, 0.79, 0.70], 0.05, size=(10, 3)) + rng.normal(0, 0.1) for _ in range(8)]
+    >>> res = suite_mean(cells, paired=False)
+    >>> res.rank_low.tolist(), res.rank_high.tolist()
+    ([1, 1, 3], [2, 2, 3])
+    >>> res.tie_groups()
+    [[0, 1], [2]]
+    """
+    if scope not in SCOPES:
+        raise ValueError(f"scope must be one of {', '.join(map(repr, SCOPES))}, got {scope!r}")
+    cells = _cells(cells, paired)
+    k = cells[0].shape[1]
+    tasks = len(cells)
+    means = np.stack([x.mean(axis=0) for x in cells])                         # (T, k)
+    estimate = means.mean(axis=0)
+    pairs = _pairs(k)
+    left = np.array([i for i, _ in pairs])
+    right = np.array([j for _, j in pairs])
+    differences = estimate[left] - estimate[right]
+    if scope == "tasks like these":
+        se = means.std(axis=0, ddof=1) / math.sqrt(tasks)
+        df = np.full(k, tasks - 1.0)
+        d_se = (means[:, left] - means[:, right]).std(axis=0, ddof=1) / math.sqrt(tasks)
+        d_df = np.full(len(pairs), tasks - 1.0)
+        how = f"one-sample t over the {tasks} tasks, {tasks - 1} df"
+    else:
+        n = np.array([x.shape[0] for x in cells], dtype=float)[:, None]
+        v = np.stack([x.var(axis=0, ddof=1) for x in cells]) / n               # (T, k) variance of each mean
+        se = np.sqrt(v.sum(axis=0)) / tasks
+        df = _satterthwaite(v, n - 1)
+        if paired:
+            vd = np.stack([(x[:, left] - x[:, right]).var(axis=0, ddof=1) for x in cells]) / n
+            d_se = np.sqrt(vd.sum(axis=0)) / tasks
+            d_df = _satterthwaite(vd, n - 1)
+        else:
+            both = np.concatenate([v[:, left], v[:, right]])
+            d_se = np.sqrt(both.sum(axis=0)) / tasks
+            d_df = _satterthwaite(both, np.concatenate([n, n]) - 1)
+        how = ("sqrt(sum of the tasks' unbiased variances of the mean) / T, t on Welch-Satterthwaite df, "
+               + ("items paired" if paired else "runs independent"))
+    half = sps.t.ppf(0.5 + confidence_level / 2, df) * se
+    p, low, high = _t_test(differences, d_se, d_df, confidence_level)
+    adjusted = adjust_pvalues(p, correction)
+    square = {name: np.full((k, k), fill) for name, fill in
+              (("d", 0.0), ("p", 1.0), ("q", 1.0), ("lo", 0.0), ("hi", 0.0))}
+    for m, (i, j) in enumerate(pairs):
+        square["d"][i, j], square["d"][j, i] = differences[m], -differences[m]
+        square["p"][i, j] = square["p"][j, i] = p[m]
+        square["q"][i, j] = square["q"][j, i] = adjusted[m]
+        square["lo"][i, j], square["hi"][i, j] = low[m], high[m]
+        square["lo"][j, i], square["hi"][j, i] = -high[m], -low[m]
+    sign = 1.0 if higher_is_better else -1.0
+    better = (square["q"] < alpha) & (sign * square["d"] > 0)                  # [i, j]: i significantly better
+    rank_low = 1 + better.sum(axis=0)
+    rank_high = k - better.sum(axis=1)
+    return SuiteMeanResult(estimate, se, df, estimate - half, estimate + half, square["d"], square["p"], square["q"],
+                           square["lo"], square["hi"], rank_low, rank_high, alpha, higher_is_better, scope,
+                           f"mean over tasks of each model's mean score per task ({scope}): {how}; pairs "
+                           f"{correction}-corrected over the {len(pairs)} pairs for the ranks and ties")
