@@ -36,8 +36,13 @@ from simstats.stats.results import ClassicalTestResult
 
 sps = lazy_module("scipy.stats")
 
+#: Fewest runs per task for which ``simstats suite`` gives the stratified bootstrap interval of the probability of
+#: improvement: with 10 or fewer runs per task it undercovers (the suite study, docs/studies/suite.md).
+MIN_RUNS_FOR_BOOTSTRAP = 20
+
 __all__ = ["average_ranks", "friedman_test", "NemenyiResult", "nemenyi_test", "PairwiseResult", "wilcoxon_holm",
-           "interquartile_mean", "probability_of_improvement", "stratified_bootstrap"]
+           "interquartile_mean", "probability_of_improvement", "stratified_bootstrap",
+           "MIN_RUNS_FOR_BOOTSTRAP", "TaskComparisonResult", "compare_within_tasks", "SCOPES", "SuiteMeanResult", "suite_mean"]
 
 
 def _scores(scores) -> np.ndarray:
@@ -421,7 +426,7 @@ def _pairs(k: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(k) for j in range(i + 1, k)]
 
 
-def _t_test(estimate, se, df, confidence_level: float, exact_zero_p: float | None = None):
+def _t_test(estimate, se, df, confidence_level: float, exact_zero_p=None):
     """Two-sided t p-values and intervals.  Where the standard error is 0 the p-value is 1 for a zero estimate
     and ``exact_zero_p`` (or the smallest positive float) otherwise: never 0."""
     estimate, se, df = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (estimate, se, df)))
@@ -511,25 +516,30 @@ def compare_within_tasks(cells, *, paired: bool, reference: int | None = None, c
     pairs = _pairs(k)
     left = np.array([i for i, _ in pairs])
     right = np.array([j for _, j in pairs])
-    rows = []
-    for t, x in enumerate(cells):
+    parts = {name: [] for name in ("estimate", "se", "df", "floor", "score_a", "score_b")}
+    for x in cells:
         n = x.shape[0]
         means = x.mean(axis=0)
         if paired:
             d = x[:, left] - x[:, right]
             se = d.std(axis=0, ddof=1) / math.sqrt(n)
-            p, low, high = _t_test(d.mean(axis=0), se, n - 1.0, confidence_level, exact_zero_p=2.0 ** (1 - n))
+            df = np.full(len(pairs), n - 1.0)
+            floor = 2.0 ** (1 - n)
         else:
             v = x.var(axis=0, ddof=1) / n
             total = v[left] + v[right]
             with np.errstate(divide="ignore", invalid="ignore"):
                 df = np.where(total > 0, total ** 2 / ((v[left] ** 2 + v[right] ** 2) / (n - 1)), 2 * n - 2.0)
-            p, low, high = _t_test(means[left] - means[right], np.sqrt(total), df, confidence_level,
-                                   exact_zero_p=2.0 / math.comb(2 * n, n))
-        for m, (i, j) in enumerate(pairs):
-            rows.append((t, i, j, means[i], means[j], means[i] - means[j], low[m], high[m], p[m]))
-    table = pd.DataFrame(rows, columns=["task", "model_a", "model_b", "score_a", "score_b", "difference", "ci_low",
-                                        "ci_high", "pvalue"])
+            se = np.sqrt(total)
+            floor = 2.0 / math.comb(2 * n, n)
+        for name, value in (("estimate", means[left] - means[right]), ("se", se), ("df", df),
+                            ("floor", np.full(len(pairs), floor)), ("score_a", means[left]), ("score_b", means[right])):
+            parts[name].append(value)
+    flat = {name: np.concatenate(values) for name, values in parts.items()}
+    p, low, high = _t_test(flat["estimate"], flat["se"], flat["df"], confidence_level, exact_zero_p=flat["floor"])
+    table = pd.DataFrame({"task": np.repeat(np.arange(len(cells)), len(pairs)), "model_a": np.tile(left, len(cells)),
+                          "model_b": np.tile(right, len(cells)), "score_a": flat["score_a"], "score_b": flat["score_b"],
+                          "difference": flat["estimate"], "ci_low": low, "ci_high": high, "pvalue": p})
     sign = 1.0 if higher_is_better else -1.0
     anchor = (np.full(len(cells), reference) if reference is not None
               else np.array([int(np.argmax(sign * x.mean(axis=0))) for x in cells]))

@@ -63,6 +63,7 @@ STUDIES: tuple[Study, ...] = (
     Study("competition", "navamunoz2024", paper="navamunoz2024", title="Nava-Muñoz et al. (2024)"),
     Study("dror", "dror2019", paper="dror2019", title="Dror et al. (2019)"),
     Study("harness", "harness", title="Comparing models from harness logs"),
+    Study("suite", "suite", title="Many models over a suite of tasks"),
 )
 
 

@@ -45,6 +45,7 @@ import pandas as pd
 
 from simstats.sim.seeding import generator
 from simstats.stats.lazy import lazy_module
+from simstats.stats.multitest import adjust_pvalues, quick_gc
 from simstats.stats.montecarlo import coverage_verdict, mean_with_se, proportion_with_se, size_verdict
 from simstats.stats.suite import (compare_within_tasks, friedman_test, interquartile_mean, nemenyi_test,
                                   probability_of_improvement, stratified_bootstrap, suite_mean, wilcoxon_holm)
@@ -148,11 +149,11 @@ def simulate_suite(variant: Variant, tasks: int, rng: np.random.Generator):
 
 def _mixture_cdf(x, means, sds, f, c):
     """CDF at x (array) of a run drawn from a random task: N(means_t, sds_t), with mass f at c."""
-    normal = sps.norm.cdf((np.asarray(x)[..., None] - means) / sds).mean(axis=-1)
+    normal = special.ndtr((np.asarray(x)[..., None] - means) / sds).mean(axis=-1)
     return (1 - f) * normal + f * (np.asarray(x) >= c)
 
 
-def true_iqm(means: np.ndarray, sds: np.ndarray, f: float, c: float, grid: int = 4000) -> float:
+def true_iqm(means: np.ndarray, sds: np.ndarray, f: float, c: float, grid: int = 2000) -> float:
     """The interquartile mean of one model's run distribution pooled over the tasks (each task equally likely):
     2 times the integral of its quantile function over [0.25, 0.75] (midpoint rule; quantiles by bisection)."""
     u = 0.25 + (np.arange(grid) + 0.5) / grid * 0.5
@@ -212,7 +213,7 @@ def evaluate(variant: Variant, cells, truth: np.ndarray, run_parameters, *, alph
         row[f"fdr:{name}"] = wrong / max(rejected, 1)
         row[f"power:{name}"] = right / real if real else np.nan
         if name == "best_holm":               # Holm over the shown comparisons only, the naive family
-            shown = res.table.assign(pvalue_adjusted=_holm(res.table.pvalue.to_numpy()))
+            shown = res.table.assign(pvalue_adjusted=adjust_pvalues(res.table.pvalue.to_numpy(), "holm"))
             wrong, rejected, right, real = _false_decisions(shown, truth, clones, alpha)
             row["fwer:best_holm_shown"] = float(wrong > 0)
             row["fdr:best_holm_shown"] = wrong / max(rejected, 1)
@@ -252,19 +253,146 @@ def evaluate(variant: Variant, cells, truth: np.ndarray, run_parameters, *, alph
     return row
 
 
-def _holm(pvalues):
-    from simstats.stats.multitest import adjust_pvalues
-    return adjust_pvalues(pvalues, "holm")
-
-
 def simulate_cell(variant: Variant, tasks: int, replicates, root_seed: int, *, alpha: float = 0.05,
                   confidence_level: float = 0.95, n_resamples: int = 1000) -> pd.DataFrame:
     """One row per replicate of one cell (variant, number of tasks): every judged quantity (:func:`evaluate`)."""
     rows = []
-    for r in replicates:
-        rng = generator(root_seed, STREAM, variant.name, tasks, r)
-        cells, truth, run_parameters = simulate_suite(variant, tasks, rng)
-        row = evaluate(variant, cells, truth, run_parameters, alpha=alpha, confidence_level=confidence_level,
-                       n_resamples=n_resamples, rng=rng)
-        rows.append({"variant": variant.name, "tasks": tasks, "replicate": r, **row})
+    with quick_gc():
+        for r in replicates:
+            rng = generator(root_seed, STREAM, variant.name, tasks, r)
+            cells, truth, run_parameters = simulate_suite(variant, tasks, rng)
+            row = evaluate(variant, cells, truth, run_parameters, alpha=alpha, confidence_level=confidence_level,
+                           n_resamples=n_resamples, rng=rng)
+            rows.append({"variant": variant.name, "tasks": tasks, "replicate": r, **row})
     return pd.DataFrame(rows)
+
+
+#: What is judged, in the order the summary lists it: column prefix -> (label, measure, target kind, default).
+#: The measure's nominal value: alpha for "fwer", "fdr" and "size", the confidence level for "coverage".
+CHECKS = {
+    "fwer:best_holm": ("per task, each model against the task's best, Holm over all pairs and tasks", "fwer", True),
+    "fwer:reference_holm": ("per task, each model against a fixed reference, Holm over tasks and models", "fwer", True),
+    "fwer:best_holm_shown": ("per task, against the task's best, Holm over the shown comparisons only", "fwer", False),
+    "fdr:best_bh": ("per task, against the task's best, Benjamini-Hochberg over all pairs and tasks", "fdr", False),
+    "fwer:best_none": ("per task, against the task's best, no correction", "fwer", False),
+    "power:best_holm": ("per task, against the best, Holm over all pairs: share of true differences found", "power",
+                        True),
+    "power:best_bh": ("per task, against the best, Benjamini-Hochberg: share of true differences found", "power",
+                      False),
+    "cover:mean_like_these": ("suite mean, tasks like these (worst model)", "coverage", True),
+    "cover:mean_these": ("suite mean, these tasks (worst model)", "coverage", True),
+    "cover:difference_like_these": ("difference of suite means (first - last model), tasks like these", "coverage",
+                                    True),
+    "cover:difference_these": ("difference of suite means (first - last model), these tasks", "coverage", True),
+    "cover:ranks_like_these": ("rank intervals, all models together, tasks like these", "coverage", True),
+    "cover:ranks_these": ("rank intervals, all models together, these tasks", "coverage", True),
+    "p:friedman": ("Friedman's test, every model a clone", "size", True),
+    "fwer:nemenyi": ("Nemenyi: a pair of clones declared different", "fwer", True),
+    "fwer:wilcoxon_holm": ("Wilcoxon-Holm over tasks: a pair of clones declared different", "fwer", True),
+    "cover:iqm": ("interquartile mean (model 0), stratified bootstrap over runs", "coverage", False),
+    "cover:improvement": ("probability of improvement (first vs last model), stratified bootstrap", "coverage", None),
+}
+#: Verdicts that fail a default: an error rate above alpha + 3 MCSE, an interval below its level - 3 MCSE.
+FAILING = ("liberal", "undercovers")
+
+
+def summarise(replicates: pd.DataFrame, variants, *, alpha: float = 0.05, confidence_level: float = 0.95
+              ) -> pd.DataFrame:
+    """Rates with their MCSE per (variant, tasks, check): family-wise error and false discovery rates of the
+    decision rules, coverage of the intervals (per model; the summary's row is the worst model's), the size of
+    Friedman's test; verdicts against the nominal value +- 3 MCSE computed at it.  ``default`` says whether
+    ``simstats suite`` gives the check's method by default (the probability of improvement's bootstrap interval
+    only with at least :data:`~simstats.stats.suite.MIN_RUNS_FOR_BOOTSTRAP` runs per task; the interquartile
+    mean's only on request)."""
+    from simstats.stats.suite import MIN_RUNS_FOR_BOOTSTRAP
+
+    runs = {v.name: v.runs if v.unit == "runs" else None for v in variants}
+    rows = []
+    for (variant, tasks), cell in replicates.groupby(["variant", "tasks"], sort=False):
+        for prefix, (label, measure, default) in CHECKS.items():
+            columns = [c for c in cell.columns if c == prefix or c.startswith(prefix + ":")]
+            candidates = []
+            for column in columns:
+                values = cell[column].dropna().to_numpy()
+                if not values.size:
+                    continue
+                if measure == "size":
+                    rate, se, n = proportion_with_se(values < alpha)
+                elif measure in ("fdr", "power"):
+                    rate, se, n = mean_with_se(values)
+                else:
+                    rate, se, n = proportion_with_se(values > 0.5)
+                candidates.append((rate, se, n))
+            if not candidates:
+                continue
+            # the worst model's coverage; one column otherwise
+            rate, se, n = min(candidates) if measure == "coverage" else candidates[0]
+            if measure == "coverage":
+                nominal = confidence_level
+                verdict = coverage_verdict(rate, confidence_level, n)
+            elif measure == "power":
+                nominal, verdict = None, ""
+            else:
+                nominal = alpha
+                verdict = size_verdict(rate, alpha, n)
+            if default is None:
+                default = runs[variant] is not None and runs[variant] >= MIN_RUNS_FOR_BOOTSTRAP
+            rows.append({"variant": variant, "tasks": int(tasks), "check": prefix, "method": label,
+                         "measure": measure, "rate": rate, "mcse": se, "replicates": n, "nominal": nominal,
+                         "verdict": verdict, "default": bool(default)})
+    return pd.DataFrame(rows)
+
+
+def read_replicates(paths) -> pd.DataFrame:
+    """The replicate rows of simulated chunks in one order whatever the chunking (variant, tasks, replicate)."""
+    replicates = pd.concat([pd.read_parquet(p) for p in paths], ignore_index=True)
+    return replicates.sort_values(["variant", "tasks", "replicate"], kind="stable").reset_index(drop=True)
+
+
+MARKS = {"liberal": " ▲", "conservative": " ▽", "undercovers": " ▼", "overcovers": " △", "undetermined": " ?"}
+
+
+def study_markdown(summary: pd.DataFrame, settings) -> str:
+    """The study's tables: per variant, every check's rate ± MCSE per number of tasks, verdicts marked."""
+    lines = ["# Many models over a suite of tasks: error rates, coverage and size", "",
+             f"{settings.replicates:,} simulated suites per cell, {settings.n_resamples:,} bootstrap resamples each; "
+             f"alpha = {settings.alpha:g}, intervals {settings.confidence_level:.0%}.  Each rate is ± its Monte Carlo "
+             "standard error; ▲ an error rate above alpha + 3 MCSE (liberal), ▽ below alpha - 3 MCSE, ▼ an interval "
+             "below its level - 3 MCSE (undercovers), △ above its level + 3 MCSE (a rank interval's coverage is a "
+             "lower bound: △ is what it promises), ? too few suites to judge.  **Bold**: what `simstats suite` "
+             "gives by default.  FWER: the share of suites with at least one false decision (two clones declared "
+             "different, or a difference of the wrong sign); FDR: the mean share of false decisions among the "
+             "decisions made.", ""]
+    for variant in settings.variants:
+        cells = summary[summary.variant == variant.name]
+        if not len(cells):
+            continue
+        lines += [f"## {variant.name}", "", variant.description or describe(variant), ""]
+        sizes = sorted(cells["tasks"].unique())
+        lines += ["| check | measure | " + " | ".join(f"{n} tasks" for n in sizes) + " |",
+                  "|" + "---|" * (2 + len(sizes))]
+        for check, group in cells.groupby("check", sort=False):
+            by_n = group.set_index("tasks")
+            values = [f"{by_n.rate[n]:.3f} ± {by_n.mcse[n]:.3f}{MARKS.get(by_n.verdict[n], '')}" if n in by_n.index
+                      else "–" for n in sizes]
+            label = group.method.iloc[0]
+            label = f"**{label}**" if group["default"].iloc[0] else label
+            lines.append(f"| {label} | {group.measure.iloc[0]} | " + " | ".join(values) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def describe(variant: Variant) -> str:
+    effects = ", ".join(f"{e:g}" for e in variant.model_effects)
+    parts = [f"{variant.models} models with overall effects {effects} (equal effects: clones)",
+             f"task sd {variant.task_sd:g}, model x task sd {variant.task_specific_sd:g}"]
+    if variant.unit == "items":
+        parts.append(f"{variant.items[0]:,}-{variant.items[1]:,} items per task (log-uniform), 0/1 answers, accuracy "
+                     f"{variant.accuracy:g} on an average item, item sd {variant.item_sd:g}, model x item sd "
+                     f"{variant.interaction_sd:g} (logit units)")
+    else:
+        parts.append(f"{variant.runs} runs per model and task, mean score {variant.accuracy:g}, run sd "
+                     f"{variant.run_sd[0]:g}-{variant.run_sd[1]:g} per task (log-uniform)")
+        if variant.failure_rate:
+            parts.append(f"a run fails with probability {variant.failure_rate:g} and scores {variant.failure_score:g}")
+    return "; ".join(parts) + "."

@@ -1,0 +1,55 @@
+# Many models over a suite of tasks: error rates of the per-task decisions, coverage, size of the rank tests (issue 41).
+SUITE = SETTINGS.suite
+SUITE_CATEGORY = "Many models over a suite of tasks"
+
+
+rule suite:
+    """Target: the suite validation study."""
+    input:
+        suite_outputs(),
+
+
+rule simulate_suite_variant:
+    output:
+        f"{RESULTS}/suite/variants/{{variant}}/chunks/{{chunk}}.parquet",
+    params:
+        settings=suite_variant_settings,
+        replicates=suite_chunk_replicates,
+        root_seed=ROOT_SEED,
+    log:
+        log_path("suite/{variant}_{chunk}"),
+    benchmark:
+        benchmark_path("suite/{variant}_{chunk}")
+    conda:
+        "../envs/simstats.yaml"
+    resources:
+        mem_mb=1000,
+        runtime=60,
+    priority: PRIORITY_SIMULATION
+    script:
+        "../scripts/suite_variant.py"
+
+
+rule summarise_suite:
+    input:
+        expand(
+            f"{RESULTS}/suite/variants/{{variant}}/chunks/{{chunk}}.parquet",
+            variant=SUITE.variant_names if SUITE else [],
+            chunk=range(len(SUITE.chunks())) if SUITE else [],
+        ),
+    output:
+        csv=report(
+            f"{RESULTS}/suite/validation.csv",
+            caption="../report/suite_validation.rst",
+            category=SUITE_CATEGORY,
+        ),
+        md=f"{RESULTS}/suite/validation.md",
+        **figure("suite/validation", "suite_validation_fig", SUITE_CATEGORY),
+    params:
+        settings=parsed(SUITE),
+    log:
+        log_path("suite/summarise"),
+    conda:
+        "../envs/simstats.yaml"
+    script:
+        "../scripts/suite_summary.py"
