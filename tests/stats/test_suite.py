@@ -134,3 +134,144 @@ def test_nemenyi_pvalue_is_never_zero():
     z = abs(res.average_ranks[0] - res.average_ranks[3]) / np.sqrt(4 * 5 / (6 * 60))
     exact = sps.studentized_range.sf(z * np.sqrt(2), 4, np.inf)
     assert res.pvalues[0, 3] == (exact if exact > 0 else pytest.approx(12 * sps.norm.sf(z), rel=1e-12))
+
+
+# --- cells: per-task comparisons and suite means against scipy and statsmodels ------------------------------------
+
+from statsmodels.stats.multitest import multipletests  # noqa: E402
+
+from simstats.stats.suite import compare_within_tasks, suite_mean  # noqa: E402
+
+
+def item_cells(seed: int, tasks: int = 5, models: int = 4):
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(30, 80, tasks)
+    return [(rng.random((n, models)) < 0.55 + 0.05 * np.arange(models)).astype(float) for n in sizes]
+
+
+def run_cells(seed: int, tasks: int = 6, models: int = 4, runs: int = 5):
+    rng = np.random.default_rng(seed)
+    return [rng.normal(0.7 + 0.01 * np.arange(models) + rng.normal(0, 0.1), rng.uniform(0.005, 0.03, models),
+                       size=(runs, models)) for _ in range(tasks)]
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_within_task_comparisons_equal_scipy_and_statsmodels(paired):
+    cells = item_cells(1) if paired else run_cells(2)
+    k = cells[0].shape[1]
+    res = compare_within_tasks(cells, paired=paired)
+    everything = []                                             # every pair on every task: the family
+    for t, x in enumerate(cells):
+        for i in range(k):
+            for j in range(i + 1, k):
+                ref = (sps.ttest_1samp(x[:, i] - x[:, j], 0.0) if paired
+                       else sps.ttest_ind(x[:, i], x[:, j], equal_var=False))
+                everything.append((t, i, j, float(ref.pvalue), ref.confidence_interval()))
+    assert res.family == len(everything) == len(cells) * k * (k - 1) // 2
+    adjusted = multipletests([e[3] for e in everything], method="holm")[1]
+    lookup = {(t, i, j): (p, ci, q) for (t, i, j, p, ci), q in zip(everything, adjusted)}
+    assert len(res.table) == len(cells) * (k - 1)
+    for row in res.table.itertuples():
+        best = int(np.argmax(cells[row.task].mean(axis=0)))
+        assert row.model_a == best and row.difference >= 0
+        i, j = sorted((row.model_a, row.model_b))
+        p, ci, q = lookup[(row.task, i, j)]
+        sign = 1 if row.model_a == i else -1
+        assert row.pvalue == pytest.approx(p, rel=1e-10)
+        assert row.pvalue_adjusted == pytest.approx(q, rel=1e-10)
+        low, high = sorted((sign * ci.low, sign * ci.high))
+        assert (row.ci_low, row.ci_high) == (pytest.approx(low, rel=1e-10), pytest.approx(high, rel=1e-10))
+
+
+def test_within_task_comparisons_against_a_reference_and_by_bh():
+    cells = run_cells(3)
+    res = compare_within_tasks(cells, paired=False, reference=2, correction="bh")
+    raw = [float(sps.ttest_ind(x[:, 2], x[:, j], equal_var=False).pvalue) for x in cells for j in (0, 1, 3)]
+    assert res.family == len(raw) == 18
+    assert (res.table.model_a == 2).all()
+    np.testing.assert_allclose(res.table.pvalue, raw, rtol=1e-10)
+    np.testing.assert_allclose(res.table.pvalue_adjusted, multipletests(raw, method="fdr_bh")[1], rtol=1e-10)
+    lower = compare_within_tasks(cells, paired=False, higher_is_better=False)
+    assert all(row.model_a == int(np.argmin(cells[row.task].mean(axis=0))) for row in lower.table.itertuples())
+
+
+def test_constant_differences_get_the_exact_randomization_p_not_0():
+    x = np.column_stack([np.ones(12), np.zeros(12)])           # A right and B wrong on all 12 items
+    res = compare_within_tasks([x, x], paired=True, correction="none")
+    np.testing.assert_allclose(res.table.pvalue, 2.0 ** -11)
+    runs = np.column_stack([np.full(4, 0.9), np.full(4, 0.8)])
+    res = compare_within_tasks([runs, runs], paired=False, correction="none")
+    np.testing.assert_allclose(res.table.pvalue, 2 / 70)       # 2 / C(8, 4): the two groups fully apart
+    same = np.column_stack([np.full(4, 0.9), np.full(4, 0.9)])
+    assert compare_within_tasks([same, same], paired=False).table.pvalue.tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_suite_mean_over_tasks_like_these_equals_scipy(paired):
+    cells = item_cells(4) if paired else run_cells(5)
+    res = suite_mean(cells, paired=paired)
+    means = np.stack([x.mean(axis=0) for x in cells])
+    for m in range(means.shape[1]):
+        ci = sps.ttest_1samp(means[:, m], 0.0).confidence_interval()
+        assert (res.ci_low[m], res.ci_high[m]) == (pytest.approx(ci.low, rel=1e-12), pytest.approx(ci.high, rel=1e-12))
+    ref = sps.ttest_1samp(means[:, 0] - means[:, 3], 0.0)
+    assert res.pvalues[0, 3] == pytest.approx(ref.pvalue, rel=1e-10)
+    assert res.difference_ci_low[3, 0] == pytest.approx(-ref.confidence_interval().high, rel=1e-10)
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_suite_mean_over_these_tasks_is_the_welch_satterthwaite_t(paired):
+    cells = item_cells(6) if paired else run_cells(7, runs=4)
+    res = suite_mean(cells, paired=paired, scope="these tasks", confidence_level=0.9)
+    T = len(cells)
+    for m in (0, 2):
+        v = np.array([x[:, m].var(ddof=1) / len(x) for x in cells])
+        nu = np.array([len(x) - 1 for x in cells])
+        se = np.sqrt(v.sum()) / T
+        df = v.sum() ** 2 / (v ** 2 / nu).sum()
+        est = np.mean([x[:, m].mean() for x in cells])
+        half = sps.t.ppf(0.95, df) * se
+        assert (res.ci_low[m], res.ci_high[m]) == (pytest.approx(est - half, rel=1e-12),
+                                                   pytest.approx(est + half, rel=1e-12))
+    if paired:                                                  # the item differences' variances
+        v = np.array([(x[:, 0] - x[:, 1]).var(ddof=1) / len(x) for x in cells])
+        nu = np.array([len(x) - 1 for x in cells])
+    else:                                                       # the two models' runs' variances, added
+        v = np.array([x[:, c].var(ddof=1) / len(x) for x in cells for c in (0, 1)])
+        nu = np.array([len(x) - 1 for x in cells for _ in (0, 1)])
+    t = (res.estimate[0] - res.estimate[1]) / (np.sqrt(v.sum()) / T)
+    df = v.sum() ** 2 / (v ** 2 / nu).sum()
+    assert res.pvalues[0, 1] == pytest.approx(2 * sps.t.sf(abs(t), df), rel=1e-10)
+
+
+def test_rank_intervals_and_tie_groups_follow_the_corrected_pairs():
+    cells = run_cells(8, tasks=10, models=5)
+    cells = [x + np.array([0.0, 0.001, 0.05, 0.051, 0.2]) for x in cells]
+    res = suite_mean(cells, paired=False, scope="these tasks")
+    k = 5
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    q = multipletests([res.pvalues[i, j] for i, j in pairs], method="holm")[1]
+    better = np.zeros((k, k), bool)
+    for (i, j), qq in zip(pairs, q):
+        if qq < 0.05:
+            better[i, j], better[j, i] = res.differences[i, j] > 0, res.differences[j, i] > 0
+    for m in range(k):                                          # brute force: count who is surely above and below
+        assert res.rank_low[m] == 1 + sum(better[j, m] for j in range(k))
+        assert res.rank_high[m] == k - sum(better[m, j] for j in range(k))
+    assert res.rank_low.tolist() == [4, 4, 2, 2, 1] and res.rank_high.tolist() == [5, 5, 3, 3, 1]
+    assert res.tie_groups() == [[4], [3, 2], [1, 0]]
+    flipped = suite_mean([-x for x in cells], paired=False, scope="these tasks", higher_is_better=False)
+    assert flipped.rank_low.tolist() == res.rank_low.tolist()
+
+
+def test_bad_cells_are_refused():
+    with pytest.raises(ValueError, match="task 1: 1 run per model"):
+        suite_mean([np.ones((3, 2)), np.ones((1, 2))], paired=False)
+    with pytest.raises(ValueError, match="task 0: score of model 1 on item 2 is nan"):
+        compare_within_tasks([np.array([[1, 0], [0, 1], [1, np.nan]]), np.ones((3, 2))], paired=True)
+    with pytest.raises(ValueError, match="same models"):
+        suite_mean([np.ones((3, 2)), np.ones((3, 3))], paired=True)
+    with pytest.raises(ValueError, match="scope"):
+        suite_mean([np.ones((3, 2)), np.ones((3, 2))], paired=True, scope="all")
+    with pytest.raises(ValueError, match="reference 5"):
+        compare_within_tasks([np.ones((3, 2)), np.ones((3, 2))], paired=True, reference=5)

@@ -200,7 +200,7 @@ def test_tiny_run_writes_every_output_and_the_report(reference_run):
                  "reimers/calibration.md", "reimers/realdata.md", "reimers/power_runs_needed.csv",
                  "reimers/tempeval3_events/comparisons.parquet", "REPORT.md", "fidelity.csv", "fidelity.md",
                  "dror/conventions.csv", "approaches/validation.md", "approaches/which_test.csv",
-                 "harness/validation.md", "harness/validation.csv",
+                 "harness/validation.md", "harness/validation.csv", "suite/validation.md", "suite/validation.csv",
                  "reimers/iid/summary.parquet"):
         assert name in results
     report = results["REPORT.md"].decode()
@@ -212,7 +212,7 @@ def test_tiny_run_writes_every_output_and_the_report(reference_run):
                 "competition/compstats_bootstrap", "yeh/size", "yeh/power", "yeh/clusters", "yeh/squad", "yeh/sd_ratio",
                 "dror/real_data_eps", "dror/synthetic_eps", "dror/noise_eps", "dror/size_power", "reimers/figure4",
                 "reimers/dev_vs_test", "reimers/power", "reimers/calibration", "approaches/validation",
-                "harness/validation"):
+                "harness/validation", "suite/validation"):
         assert f"{fig}.png" in figures and f"{fig}.pdf" in figures
 
     # the HTML report bundles every table and figure
@@ -313,13 +313,14 @@ def test_killed_run_resumes_to_identical_outputs_across_cores_and_chunk_sizes(tm
     other = yaml.safe_load((killed / ".test/config.yaml").read_text())
     # every chunked study split otherwise than in the reference run (which has one noise chunk per
     # scenario, two Reimers chunks per task, two Dror chunks per analysis, one competition and one
-    # approaches job per cell, one harness job per variant)
+    # approaches job per cell, one harness and one suite job per variant)
     other["noise"]["chunk_size"] = 20
     other["reimers"]["chunk_size"] = 200
     other["dror"]["population"]["chunks"] = 1
     other["competition"]["study"]["chunk_size"] = 5
     other["approaches"]["chunk_size"] = 5
     other["harness"]["chunk_size"] = 3
+    other["suite"]["chunk_size"] = 4
     (killed / "other.yaml").write_text(yaml.safe_dump(other))
     proc = subprocess.Popen([sys.executable, "-m", "snakemake", "--cores", "1", "--configfile", "other.yaml"],
                             cwd=killed, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from simstats.sim.closed_forms import logistic_normal_mean
 from simstats.sim.seeding import generator
 from simstats.stats.analytic import mean_interval, paired_difference, proportion_interval, score_interval
 from simstats.stats.bootstrap import bootstrap_scores, paired_bootstrap
@@ -144,8 +145,7 @@ def population_score(mu: float, sd: float, nodes: int = 120) -> float:
     >>> round(population_score(0.0, 1.5), 12)      # symmetric about 0.5
     0.5
     """
-    x, w = np.polynomial.hermite_e.hermegauss(nodes)
-    return float(np.sum(w * special.expit(mu + sd * x)) / math.sqrt(2 * math.pi))
+    return float(logistic_normal_mean(mu, sd, nodes))
 
 
 def true_scores(variant: Variant, truth: str) -> tuple[float, float]:

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from simstats.sim.closed_forms import logistic_normal_mean
 from simstats.sim.seeding import generator
 from simstats.stats.lazy import lazy_module
 from simstats.stats.multitest import adjust_pvalues, quick_gc
@@ -88,29 +89,13 @@ class Variant:
         return same
 
 
-_NODES = np.polynomial.hermite_e.hermegauss(80)
-
-
-def population_scores(mu, sd: float) -> np.ndarray:
-    """E[sigmoid(mu + sd Z)] elementwise, Z standard normal, by Gauss-Hermite quadrature.
-
-    Examples
-    --------
-    >>> population_scores(np.array([0.0]), 2.0).round(12).tolist()
-    [0.5]
-    """
-    x, w = _NODES
-    mu = np.asarray(mu, dtype=float)
-    return np.tensordot(special.expit(mu[..., None] + sd * x), w, axes=1) / math.sqrt(2 * math.pi)
-
-
 def population_truth(variant: Variant) -> np.ndarray:
     """(models,) each model's mean score over the population of tasks ("tasks like these")."""
     effects = np.asarray(variant.model_effects, dtype=float)
     if variant.unit == "items":
         sd = math.sqrt(variant.task_sd ** 2 + variant.task_specific_sd ** 2 + variant.item_sd ** 2
                        + variant.interaction_sd ** 2)
-        return population_scores(special.logit(variant.accuracy) + effects, sd)
+        return logistic_normal_mean(special.logit(variant.accuracy) + effects, sd)
     return (1 - variant.failure_rate) * (variant.accuracy + effects) + variant.failure_rate * variant.failure_score
 
 
@@ -128,7 +113,7 @@ def simulate_suite(variant: Variant, tasks: int, rng: np.random.Generator):
         sizes = np.round(np.exp(rng.uniform(low, high, tasks))).astype(int)
         base = special.logit(variant.accuracy)
         sd = math.sqrt(variant.item_sd ** 2 + variant.interaction_sd ** 2)
-        truth = population_scores(base + ability, sd)
+        truth = logistic_normal_mean(base + ability, sd)
         for t, n in enumerate(sizes):
             item = rng.normal(0.0, variant.item_sd, n)[:, None]
             p = special.expit(base + ability[t][None, :] + item + rng.normal(0.0, variant.interaction_sd, (n, k)))
