@@ -266,7 +266,7 @@ def wilcoxon_holm(scores, *, correction: str = "holm", zero_method: str = "wilco
         adjusted[i, j] = adjusted[j, i] = q
     return PairwiseResult(statistics, pvalues, adjusted, correction,
                           f"Wilcoxon signed-rank test over {x.shape[1]} tasks (scipy.stats.wilcoxon), {correction} "
-                          f"over the {len(pairs)} pairs")
+                          f"over {'the pair' if len(pairs) == 1 else f'the {len(pairs)} pairs'}")
 
 
 def _runs(scores, name: str = "scores") -> np.ndarray:
