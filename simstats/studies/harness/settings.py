@@ -1,12 +1,12 @@
 """Comparing two models from an evaluation's per-item scores, validated by simulation (the study's settings)."""
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
 from simstats.sim.scenario import ScenarioError
 from simstats.sim.schema import apply_schema
+from simstats.studies.variant_settings import VariantStudySettings
 from simstats.studies.harness.simulate import Variant
 
 #: The schema of this study's configuration section.
@@ -17,33 +17,11 @@ LOGIT_FIELDS = {name: field.default for name, field in Variant.__dataclass_field
                             "cluster_size", "concentration")}
 
 
-@dataclass(frozen=True)
-class HarnessStudySettings:
+@dataclass(frozen=True, kw_only=True)
+class HarnessStudySettings(VariantStudySettings):
     """The ``harness`` section: the populations of evaluations, the test-set sizes and the Monte Carlo sizes."""
 
-    variants: tuple[Variant, ...]
     items: tuple[int, ...]
-    replicates: int
-    n_resamples: int
-    alpha: float
-    confidence_level: float
-    chunk_size: int = 0                # replicates per job and variant (0: all in one job)
-
-    @property
-    def variant_names(self) -> tuple[str, ...]:
-        return tuple(v.name for v in self.variants)
-
-    def variant(self, name: str) -> Variant:
-        return next(v for v in self.variants if v.name == name)
-
-    def chunks(self) -> list[range]:
-        """The replicates of each job of a variant (every size and truth; replicate r is keyed by r)."""
-        size = self.chunk_size or self.replicates
-        return [range(start, min(start + size, self.replicates)) for start in range(0, self.replicates, size)]
-
-    def for_variant(self, name: str) -> "HarnessStudySettings":
-        """The settings of one variant only (a job's parameters: editing another variant reruns nothing here)."""
-        return dataclasses.replace(self, variants=(self.variant(name),))
 
 
 def parse_settings(section, context) -> HarnessStudySettings:

@@ -1,12 +1,12 @@
 """Many models over a suite of tasks, validated by simulation (the study's settings)."""
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
 from simstats.sim.scenario import ScenarioError
 from simstats.sim.schema import apply_schema
+from simstats.studies.variant_settings import VariantStudySettings
 from simstats.studies.suite.simulate import Variant
 
 #: The schema of this study's configuration section.
@@ -16,33 +16,11 @@ DEFAULTS = {name: field.default for name, field in Variant.__dataclass_fields__.
             if name in ("items", "item_sd", "interaction_sd", "runs", "run_sd", "failure_rate", "failure_score")}
 
 
-@dataclass(frozen=True)
-class SuiteStudySettings:
+@dataclass(frozen=True, kw_only=True)
+class SuiteStudySettings(VariantStudySettings):
     """The ``suite`` section: the populations of suites, the numbers of tasks and the Monte Carlo sizes."""
 
-    variants: tuple[Variant, ...]
     tasks: tuple[int, ...]
-    replicates: int
-    n_resamples: int
-    alpha: float
-    confidence_level: float
-    chunk_size: int = 0                # replicates per job and variant (0: all in one job)
-
-    @property
-    def variant_names(self) -> tuple[str, ...]:
-        return tuple(v.name for v in self.variants)
-
-    def variant(self, name: str) -> Variant:
-        return next(v for v in self.variants if v.name == name)
-
-    def chunks(self) -> list[range]:
-        """The replicates of each job of a variant (every number of tasks; replicate r is keyed by r)."""
-        size = self.chunk_size or self.replicates
-        return [range(start, min(start + size, self.replicates)) for start in range(0, self.replicates, size)]
-
-    def for_variant(self, name: str) -> "SuiteStudySettings":
-        """The settings of one variant only (a job's parameters: editing another variant reruns nothing here)."""
-        return dataclasses.replace(self, variants=(self.variant(name),))
 
 
 def parse_settings(section, context) -> SuiteStudySettings:
