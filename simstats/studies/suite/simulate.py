@@ -30,7 +30,9 @@ What is judged on each simulated suite (``COLUMNS``):
 * the rank tests over tasks: Friedman's size (when every model is a clone), Nemenyi's and Wilcoxon-Holm's
   false decisions among clones;
 * with runs: the stratified bootstrap intervals of the interquartile mean (model 0) and of the probability of
-  improvement (model 0 against the last model).
+  improvement (model 0 against the last model);
+* the percentile bootstrap intervals of model 0's suite mean that the t intervals stand in for: tasks
+  resampled (tasks like these) and, with runs, runs resampled within tasks (these tasks).
 
 Every rate carries its Monte Carlo standard error; replicate r of a cell is keyed by (variant, tasks, r), so
 results do not depend on how replicates are split into jobs.
@@ -213,6 +215,11 @@ def evaluate(variant: Variant, cells, truth: np.ndarray, run_parameters, *, alph
         d = target[0] - target[k - 1]
         row[f"cover:difference_{key}"] = float(res.difference_ci_low[0, k - 1] <= d <= res.difference_ci_high[0, k - 1])
         row[f"cover:ranks_{key}"] = float(_covers_ranks(res.rank_low, res.rank_high, target))
+    # the percentile bootstrap the t intervals stand in for (model 0): tasks resampled ("tasks like these")
+    task_means = np.array([x[:, 0].mean() for x in cells])
+    boot = rng.integers(0, task_means.size, size=(n_resamples, task_means.size))
+    low, high = np.quantile(task_means[boot].mean(axis=1), [(1 - confidence_level) / 2, (1 + confidence_level) / 2])
+    row["cover:mean_bootstrap_like_these"] = float(low <= truths["tasks like these"][0] <= high)
     # rank tests over tasks
     scores = np.stack([x.mean(axis=0) for x in cells], axis=1)        # (models, tasks)
     null_pairs = np.triu(clones, 1)
@@ -235,7 +242,16 @@ def evaluate(variant: Variant, cells, truth: np.ndarray, run_parameters, *, alph
                                               n_resamples=n_resamples, confidence_level=confidence_level, rng=rng,
                                               vectorized=True)
         row["cover:improvement"] = float(low <= true_improvement(means[:, 0], means[:, k - 1], sds, f, c) <= high)
+        # and runs resampled within tasks ("these tasks")
+        _, (low, high) = stratified_bootstrap([runs[0]], _mean_of_runs, n_resamples=n_resamples,
+                                              confidence_level=confidence_level, rng=rng, vectorized=True)
+        row["cover:mean_bootstrap_these"] = float(low <= truth[:, 0].mean() <= high)
     return row
+
+
+def _mean_of_runs(runs: np.ndarray):
+    """The mean over tasks of the mean of the runs: (..., runs, tasks) -> (...)."""
+    return runs.mean(axis=(-2, -1))
 
 
 def simulate_cell(variant: Variant, tasks: int, replicates, root_seed: int, *, alpha: float = 0.05,
@@ -269,6 +285,10 @@ CHECKS = {
     "cover:difference_like_these": ("difference of suite means (first - last model), tasks like these", "coverage",
                                     True),
     "cover:difference_these": ("difference of suite means (first - last model), these tasks", "coverage", True),
+    "cover:mean_bootstrap_like_these": ("suite mean, tasks like these, percentile bootstrap over tasks (model 0)",
+                                        "coverage", False),
+    "cover:mean_bootstrap_these": ("suite mean, these tasks, stratified bootstrap over runs (model 0)", "coverage",
+                                   False),
     "cover:ranks_like_these": ("rank intervals, all models together, tasks like these", "coverage", True),
     "cover:ranks_these": ("rank intervals, all models together, these tasks", "coverage", True),
     "p:friedman": ("Friedman's test, every model a clone", "size", True),
