@@ -458,6 +458,13 @@ class TaskComparisonResult:
         The correction (``holm``, ``bonferroni``, ``bh`` or ``none``).
     method : str
         The test and the family, in words.
+
+    Examples
+    --------
+    >>> cells = [np.array([[1, 0], [1, 1], [0, 0], [1, 0]]), np.array([[1, 1], [0, 1], [1, 0]])]
+    >>> res = compare_within_tasks(cells, paired=True)
+    >>> res.family, res.table[["task", "model_a", "model_b", "difference"]].to_numpy().tolist()
+    (2, [[0.0, 0.0, 1.0, 0.5], [1.0, 0.0, 1.0, 0.0]])
     """
 
     table: pd.DataFrame
@@ -603,6 +610,13 @@ class SuiteMeanResult:
         The claim (one of :data:`SCOPES`).
     method : str
         The computation, in words.
+
+    Examples
+    --------
+    >>> cells = [np.array([[0.80, 0.70], [0.82, 0.71]]) + shift for shift in (0.0, 0.05, -0.1)]
+    >>> res = suite_mean(cells, paired=False)
+    >>> np.round(res.estimate, 3).tolist(), res.rank_low.tolist(), res.rank_high.tolist()
+    ([0.793, 0.688], [1, 2], [1, 2])
     """
 
     estimate: np.ndarray
