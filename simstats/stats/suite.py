@@ -36,13 +36,9 @@ from simstats.stats.results import ClassicalTestResult
 
 sps = lazy_module("scipy.stats")
 
-#: Fewest runs per task for which ``simstats suite`` gives the stratified bootstrap interval of the probability of
-#: improvement: with 10 or fewer runs per task it undercovers (the suite study, docs/studies/suite.md).
-MIN_RUNS_FOR_BOOTSTRAP = 20
-
 __all__ = ["average_ranks", "friedman_test", "NemenyiResult", "nemenyi_test", "PairwiseResult", "wilcoxon_holm",
            "interquartile_mean", "probability_of_improvement", "stratified_bootstrap",
-           "MIN_RUNS_FOR_BOOTSTRAP", "TaskComparisonResult", "compare_within_tasks", "SCOPES", "SuiteMeanResult", "suite_mean"]
+           "TaskComparisonResult", "compare_within_tasks", "SCOPES", "SuiteMeanResult", "suite_mean"]
 
 
 def _scores(scores) -> np.ndarray:

@@ -5,7 +5,7 @@ from simstats.studies.suite.simulate import FAILING, read_replicates, study_mark
 
 with script_logger(snakemake.log[0]) as log:
     settings = snakemake.params.settings.value
-    summary = summarise(read_replicates(snakemake.input), settings.variants, alpha=settings.alpha,
+    summary = summarise(read_replicates(snakemake.input), alpha=settings.alpha,
                         confidence_level=settings.confidence_level)
     write_csv(summary, snakemake.output.csv)
     write_text(study_markdown(summary, settings), snakemake.output.md)

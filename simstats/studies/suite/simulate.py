@@ -295,23 +295,18 @@ CHECKS = {
     "fwer:nemenyi": ("Nemenyi: a pair of clones declared different", "fwer", True),
     "fwer:wilcoxon_holm": ("Wilcoxon-Holm over tasks: a pair of clones declared different", "fwer", True),
     "cover:iqm": ("interquartile mean (model 0), stratified bootstrap over runs", "coverage", False),
-    "cover:improvement": ("probability of improvement (first vs last model), stratified bootstrap", "coverage", None),
+    "cover:improvement": ("probability of improvement (first vs last model), stratified bootstrap", "coverage", False),
 }
 #: Verdicts that fail a default: an error rate above alpha + 3 MCSE, an interval below its level - 3 MCSE.
 FAILING = ("liberal", "undercovers")
 
 
-def summarise(replicates: pd.DataFrame, variants, *, alpha: float = 0.05, confidence_level: float = 0.95
+def summarise(replicates: pd.DataFrame, *, alpha: float = 0.05, confidence_level: float = 0.95
               ) -> pd.DataFrame:
     """Rates with their MCSE per (variant, tasks, check): family-wise error and false discovery rates of the
     decision rules, coverage of the intervals (per model; the summary's row is the worst model's), the size of
     Friedman's test; verdicts against the nominal value +- 3 MCSE computed at it.  ``default`` says whether
-    ``simstats suite`` gives the check's method by default (the probability of improvement's bootstrap interval
-    only with at least :data:`~simstats.stats.suite.MIN_RUNS_FOR_BOOTSTRAP` runs per task; the interquartile
-    mean's only on request)."""
-    from simstats.stats.suite import MIN_RUNS_FOR_BOOTSTRAP
-
-    runs = {v.name: v.runs if v.unit == "runs" else None for v in variants}
+    ``simstats suite`` gives the check's method by default."""
     rows = []
     for (variant, tasks), cell in replicates.groupby(["variant", "tasks"], sort=False):
         for prefix, (label, measure, default) in CHECKS.items():
@@ -340,8 +335,6 @@ def summarise(replicates: pd.DataFrame, variants, *, alpha: float = 0.05, confid
             else:
                 nominal = alpha
                 verdict = size_verdict(rate, alpha, n)
-            if default is None:
-                default = runs[variant] is not None and runs[variant] >= MIN_RUNS_FOR_BOOTSTRAP
             rows.append({"variant": variant, "tasks": int(tasks), "check": prefix, "method": label,
                          "measure": measure, "rate": rate, "mcse": se, "replicates": n, "nominal": nominal,
                          "verdict": verdict, "default": bool(default)})

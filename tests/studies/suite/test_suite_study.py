@@ -89,12 +89,12 @@ def test_summarise_gives_rates_mcse_and_verdicts():
                          "cover:mean_like_these:0": np.r_[np.zeros(20), np.ones(n - 20)],  # 95 %
                          "cover:mean_like_these:1": np.r_[np.zeros(60), np.ones(n - 60)],  # 85 %: the worst
                          "cover:improvement": np.ones(n)})
-    summary = summarise(rows, [RUNS]).set_index("check")
+    summary = summarise(rows).set_index("check")
     assert summary.loc["fwer:best_holm", "rate"] == 0.1 and summary.loc["fwer:best_holm", "verdict"] == "liberal"
     assert summary.loc["fwer:best_holm", "mcse"] == pytest.approx(np.sqrt(0.1 * 0.9 / n))
     assert summary.loc["cover:mean_like_these", "rate"] == 0.85
     assert summary.loc["cover:mean_like_these", "verdict"] == "undercovers"
-    assert not summary.loc["cover:improvement", "default"]                   # 4 runs: not given by default
+    assert not summary.loc["cover:improvement", "default"]                   # on request only
     settings = type("S", (), {"replicates": n, "n_resamples": 99, "alpha": 0.05, "confidence_level": 0.95,
                               "variants": (RUNS,)})
     assert "0.100 ± 0.015 ▲" in study_markdown(summary.reset_index(), settings)
