@@ -10,7 +10,7 @@ from simstats.studies.suite.simulate import FAILING
 
 OVERVIEW = (("fwer", "the per-task decisions and rank tests hold their family-wise error (alpha + 3 MCSE or less)"),
             ("size", "Friedman's test holds alpha (alpha + 3 MCSE or less)"),
-            ("coverage", "the suite means', rank and bootstrap intervals cover (level - 3 MCSE or more)"))
+            ("coverage", "the suite means' and rank intervals cover (level - 3 MCSE or more)"))
 
 
 def validation_section(results: Path, figures: Path, rel: str) -> tuple[list[str], list[dict]]:
