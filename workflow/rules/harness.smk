@@ -47,9 +47,10 @@ rule summarise_harness:
         **figure("harness/validation", "harness_validation_fig", HARNESS_CATEGORY),
     params:
         settings=parsed(HARNESS),
+        study="harness",
     log:
         log_path("harness/summarise"),
     conda:
         "../envs/simstats.yaml"
     script:
-        "../scripts/harness_summary.py"
+        "../scripts/variant_study_summary.py"

@@ -47,9 +47,10 @@ rule summarise_suite:
         **figure("suite/validation", "suite_validation_fig", SUITE_CATEGORY),
     params:
         settings=parsed(SUITE),
+        study="suite",
     log:
         log_path("suite/summarise"),
     conda:
         "../envs/simstats.yaml"
     script:
-        "../scripts/suite_summary.py"
+        "../scripts/variant_study_summary.py"
