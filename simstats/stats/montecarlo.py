@@ -201,7 +201,7 @@ def size_verdict(rate: float, alpha: float, replicates: int) -> str:
     return "holds alpha"
 
 
-def coverage_verdict(rate: float, level: float, replicates: int) -> str:
+def coverage_verdict(rate: float, level: float, replicates: int, *, width: float = 3.0) -> str:
     """Judge an interval's estimated coverage against its nominal level.
 
     The coverage (the share of replicates whose interval contains the truth) is compared with the
@@ -216,6 +216,9 @@ def coverage_verdict(rate: float, level: float, replicates: int) -> str:
         The interval's nominal level, e.g. 0.95.
     replicates : int
         R, the number of replicates the coverage was estimated from.
+    width : float
+        The band's half-width in Monte Carlo standard errors (default 3; wider to judge the worst of several
+        intervals' coverages, which is low by selection).
 
     Returns
     -------
@@ -235,7 +238,7 @@ def coverage_verdict(rate: float, level: float, replicates: int) -> str:
     """
     if replicates < 1 or math.isnan(rate):
         return "undetermined"
-    band = 3 * math.sqrt(level * (1 - level) / replicates)
+    band = width * math.sqrt(level * (1 - level) / replicates)
     if level + band >= 1:
         return "undetermined"
     if rate < level - band:

@@ -346,9 +346,10 @@ def stratified_bootstrap(scores, statistic, *, n_resamples: int = 10_000, confid
     vectorized : bool
         Whether ``statistic`` takes stacks of resampled matrices, (resamples, runs, tasks), and returns one
         value per resample (as :func:`interquartile_mean` and :func:`probability_of_improvement` do): then
-        ``batch`` resamples are computed at once.  The resamples drawn are the same either way.
+        ``batch`` resamples are computed at once.  The resamples drawn are the same either way, and for any
+        ``batch``: each resample draws every model's runs in turn, in the order of ``scores``.
     batch : int
-        Resamples drawn at once (and computed at once when ``vectorized``).
+        Resamples computed at once when ``vectorized``.
 
     Returns
     -------
@@ -378,10 +379,12 @@ def stratified_bootstrap(scores, statistic, *, n_resamples: int = 10_000, confid
     tasks = matrices[0].shape[1]
     for start in range(0, n_resamples, batch):
         size = min(batch, n_resamples - start)
-        resampled = []
-        for m in matrices:
-            rows = rng.integers(0, m.shape[0], size=(size, m.shape[0], tasks))     # runs drawn within each task
-            resampled.append(np.take_along_axis(m[None], rows, axis=1))
+        # runs drawn within each task, one resample after another (the stream does not depend on the batch)
+        rows = [np.empty((size, m.shape[0], tasks), dtype=np.int64) for m in matrices]
+        for b in range(size):
+            for drawn, m in zip(rows, matrices):
+                drawn[b] = rng.integers(0, m.shape[0], size=(m.shape[0], tasks))
+        resampled = [np.take_along_axis(m[None], drawn, axis=1) for drawn, m in zip(rows, matrices)]
         if vectorized:
             draws[start:start + size] = statistic(*resampled)
         else:

@@ -366,3 +366,16 @@ def test_few_tasks_are_warned_about_in_the_header(tmp_path, capsys):
         path = write_table(tmp_path, long_suite(tasks=tasks, runs=3))
         code, out, _ = run_cli(capsys, "suite", path, "--scope", scope)
         assert code == 0 and ("note (suite means): with 5 tasks the t interval" in out) == warned
+
+
+def test_the_order_of_the_rows_changes_nothing(tmp_path, capsys):
+    rows = long_suite(models=3, tasks=6, runs=4)
+    ahead = csv_of(capsys, write_table(tmp_path, rows), "--pairs", "--bootstrap-intervals", "--n-resamples", "200")
+    (tmp_path / "reversed").mkdir()
+    behind = csv_of(capsys, write_table(tmp_path / "reversed", rows.iloc[::-1]), "--pairs", "--bootstrap-intervals",
+                    "--n-resamples", "200")
+    key = ["model_a", "model_b"]
+    pd.testing.assert_frame_equal(ahead.sort_values(key).reset_index(drop=True),
+                                  behind.sort_values(key).reset_index(drop=True))
+    code, out, _ = run_cli(capsys, "suite", write_table(tmp_path, rows), "--scope", "these")
+    assert code == 0 and "note (suite means): over these tasks the interval takes each task's variance" in out

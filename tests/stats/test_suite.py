@@ -278,3 +278,12 @@ def test_bad_cells_are_refused():
         suite_mean([np.ones((3, 2)), np.ones((3, 2))], paired=True, scope="all")
     with pytest.raises(ValueError, match="reference 5"):
         compare_within_tasks([np.ones((3, 2)), np.ones((3, 2))], paired=True, reference=5)
+
+
+def test_stratified_bootstrap_draws_do_not_depend_on_the_batch():
+    rng = np.random.default_rng(9)
+    x, y = rng.normal(0.8, 0.05, size=(6, 5)), rng.normal(0.78, 0.05, size=(4, 5))
+    results = {(batch, vectorized): stratified_bootstrap([x, y], probability_of_improvement, n_resamples=300, rng=0,
+                                                         batch=batch, vectorized=vectorized)
+               for batch in (1, 7, 300) for vectorized in (False, True)}
+    assert len(set(results.values())) == 1

@@ -113,3 +113,16 @@ def test_configuration_errors_name_the_field():
     settings = parse_settings({"variants": {"x": {"unit": "runs", "runs": 3}}, "chunk_size": 50, "replicates": 120},
                               context)
     assert [len(c) for c in settings.chunks()] == [50, 50, 20]
+
+
+def test_the_worst_of_several_models_is_judged_with_a_wider_band():
+    """0.928 is below 0.95 - 3 MCSE (0.929) but, as the lowest of five models' coverages, within 0.95 - 3.46 MCSE
+    (0.926); 0.925 is outside both."""
+    n = 1000
+    for low, verdict in ((928, "covers"), (925, "undercovers")):
+        rows = pd.DataFrame({"variant": "runs", "tasks": 8, "replicate": range(n),
+                             **{f"cover:mean_like_these:{m}": np.r_[np.zeros(n - low), np.ones(low)] if m == 0
+                                else np.r_[np.zeros(50), np.ones(n - 50)] for m in range(5)}})
+        summary = summarise(rows).set_index("check")
+        assert summary.loc["cover:mean_like_these", "rate"] == low / n
+        assert summary.loc["cover:mean_like_these", "verdict"] == verdict
