@@ -138,6 +138,7 @@ def _suite(args) -> int:
                    f"method (suite means): {s['method_means']}; intervals {100 * args.confidence:g}%, rank intervals "
                    f"and tie groups at alpha = {args.alpha:g}{rank_note}\n"
                    + (f"note (suite means): {s['note_means']}\n" if s["note_means"] else "")
+                   + (f"note (clusters): {s['note_clusters']}\n" if s["note_clusters"] else "")
                    + f"claim (per task): {s['claim_tasks']}\n"
                    f"method (per task): {s['method_tasks']}; intervals {100 * args.confidence:g}% (unadjusted); "
                    f"significant: adjusted p < {args.alpha:g}\n")

@@ -65,6 +65,8 @@ class Suite:
         ``"items"``, ``"runs"`` or ``"none"``.
     samples : tuple of int
         (fewest, most) samples (epochs) per item and model; (1, 1) unless ``unit == "items"``.
+    clusters_ignored : bool
+        The items came with cluster ids, which the suite does not use (its items are taken as independent).
 
     Examples
     --------
@@ -79,6 +81,7 @@ class Suite:
     cells: list
     unit: str
     samples: tuple = (1, 1)
+    clusters_ignored: bool = False
 
     @property
     def scores(self) -> np.ndarray:
@@ -165,7 +168,8 @@ def read_suite(table: pd.DataFrame, *, run_column: str | None = None) -> Suite:
                              "without the item column)")
         from simstats.readers.scores import read_scores
 
-        return suite_from_evaluations(read_scores(frame))
+        return suite_from_evaluations(read_scores(frame, cluster_column="cluster" if "cluster" in frame.columns
+                                                  else None))
     scores = pd.to_numeric(frame.score, errors="coerce").to_numpy(dtype=float)
     bad = np.flatnonzero(~np.isfinite(scores))
     if bad.size:
@@ -261,7 +265,8 @@ def suite_from_evaluations(evaluations: pd.DataFrame, *, models=None) -> Suite:
                              "intervals of the suite means need at least 2 items per task")
         cells.append(paired.stats[:, :, 0].T.copy())
         low, high = min(low, paired.samples[0]), max(high, paired.samples[1])
-    return Suite(models, tasks, cells, "items", (int(low), int(high)))
+    clustered = "cluster" in evaluations.columns and bool(evaluations.cluster.notna().any())
+    return Suite(models, tasks, cells, "items", (int(low), int(high)), clusters_ignored=clustered)
 
 
 def _scope(scope: str) -> str:
@@ -450,6 +455,10 @@ def analyse_suite(suite: Suite, *, alpha: float = 0.05, higher_is_better: bool =
                         f"each model's mean score over these {n_tasks} tasks, over new {what} of each task (the "
                         "tasks fixed)"),
         "method_means": means.method if intervals else None,
+        "note_clusters": ("the items' cluster ids are not used: within each task the items are taken as "
+                          "independent, and with items in clusters (subjects, documents) the comparisons within "
+                          "tasks are too liberal; compare --from ... --clusters compares one task cluster-robustly"
+                          if suite.clusters_ignored else None),
         "note_means": (f"with {n_tasks} tasks the t interval over tasks like these leans on the tasks' scores being "
                        "near normal: in the suite study, over 5 tasks of skewed accuracies, it covers 92-94 % for a "
                        "95 % level (docs/studies/suite.md)"

@@ -379,3 +379,13 @@ def test_the_order_of_the_rows_changes_nothing(tmp_path, capsys):
                                   behind.sort_values(key).reset_index(drop=True))
     code, out, _ = run_cli(capsys, "suite", write_table(tmp_path, rows), "--scope", "these")
     assert code == 0 and "note (suite means): over these tasks the interval takes each task's variance" in out
+
+
+def test_cluster_ids_of_items_are_said_to_be_unused(tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    rows = pd.DataFrame([{"model": m, "task": t, "item": i, "cluster": i // 5, "score": float(rng.random() < 0.6)}
+                         for m in ("a", "b", "c") for t in ("x", "y", "z") for i in range(20)])
+    code, out, _ = run_cli(capsys, "suite", write_table(tmp_path, rows))
+    assert code == 0 and "note (clusters): the items' cluster ids are not used" in out
+    code, out, _ = run_cli(capsys, "suite", write_table(tmp_path, rows.drop(columns="cluster")))
+    assert code == 0 and "note (clusters)" not in out
