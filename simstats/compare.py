@@ -77,8 +77,8 @@ def read_table(path: str) -> pd.DataFrame:
     Parameters
     ----------
     path : str
-        A CSV file (comma-separated), a ``.tsv`` or ``.tab`` file (tab-separated) or a
-        ``.parquet`` file.
+        A CSV file (comma-separated), a ``.tsv`` or ``.tab`` file (tab-separated), either of them
+        compressed (``.gz``, ``.bz2``, ``.xz``, ``.zst``), or a ``.parquet`` file.
 
     Returns
     -------
@@ -121,7 +121,9 @@ def read_table(path: str) -> pd.DataFrame:
     try:
         if p.suffix == ".parquet":
             return pd.read_parquet(p)
-        sep = "\t" if p.suffix in (".tsv", ".tab") else ","
+        compressed = p.suffix in (".gz", ".bz2", ".xz", ".zst")
+        kind = Path(p.stem).suffix if compressed else p.suffix      # table.tsv.gz: tab-separated, compressed
+        sep = "\t" if kind in (".tsv", ".tab") or _tab_separated(p, compressed) else ","
         # only an empty cell is missing: labels such as "NA" or "None" are labels
         return pd.read_csv(p, sep=sep, keep_default_na=False, na_values=[""])
     except pd.errors.EmptyDataError:
@@ -135,6 +137,15 @@ def read_table(path: str) -> pd.DataFrame:
             header, line, saw = fields.groups()
             raise InputError(f"{path}: line {line} has {saw} fields, the header has {header}") from None
         raise InputError(f"{path}: cannot read table ({text})") from None
+
+
+def _tab_separated(path: Path, compressed: bool) -> bool:
+    """Whether a table file that is not named .tsv has tabs and no commas in its header line."""
+    if compressed:
+        return False
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        header = handle.readline()
+    return "\t" in header and "," not in header
 
 
 def _no_missing(frame: pd.DataFrame, what: str) -> None:

@@ -55,13 +55,14 @@ def node_moments(scenario: Scenario, approach: str, item_sets: dict | None = Non
     gh_x, gh_w = np.polynomial.hermite_e.hermegauss(41)
     gh_w = gh_w / gh_w.sum()
     theta_test = nodes[:, None] + shifts[:, None] + scenario.sigma_shift * gh_x[None, :]
+    theta_dev = nodes + scenario.dev_offset
     out = {"weights": weights, "w2": weights[:, None] * gh_w[None, :], "component": components, "theta_test": theta_test,
-           "psi_dev": np.asarray(pop.psi_true(nodes, "dev")), "psi_test": np.asarray(pop.psi_true(theta_test, "test"))}
+           "psi_dev": np.asarray(pop.psi_true(theta_dev, "dev")), "psi_test": np.asarray(pop.psi_true(theta_test, "test"))}
     if item_sets is None:
         out["e_dev"], out["e_test"] = out["psi_dev"], out["psi_test"]
-        out["v_dev"], out["v_test"] = pop.x_variance(nodes, "dev"), pop.x_variance(theta_test, "test")
+        out["v_dev"], out["v_test"] = pop.x_variance(theta_dev, "dev"), pop.x_variance(theta_test, "test")
     else:  # expected scores and their variance on the realised sets, not the population's
-        out["e_dev"], out["v_dev"] = _given_items(pop, item_sets["dev"].for_approach(approach), nodes)
+        out["e_dev"], out["v_dev"] = _given_items(pop, item_sets["dev"].for_approach(approach), theta_dev)
         out["e_test"], out["v_test"] = _given_items(pop, item_sets["test"].for_approach(approach), theta_test)
     if with_r12:
         out["r12"] = pop.pair_correlation(theta_test, "gold")

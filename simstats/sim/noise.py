@@ -4,6 +4,7 @@ For model m of approach A and item i of a split:
 
     theta_m = mu_A + sigma_seed * z_m         (z_m from the seed distribution)
     delta_m ~ N(0, sigma_shift^2)             (added on the test split only)
+    dev_offset                                (added on the dev split only: a fixed dev-test difficulty gap)
     gold / plain item i : outcome 1[ theta - b_i - g_c(i) + e_mi > 0 ]       (recalled / correct)
     spurious candidate j: outcome 1[ kappa - theta - b_j + g_c(j) + e_mj > 0 ] (produced)
 
@@ -603,14 +604,15 @@ def simulate_models(scenario: Scenario, approach: str, start: int, stop: int, ro
     pop = Population(sc)
     abil = draw_abilities(sc, approach, np.arange(start, stop), root_seed, stream)
     item_sets = item_sets or {s: make_item_set(sc, s, root_seed, stream, dataset) for s in SPLITS}
-    psi_true = {"dev": pop.psi_true(abil.theta, "dev"), "test": pop.psi_true(abil.theta + abil.delta, "test")}
+    psi_true = {"dev": pop.psi_true(abil.theta + sc.dev_offset, "dev"),
+                "test": pop.psi_true(abil.theta + abil.delta, "test")}
     psi, unit_stats, outcomes = {}, {}, {}
     n_models = stop - start
     unit_splits = SPLITS if keep_unit_stats is True else tuple(keep_unit_stats or ())
     for split in SPLITS:
         keep_units = split in unit_splits
         items = item_sets[split].for_approach(approach)
-        theta = abil.theta + (abil.delta if split == "test" else 0.0)
+        theta = abil.theta + (abil.delta if split == "test" else sc.dev_offset)
         gold, spur = np.empty(n_models, np.int64), np.empty(n_models, np.int64)
         max_per_unit = int(np.diff(items.unit_start).max()) if items.n_units else 0
         dtype = _stat_dtype(max_per_unit)

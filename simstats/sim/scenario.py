@@ -106,12 +106,17 @@ class Scenario:
     #: share of the seed effect's variance a seed id shares between the approaches (paired seeds)
     seed_sharing: float = 0.0
     spurious_offset: float = 0.0
+    #: latent ability every run gains on the dev split (a fixed difficulty difference between dev and test)
+    dev_offset: float = 0.0
     seed_distribution: SeedDistribution = field(default_factory=SeedDistribution)
     clusters: ClusterSpec | None = None
     approaches: tuple[ApproachSpec, ...] = (ApproachSpec("A"), ApproachSpec("B"))
     #: Row label of the paper task this scenario models (e.g. "CoNLL 2003 - NER-En"), if any.
     description: str = ""
     reference: str = ""
+    #: where the noise parameters come from: "calibrated" (to published numbers), "fitted" (to a user's runs
+    #: by ``simstats fit``) or "stated" (by hand)
+    origin: str = "stated"
 
     @property
     def sigma_c(self) -> float:
@@ -216,10 +221,11 @@ def parse_scenario(name: str, value: Any, path: str | None = None) -> Scenario:
             fail(f"{apath}.{aname}.difference", f"target + difference must lie in (0, 1), got {target + diff!r}")
         approaches.append(ApproachSpec(aname, diff))
     return Scenario(name=name, metric=metric, target=target, dev=dev, test=test,
-                    spurious_offset=float(value["spurious_offset"]), seed_distribution=seed_distribution,
+                    spurious_offset=float(value["spurious_offset"]), dev_offset=float(value["dev_offset"]),
+                    seed_distribution=seed_distribution,
                     seed_sharing=float(value["seed_sharing"]),
                     clusters=clusters, approaches=tuple(approaches), description=value["description"],
-                    reference=value["reference"], **sigmas)
+                    reference=value["reference"], origin=value["origin"], **sigmas)
 
 
 def parse_scenarios(value: Any, path: str = "scenarios") -> dict[str, Scenario]:

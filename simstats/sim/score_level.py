@@ -120,7 +120,7 @@ def simulate_scores(scenario: Scenario, approach: str, start: int, stop: int, ro
     """Scores of models ``start .. stop-1`` without item-level simulation (see module doc)."""
     pop = Population(scenario)
     abil = draw_abilities(scenario, approach, np.arange(start, stop), root_seed, stream)
-    theta = {"dev": abil.theta, "test": abil.theta + abil.delta}
+    theta = {"dev": abil.theta + scenario.dev_offset, "test": abil.theta + abil.delta}
     draws = np.empty((abil.index.size, 2))
     for row, index in enumerate(abil.index):
         rng = generator(root_seed, stream, scenario.name, approach, "score-noise", int(index))

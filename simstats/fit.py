@@ -1,0 +1,202 @@
+"""``simstats fit``: a user's runs table to a fitted noise scenario (:mod:`simstats.sim.fit`).
+
+Two table shapes:
+
+* item level: one row per run and item, with columns ``seed`` (the run), ``item`` and either a 0/1
+  ``correct`` column or a prediction and a gold label; optionally ``split`` (dev/test; default: every
+  row is test), a cluster column and a ``system`` column (one system, or choose one);
+* run level: one row per run with its ``test`` score (and ``dev`` score), or long rows
+  (``seed``, ``split``, ``score``); optionally groups of runs that share a configuration.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simstats.compare import InputError
+from simstats.sim.fit import FitError, ScenarioFit, fit_outcomes, fit_scores
+
+__all__ = ["fit_table", "select_rows"]
+
+RUN_COLUMNS = ("seed", "run")
+
+
+def _row(index) -> int:
+    """A table row as the file's line (the first row after the header is row 2)."""
+    return int(index) + 2
+
+
+def select_rows(table: pd.DataFrame, where: list[str] | None) -> pd.DataFrame:
+    """Rows whose COLUMN equals VALUE for every ``COLUMN=VALUE`` of ``where`` (compared as text)."""
+    for condition in where or ():
+        column, sep, value = condition.partition("=")
+        if not sep or not column:
+            raise InputError(f"--where needs COLUMN=VALUE, got {condition!r}")
+        if column not in table.columns:
+            raise InputError(f"--where: no column {column!r} (columns: {', '.join(map(str, table.columns))})")
+        table = table[table[column].astype(str) == value]
+        if table.empty:
+            raise InputError(f"--where {condition}: no row matches")
+    return table
+
+
+def _column(table: pd.DataFrame, given: str | None, defaults: tuple, what: str, required: bool = True):
+    if given is not None:
+        if given not in table.columns:
+            raise InputError(f"no {what} column {given!r} (columns: {', '.join(map(str, table.columns))})")
+        return given
+    for name in defaults:
+        if name in table.columns:
+            return name
+    if required:
+        raise InputError(f"no {what} column: name one ({' or '.join(defaults)} by default)")
+    return None
+
+
+def _numeric(values: pd.Series, what: str) -> np.ndarray:
+    out = pd.to_numeric(values, errors="coerce")
+    bad = out.isna()
+    if bad.any():
+        row = bad.to_numpy().nonzero()[0][0]
+        raise InputError(f"{what}: row {_row(values.index[row])} is not a number: {values.iloc[row]!r}")
+    return out.to_numpy(dtype=float)
+
+
+def _splits(table: pd.DataFrame, column: str | None) -> pd.Series:
+    if column is None:
+        return pd.Series("test", index=table.index)
+    split = table[column].astype(str).str.lower()
+    bad = ~split.isin(("dev", "test"))
+    if bad.any():
+        row = bad.to_numpy().nonzero()[0][0]
+        raise InputError(f"{column}: row {_row(table.index[row])} is {table[column].iloc[row]!r}; splits are dev "
+                         "and test")
+    return split
+
+
+def _item_level(table, run_col, item_col, args) -> ScenarioFit:
+    if "system" in table.columns:
+        systems = sorted(table["system"].astype(str).unique())
+        if args.system is None and len(systems) > 1:
+            raise InputError(f"the table has {len(systems)} systems ({', '.join(systems[:5])}"
+                             f"{', ...' if len(systems) > 5 else ''}): choose one with --system")
+        if args.system is not None:
+            if args.system not in systems:
+                raise InputError(f"--system {args.system!r}: not in the table's systems ({', '.join(systems[:5])})")
+            table = table[table["system"].astype(str) == args.system]
+    elif args.system is not None:
+        raise InputError("--system needs a system column")
+    if args.outcome is not None or "correct" in table.columns:
+        col = _column(table, args.outcome, ("correct",), "outcome")
+        correct = _numeric(table[col], col)
+        if not np.isin(correct, (0, 1)).all():
+            row = int(np.flatnonzero(~np.isin(correct, (0, 1)))[0])
+            raise InputError(f"{col}: row {_row(table.index[row])} is {correct[row]:g}; outcomes are 0 or 1")
+    else:
+        pred = _column(table, args.prediction, ("pred", "prediction"), "prediction")
+        gold = _column(table, args.gold, ("y", "gold"), "gold label")
+        for col in (pred, gold):
+            if table[col].isna().any():
+                row = table.index[table[col].isna().to_numpy()][0]
+                raise InputError(f"{col}: row {_row(row)} is empty")
+        correct = (table[pred].astype(str) == table[gold].astype(str)).to_numpy(dtype=float)
+    split = _splits(table, _column(table, args.split, ("split",), "split", required=False))
+    frame = pd.DataFrame({"run": table[run_col].astype(str).to_numpy(), "item": table[item_col].astype(str).to_numpy(),
+                          "split": split.to_numpy(), "y": correct})
+    if args.clusters is not None:
+        if args.clusters not in table.columns:
+            raise InputError(f"--clusters: no column {args.clusters!r}")
+        frame["cluster"] = table[args.clusters].astype(str).to_numpy()
+    dup = frame.duplicated(["run", "item", "split"])
+    if dup.any():
+        row = table.index[dup.to_numpy()][0]
+        raise InputError(f"row {_row(row)}: run {frame.run[dup].iloc[0]!r} has item {frame.item[dup].iloc[0]!r} twice")
+    outcomes, clusters = {}, {}
+    runs = sorted(frame.run.unique())
+    for s, part in frame.groupby("split"):
+        wide = part.pivot(index="run", columns="item", values="y")
+        missing = wide.isna()
+        if missing.to_numpy().any():
+            r, i = np.argwhere(missing.to_numpy())[0]
+            raise InputError(f"{s}: run {wide.index[r]!r} has no outcome for item {wide.columns[i]!r} "
+                             "(every run needs every item of the split)")
+        if sorted(wide.index) != runs:
+            absent = sorted(set(runs) - set(wide.index))
+            raise InputError(f"{s}: run {absent[0]!r} has no rows in this split")
+        outcomes[s] = wide.loc[runs].to_numpy()
+        if args.clusters is not None:
+            ids = part.drop_duplicates("item").set_index("item")["cluster"]
+            clusters[s] = ids.loc[wide.columns].to_numpy()
+    if "test" not in outcomes:
+        raise InputError("no test rows: the split column needs test rows")
+    return fit_outcomes(outcomes, clusters or None, confidence=args.confidence, n_resamples=args.n_resamples,
+                        failure_alpha=args.failure_alpha, seed=args.seed)
+
+
+def _run_level(table, run_col, args) -> ScenarioFit:
+    groups = None
+    if args.group:
+        for g in args.group:
+            if g not in table.columns:
+                raise InputError(f"--group: no column {g!r}")
+        groups = table[args.group].astype(str).agg("|".join, axis=1).to_numpy()
+    scores = {}
+    if args.test is not None or "test" in table.columns:
+        test_col = _column(table, args.test, ("test",), "test score")
+        scores["test"] = _numeric(table[test_col], test_col)
+        dev_col = _column(table, args.dev, ("dev",), "dev score", required=False)
+        if dev_col is not None:
+            scores["dev"] = _numeric(table[dev_col], dev_col)
+    else:
+        score_col = _column(table, args.score, ("score",), "score")
+        split = _splits(table, _column(table, args.split, ("split",), "split", required=False))
+        if run_col is None:
+            if (split == "dev").any():
+                raise InputError("long rows with dev and test scores need a run column (seed or run)")
+            scores["test"] = _numeric(table[score_col], score_col)
+        else:
+            frame = pd.DataFrame({"run": table[run_col].astype(str).to_numpy(), "split": split.to_numpy(),
+                                  "score": _numeric(table[score_col], score_col)})
+            if groups is not None:
+                frame["group"] = groups
+            dup = frame.duplicated(["run", "split"])
+            if dup.any():
+                raise InputError(f"row {_row(table.index[dup.to_numpy()][0])}: run {frame.run[dup].iloc[0]!r} has two "
+                                 f"{frame.split[dup].iloc[0]} scores")
+            wide = frame.pivot(index="run", columns="split", values="score")
+            if wide.isna().to_numpy().any():
+                r, c = np.argwhere(wide.isna().to_numpy())[0]
+                raise InputError(f"run {wide.index[r]!r} has no {wide.columns[c]} score")
+            scores = {s: wide[s].to_numpy() for s in wide.columns}
+            if groups is not None:
+                groups = frame.drop_duplicates("run").set_index("run").loc[wide.index, "group"].to_numpy()
+    sizes = {}
+    for s, value in (("test", args.test_size), ("dev", args.dev_size)):
+        if value is not None:
+            sizes[s] = value
+    if "test" not in sizes:
+        raise InputError("run-level scores need --test-size (items, or gold items for f1/precision/recall)")
+    if "dev" in scores and "dev" not in sizes:
+        sizes["dev"] = sizes["test"]
+    return fit_scores(scores, metric=args.metric, sizes=sizes, groups=groups, confidence=args.confidence,
+                      assumed_item_share=args.assume_item_share, failure_alpha=args.failure_alpha, seed=args.seed)
+
+
+def fit_table(table: pd.DataFrame, args) -> ScenarioFit:
+    """Fit a scenario to a runs table with the options of ``simstats fit`` (``args``: its namespace)."""
+    table = select_rows(table, args.where)
+    if table.empty:
+        raise InputError("the table has no rows")
+    run_col = _column(table, args.run, RUN_COLUMNS, "run", required=False)
+    item_col = _column(table, args.item, ("item",), "item", required=False)
+    try:
+        if item_col is not None:
+            if run_col is None:
+                raise InputError("item-level rows need a run column (seed or run)")
+            if args.metric != "accuracy":
+                raise InputError(f"item-level outcomes are fitted as accuracy (correct or not), not {args.metric}: "
+                                 "fit f1 tasks from run-level scores")
+            return _item_level(table, run_col, item_col, args)
+        return _run_level(table, run_col, args)
+    except FitError as err:
+        raise InputError(str(err)) from None
