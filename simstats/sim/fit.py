@@ -183,22 +183,29 @@ def bivariate_normal_cdf_array(h, k, rho):
     return np.where(both_zero, 0.25 + np.arcsin(rho) / (2 * np.pi), out)
 
 
-def tetrachoric(p1, p2, p11, *, iterations: int = 60):
+def tetrachoric(p1, p2, p11, *, bisections: int = 12, newton_steps: int = 4):
     """Tetrachoric correlation: rho with P(Z1 <= Phi^-1(p1), Z2 <= Phi^-1(p2); rho) = p11, elementwise.
 
-    Bisection on [-0.9999, 0.9999] (the probability is increasing in rho); values outside the attainable
-    range end at a bound.
+    The probability is increasing in rho with derivative the bivariate normal density at (h, k)
+    (Plackett 1954): bisection on [-0.9999, 0.9999] brackets the root, Newton's method polishes it
+    (kept inside the bracket).  Values outside the attainable range end at a bound.
     """
     p1, p2, p11 = np.broadcast_arrays(np.asarray(p1, float), np.asarray(p2, float), np.asarray(p11, float))
     h, k = special.ndtri(p1), special.ndtri(p2)
     lo = np.full(p1.shape, -0.9999)
     hi = np.full(p1.shape, 0.9999)
-    for _ in range(iterations):
+    for _ in range(bisections):
         mid = 0.5 * (lo + hi)
         below = bivariate_normal_cdf_array(h, k, mid) < p11
         lo = np.where(below, mid, lo)
         hi = np.where(below, hi, mid)
-    return 0.5 * (lo + hi)
+    rho = 0.5 * (lo + hi)
+    for _ in range(newton_steps):
+        r2 = 1.0 - rho * rho
+        density = np.exp(-(h * h - 2 * rho * h * k + k * k) / (2 * r2)) / (2 * np.pi * np.sqrt(r2))
+        step = (bivariate_normal_cdf_array(h, k, rho) - p11) / np.maximum(density, 1e-300)
+        rho = np.clip(rho - step, lo, hi)
+    return rho
 
 
 def generalised_esd_low(values, alpha: float = 0.05, max_outliers: int | None = None) -> np.ndarray:
@@ -308,12 +315,9 @@ def _failure_parameters(level: np.ndarray, flagged: np.ndarray, w_level: float, 
                                             "sd of the failed runs' latent abilities less the run x item noise; "
                                             "chi-square interval")
     else:
-        s = float(ok.std(ddof=1))
-        t = distributions.t.ppf(1 - a / 2, ok.size - 1)
-        half = t * s * math.sqrt(1 + 1 / ok.size)
-        out["failure_shift"] = FittedParameter("failure_shift", shift, shift - half, shift + half, "estimated",
-                                               "one failed run: its latent ability minus the others' mean; "
-                                               "prediction-type interval with the others' sd")
+        out["failure_shift"] = FittedParameter("failure_shift", shift, shift, shift, "assumed",
+                                               "one failed run: its latent ability minus the others' mean, with no "
+                                               "interval (one run cannot show the spread of failures)")
         out["failure_sd"] = FittedParameter("failure_sd", 0.0, 0.0, 0.0, "assumed",
                                             "one failed run cannot show the spread of failures; set to 0")
     return out
@@ -376,16 +380,17 @@ def _ordered(params: dict) -> dict:
     return {name: params[name] for name in PARAMETER_ORDER if name in params}
 
 
-def _log_interval(estimate: float, boot: np.ndarray, confidence: float) -> tuple[float, float]:
-    """Interval of a variance-like quantity >= 0 from its bootstrap draws: normal on the log scale (the
-    percentile interval of such estimates undercovers with 100 clusters: 0.91 at 95 %); from 0 to the upper
-    percentile when the estimate or a draw is 0."""
+def _log_interval(estimate: float, boot: np.ndarray, confidence: float, units: int) -> tuple[float, float]:
+    """Interval of a variance-like quantity >= 0 from its bootstrap draws over ``units`` resampled units: normal
+    on the log scale (the percentile interval of such estimates undercovers with 100 clusters: 0.91 at 95 %),
+    with the small-sample correction of a cluster bootstrap (sd x sqrt(G / (G - 1)), Student's t on G - 1 df);
+    from 0 to the upper percentile when the estimate or a draw is 0."""
     a = (1 - confidence) / 2
     if estimate <= 0 or np.any(boot <= 0):
         return 0.0, float(max(estimate, np.quantile(np.maximum(boot, 0.0), 1 - a)))
-    spread = float(np.log(boot).std(ddof=1))
-    z = distributions.norm.ppf(1 - a)
-    return estimate * math.exp(-z * spread), estimate * math.exp(z * spread)
+    spread = float(np.log(boot).std(ddof=1)) * math.sqrt(units / (units - 1))
+    t = distributions.t.ppf(1 - a, units - 1)
+    return estimate * math.exp(-t * spread), estimate * math.exp(t * spread)
 
 
 def _variance_parameter(name: str, sample_variance: float, df: int, noise: float, confidence: float,
@@ -555,25 +560,32 @@ def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence: fl
         if clusters.get(s) is not None:
             rho_c_hat += share * float(_cluster_rho(Ys[s][keep], unit, None)[0])
             rho_c_boot += share * _cluster_rho(Ys[s][keep], unit, W)
+    if clustered:
+        # the within-cluster correlation is biased low by about 1/clusters (its margins come from the same clusters,
+        # as an intraclass correlation's): bootstrap bias correction, the draws shifted with it
+        bias = float(rho_c_boot.mean()) - rho_c_hat
+        rho_c_hat -= bias
+        rho_c_boot = rho_c_boot - bias
     rho_hat = float(np.clip(rho_hat, 0.0, 0.9999))
     rho_c_hat = float(np.clip(rho_c_hat, 0.0, rho_hat))
     rho_boot = np.clip(rho_boot, 0.0, 0.9999)
     rho_c_boot = np.clip(rho_c_boot, 0.0, rho_boot)
     units_text = "clusters" if clustered else "items"
     params = {}
-    z = distributions.norm.ppf(0.5 + confidence / 2)
-    spread = float(np.arctanh(rho_boot).std(ddof=1))          # rho_shared on Fisher's z scale
+    units_min = min(int(units[p][0].max()) + 1 for p in splits)     # resampled units of the smaller split
+    z = distributions.t.ppf(0.5 + confidence / 2, units_min - 1)
+    spread = float(np.arctanh(rho_boot).std(ddof=1)) * math.sqrt(units_min / (units_min - 1))   # Fisher's z scale
     rho_lo = float(np.tanh(np.arctanh(rho_hat) - z * spread))
     rho_hi = float(np.tanh(np.arctanh(rho_hat) + z * spread))
-    how = (f"{{}}; bootstrap over {units_text} ({n_resamples} resamples), normal interval on the "
+    how = (f"{{}}; bootstrap over {units_text} ({n_resamples} resamples), Student's t interval on the "
            "{} scale")
     if clustered:
-        item_lo, item_hi = _log_interval(rho_hat - rho_c_hat, rho_boot - rho_c_boot, confidence)
+        item_lo, item_hi = _log_interval(rho_hat - rho_c_hat, rho_boot - rho_c_boot, confidence, units_min)
         params["sigma_item"] = FittedParameter(
             "sigma_item", math.sqrt(max(0.0, rho_hat - rho_c_hat)), math.sqrt(item_lo), math.sqrt(item_hi),
             "estimated", how.format("tetrachoric correlation of two runs' outcomes over items less the cluster part",
                                     "log"))
-        c_lo, c_hi = _log_interval(rho_c_hat, rho_c_boot, confidence)
+        c_lo, c_hi = _log_interval(rho_c_hat, rho_c_boot, confidence, units_min)
         params["sigma_c"] = FittedParameter(
             "sigma_c", math.sqrt(rho_c_hat), math.sqrt(c_lo), math.sqrt(c_hi), "estimated",
             how.format("tetrachoric correlation of one run's outcomes on two items of one cluster", "log"))

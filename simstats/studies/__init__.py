@@ -64,6 +64,7 @@ STUDIES: tuple[Study, ...] = (
     Study("dror", "dror2019", paper="dror2019", title="Dror et al. (2019)"),
     Study("harness", "harness", title="Comparing models from harness logs"),
     Study("suite", "suite", title="Many models over a suite of tasks"),
+    Study("fit", "fit", title="Fitting the noise model to runs"),
 )
 
 
