@@ -65,6 +65,7 @@ STUDIES: tuple[Study, ...] = (
     Study("harness", "harness", title="Comparing models from harness logs"),
     Study("suite", "suite", title="Many models over a suite of tasks"),
     Study("fit", "fit", title="Fitting the noise model to runs"),
+    Study("trust", "trust", title="What can I trust, per scenario"),
 )
 
 

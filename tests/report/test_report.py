@@ -117,3 +117,16 @@ def test_committed_paper_scale_report_links_existing_figures():
     text = report.read_text()
     for figure in [line.split("](")[1].rstrip(")") for line in text.splitlines() if line.startswith("![")]:
         assert (report.parent / figure).resolve().exists(), figure
+
+
+def test_roles_say_where_a_scenarios_parameters_come_from():
+    """'calibrated' only for the paper's calibrated cells of a calibrated scenario; the cells of a scenario of the
+    user's say whether its parameters were fitted to data (simstats fit) or stated."""
+    rows = [(name, table, quantity, 1, 0.5, 0.01) for name in ("ner", "mine", "hand")
+            for table, quantity in (("T1_eval1", "tau"), ("T1_eval1", "pct_significant"))]
+    frame = pd.DataFrame([{"scenario": s, "reference": TASKS[0] if s == "ner" else s, "table": t, "quantity": q,
+                           "n": n, "estimate": e, "se": se, "ci_low": e - se, "ci_high": e + se, "count": 100}
+                          for s, t, q, n, e, se in rows])
+    roles = side_by_side(frame, origins={"ner": "calibrated", "mine": "fitted", "hand": "stated"})
+    got = roles.groupby("scenario").role.agg(lambda r: sorted(set(r))).to_dict()
+    assert got == {"ner": ["calibrated", "prediction"], "mine": ["fitted to data"], "hand": ["stated"]}

@@ -201,6 +201,8 @@ def test_tiny_run_writes_every_output_and_the_report(reference_run):
                  "reimers/tempeval3_events/comparisons.parquet", "REPORT.md", "fidelity.csv", "fidelity.md",
                  "dror/conventions.csv", "approaches/validation.md", "approaches/which_test.csv",
                  "harness/validation.md", "harness/validation.csv", "suite/validation.md", "suite/validation.csv",
+                 "fit/validation.md", "fit/validation.csv", "trust/iid.md", "trust/clustered.md",
+                 "trust/clustered/summary.csv",
                  "reimers/iid/summary.parquet"):
         assert name in results
     report = results["REPORT.md"].decode()
@@ -212,7 +214,7 @@ def test_tiny_run_writes_every_output_and_the_report(reference_run):
                 "competition/compstats_bootstrap", "yeh/size", "yeh/power", "yeh/clusters", "yeh/squad", "yeh/sd_ratio",
                 "dror/real_data_eps", "dror/synthetic_eps", "dror/noise_eps", "dror/size_power", "reimers/figure4",
                 "reimers/dev_vs_test", "reimers/power", "reimers/calibration", "approaches/validation",
-                "harness/validation", "suite/validation"):
+                "harness/validation", "suite/validation", "fit/validation", "trust/iid", "trust/clustered"):
         assert f"{fig}.png" in figures and f"{fig}.pdf" in figures
 
     # the HTML report bundles every table and figure
@@ -313,7 +315,7 @@ def test_killed_run_resumes_to_identical_outputs_across_cores_and_chunk_sizes(tm
     other = yaml.safe_load((killed / ".test/config.yaml").read_text())
     # every chunked study split otherwise than in the reference run (which has one noise chunk per
     # scenario, two Reimers chunks per task, two Dror chunks per analysis, one competition and one
-    # approaches job per cell, one harness and one suite job per variant)
+    # approaches job per cell, one harness, one suite and one fit job per variant)
     other["noise"]["chunk_size"] = 20
     other["reimers"]["chunk_size"] = 200
     other["dror"]["population"]["chunks"] = 1
@@ -321,6 +323,7 @@ def test_killed_run_resumes_to_identical_outputs_across_cores_and_chunk_sizes(tm
     other["approaches"]["chunk_size"] = 5
     other["harness"]["chunk_size"] = 3
     other["suite"]["chunk_size"] = 4
+    other["fit"]["chunk_size"] = 4
     (killed / "other.yaml").write_text(yaml.safe_dump(other))
     proc = subprocess.Popen([sys.executable, "-m", "snakemake", "--cores", "1", "--configfile", "other.yaml"],
                             cwd=killed, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)

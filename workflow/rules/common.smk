@@ -60,6 +60,11 @@ def study_outputs(papers_only=False):
 
 
 
+def scenario_origins():
+    """Scenario name -> where its parameters come from (calibrated, fitted or stated)."""
+    return {name: sc.origin for name, sc in SETTINGS.scenarios.items()}
+
+
 def log_path(name):
     """The log file of a job: ``<results>/logs/<name>.log`` (name may hold wildcards)."""
     return f"{RESULTS}/logs/{name}.log"
@@ -436,3 +441,26 @@ def fit_outputs():
         f"{FIGURES}/fit/validation.png",
         f"{FIGURES}/fit/validation.pdf",
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# What can I trust, per scenario (trust.smk)
+def trust_reimers_inputs(wildcards):
+    """The Reimers tables and runs needed, when the Reimers study evaluates this scenario (else none)."""
+    if SETTINGS.reimers is None or wildcards.scenario not in SETTINGS.reimers.tasks:
+        return []
+    return [f"{RESULTS}/reimers/tables.csv", f"{RESULTS}/reimers/power_runs_needed.csv"]
+
+
+def trust_outputs():
+    if SETTINGS.trust is None:
+        return []
+    return expand(
+        [
+            f"{RESULTS}/trust/{{scenario}}.md",
+            f"{RESULTS}/trust/{{scenario}}/summary.csv",
+            f"{FIGURES}/trust/{{scenario}}.png",
+            f"{FIGURES}/trust/{{scenario}}.pdf",
+        ],
+        scenario=SETTINGS.trust.scenarios,
+    )

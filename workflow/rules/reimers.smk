@@ -150,6 +150,7 @@ rule reimers_tables:
         realdata_md=f"{RESULTS}/reimers/realdata.md",
     params:
         settings=parsed(REIMERS),
+        origins=scenario_origins(),
     log:
         log_path("reimers/tables"),
     conda:

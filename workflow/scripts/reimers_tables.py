@@ -12,7 +12,7 @@ with script_logger(snakemake.log[0]) as log:
     alpha, target = settings.alpha, settings.power_target
     fit = pd.read_csv(snakemake.input.calibration)
     tables = side_by_side(pd.concat([pd.read_parquet(p) for p in snakemake.input.summaries], ignore_index=True),
-                          fitted=fitted_cells(fit))
+                          fitted=fitted_cells(fit), origins=snakemake.params.origins)
     needed = required_runs(pd.concat([pd.read_parquet(p) for p in snakemake.input.power], ignore_index=True),
                            target, alpha)
     calibration = simulated_calibration(fit, tables)

@@ -14,7 +14,7 @@ def validation_figure(summary, settings):
     """Coverage ± 1.96 MCSE of each parameter's interval (x) for each design (colour), the nominal level drawn
     with its band of ± 3 MCSE at the study's replicates."""
     params = [p for p in PARAMETER_ORDER if p in set(summary.parameter)]
-    variants = list(dict.fromkeys(summary.variant))
+    variants = [v for v in settings.variant_names if v in set(summary.variant)]
     fig, ax = plt.subplots(figsize=(max(7.0, 0.9 * len(params) + 3), 4.2))
     level = settings.confidence_level
     band = 3 * np.sqrt(level * (1 - level) / settings.replicates)

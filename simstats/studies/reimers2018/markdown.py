@@ -51,7 +51,9 @@ def tables_markdown(tables: pd.DataFrame, needed: pd.DataFrame, settings) -> str
         "Columns: `paper` the published value; `ours` the simulated value with its Monte Carlo standard error "
         "(binomial for rates, with a Wilson 95 % interval; order-statistic interval for Delta95, se of a mean for tau); `role` "
         "calibrated = one of the three numbers per task the noise parameters were fitted to (tau and Delta95 "
-        "of Table 1, rho of Table 2), prediction = everything else; `verdict`: agrees when the 95 % Monte Carlo "
+        "of Table 1, rho of Table 2), prediction = everything else, and for a scenario that models none of the "
+        "paper's tasks where its parameters come from: fitted to data (by simstats fit) or stated (written in "
+        "the configuration); `verdict`: agrees when the 95 % Monte Carlo "
         "interval of ours lies inside paper ± tolerance (which includes half a unit of the paper's last digit), "
         "misses when it lies entirely outside, undetermined otherwise (Delta_max has no MCSE and is judged on "
         "its point value). Delta_max is compared only when the number of pairs equals the paper's (it grows "
@@ -86,7 +88,9 @@ def tables_markdown(tables: pd.DataFrame, needed: pd.DataFrame, settings) -> str
                   "Smallest number of runs per approach (on the grid) at which the two-sided test at alpha "
                   "rejects in at least the target share of simulated comparisons, when one approach's runs are "
                   "the task's simulated score distribution shifted up by d points of its metric (F1 for the paper's "
-                  "tasks). The normal-theory column "
+                  "tasks). `d (points)`: that true difference between the approaches; `power_runs_needed.csv` has one "
+                  "row per task, test and d (`runs_needed`, blank with a `note` when the grid's largest n is not "
+                  "enough; `power_at_runs` the simulated power there; `welch_normal_theory`). The normal-theory column "
                   "(statsmodels TTestIndPower, effect size d / sd of the scores) is an independent check of the "
                   "Welch column.", "", markdown_table(wide, digits=4), ""]
     return "\n".join(lines)
@@ -105,7 +109,8 @@ def scenario_overview(tables: pd.DataFrame, settings) -> pd.DataFrame:
               "eval4_mannwhitney_pct", settings.eval34_size)]
     rows = []
     for name in [n for n in dict.fromkeys(tables.scenario) if n not in published]:
-        row = {"scenario": name}
+        role = tables.role[tables.scenario == name]
+        row = {"scenario": name, "parameters": role.iloc[0] if len(role) else "stated"}
         for label, table, quantity, n in cells:
             hit = tables[(tables.scenario == name) & (tables.table == table) & (tables.quantity == quantity)
                          & (tables.n == n)]

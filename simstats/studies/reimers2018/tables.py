@@ -202,9 +202,13 @@ def _paper(table: str, reference: str, quantity: str, n: int) -> float:
 
 
 CALIBRATED = {("T1_eval1", "tau"), ("T1_eval1", "delta95_test"), ("T2_eval2", "spearman_rho")}
+#: What the ``role`` column says of a cell of a scenario whose parameters were not calibrated to the paper's
+#: numbers: where its parameters come from (the scenario's ``origin``).
+ORIGIN_ROLES = {"fitted": "fitted to data", "stated": "stated"}
 
 
-def side_by_side(summary: pd.DataFrame, fitted: set[tuple[str, str, str]] = frozenset()) -> pd.DataFrame:
+def side_by_side(summary: pd.DataFrame, fitted: set[tuple[str, str, str]] = frozenset(),
+                 origins: dict | None = None) -> pd.DataFrame:
     """Each simulated cell beside the paper's value, with the difference and a computed verdict.
 
     Tolerances (issue #4): % significant +-3 points; Delta95, Delta_max, tau of Table 2 and
@@ -214,6 +218,8 @@ def side_by_side(summary: pd.DataFrame, fitted: set[tuple[str, str, str]] = froz
     :func:`simstats.studies.reference.judge` on ours' 95 % Monte Carlo interval.  Calibrated
     cells (CALIBRATED, plus ``fitted``: (reference, table, quantity) of further fitted cells, e.g.
     Table 2's % significant of a test_shift_mixture task) are marked as such and judged like the others.
+    ``origins`` (scenario name -> its ``origin``): the cells of a scenario whose parameters were not calibrated
+    to the paper (``fitted`` by simstats fit, or ``stated``) take that as their role instead.
     """
     out = summary.copy()
     out["paper"] = [_paper(t, r, q, n) for t, r, q, n in zip(out.table, out.reference, out.quantity, out.n)]
@@ -223,8 +229,10 @@ def side_by_side(summary: pd.DataFrame, fitted: set[tuple[str, str, str]] = froz
         out.loc[rates, "ci_low"] = [lo for lo, _ in wilson]
         out.loc[rates, "ci_high"] = [hi for _, hi in wilson]
     out["difference"] = out.estimate - out.paper
-    out["role"] = ["calibrated" if (t, q) in CALIBRATED or (r, t, q) in fitted else "prediction"
-                   for r, t, q in zip(out.reference, out.table, out.quantity)]
+    origins = origins or {}
+    out["role"] = [ORIGIN_ROLES[origins[s]] if origins.get(s, "calibrated") != "calibrated" else
+                   "calibrated" if (t, q) in CALIBRATED or (r, t, q) in fitted else "prediction"
+                   for s, r, t, q in zip(out.scenario, out.reference, out.table, out.quantity)]
     tolerance, tolerance_value, verdict = [], [], []
     for row in out.itertuples(index=False):
         text, tol, why = _judge(row)
