@@ -102,6 +102,9 @@ def _fit(args) -> int:
 
     if not 0 <= args.failure_alpha < 1:
         raise InputError(f"--failure-alpha must be in [0, 1), got {args.failure_alpha}")
+    if args.n_resamples < 20:
+        raise InputError(f"--n-resamples must be >= 20 (the intervals of the item and cluster shares come from the "
+                         f"resamples' spread), got {args.n_resamples}")
     if not all(c.isalnum() or c in "_-" for c in args.name) or not args.name:
         raise InputError(f"--name uses letters, digits, '_' and '-' only, got {args.name!r}")
     fit = fit_table(read_table(args.table), args)

@@ -54,6 +54,9 @@ def _column(table: pd.DataFrame, given: str | None, defaults: tuple, what: str, 
 
 
 def _numeric(values: pd.Series, what: str) -> np.ndarray:
+    empty = values.isna()
+    if empty.any():
+        raise InputError(f"{what}: row {_row(values.index[empty.to_numpy().nonzero()[0][0]])} is empty")
     out = pd.to_numeric(values, errors="coerce")
     bad = out.isna()
     if bad.any():
@@ -106,7 +109,16 @@ def _item_level(table, run_col, item_col, args) -> ScenarioFit:
     if args.clusters is not None:
         if args.clusters not in table.columns:
             raise InputError(f"--clusters: no column {args.clusters!r}")
+        missing = table[args.clusters].isna()
+        if missing.any():
+            raise InputError(f"{args.clusters}: row {_row(table.index[missing.to_numpy()][0])} has no cluster id")
         frame["cluster"] = table[args.clusters].astype(str).to_numpy()
+        ids = frame.drop_duplicates(["split", "item", "cluster"])
+        twice = ids.duplicated(["split", "item"])
+        if twice.any():
+            item = ids[twice].iloc[0]
+            raise InputError(f"{args.clusters}: item {item['item']!r} ({item['split']}) is in two clusters; an "
+                             "item's cluster is the same for every run")
     dup = frame.duplicated(["run", "item", "split"])
     if dup.any():
         row = table.index[dup.to_numpy()][0]
@@ -130,7 +142,7 @@ def _item_level(table, run_col, item_col, args) -> ScenarioFit:
     if "test" not in outcomes:
         raise InputError("no test rows: the split column needs test rows")
     return fit_outcomes(outcomes, clusters or None, confidence=args.confidence, n_resamples=args.n_resamples,
-                        failure_alpha=args.failure_alpha, seed=args.seed)
+                        failure_alpha=args.failure_alpha, seed=args.seed, runs=runs)
 
 
 def _run_level(table, run_col, args) -> ScenarioFit:
@@ -141,6 +153,8 @@ def _run_level(table, run_col, args) -> ScenarioFit:
                 raise InputError(f"--group: no column {g!r}")
         groups = table[args.group].astype(str).agg("|".join, axis=1).to_numpy()
     scores = {}
+    labels = ([str(v) for v in table[run_col]] if run_col is not None else
+              [f"on row {_row(i)}" for i in table.index])
     if args.test is not None or "test" in table.columns:
         test_col = _column(table, args.test, ("test",), "test score")
         scores["test"] = _numeric(table[test_col], test_col)
@@ -168,6 +182,7 @@ def _run_level(table, run_col, args) -> ScenarioFit:
                 r, c = np.argwhere(wide.isna().to_numpy())[0]
                 raise InputError(f"run {wide.index[r]!r} has no {wide.columns[c]} score")
             scores = {s: wide[s].to_numpy() for s in wide.columns}
+            labels = list(wide.index)
             if groups is not None:
                 groups = frame.drop_duplicates("run").set_index("run").loc[wide.index, "group"].to_numpy()
     sizes = {}
@@ -179,7 +194,8 @@ def _run_level(table, run_col, args) -> ScenarioFit:
     if "dev" in scores and "dev" not in sizes:
         sizes["dev"] = sizes["test"]
     return fit_scores(scores, metric=args.metric, sizes=sizes, groups=groups, confidence=args.confidence,
-                      assumed_item_share=args.assume_item_share, failure_alpha=args.failure_alpha, seed=args.seed)
+                      assumed_item_share=args.assume_item_share, failure_alpha=args.failure_alpha, seed=args.seed,
+                      runs=labels)
 
 
 def fit_table(table: pd.DataFrame, args) -> ScenarioFit:

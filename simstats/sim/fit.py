@@ -11,21 +11,27 @@ split and optionally the dev split, optionally with cluster (document) ids.
   tetrachoric correlation of two runs' outcomes over items estimates
   rho_shared = sigma_item^2 + sigma_c^2 (every pair of runs, averaged); the tetrachoric correlation
   of one run's outcomes on two items of one cluster estimates sigma_c^2.  sigma_e^2 = 1 - rho_shared.
-  Intervals: percentile bootstrap over items (over clusters when given), resampled within each split.
+  Both are bias-corrected by a bootstrap over items (clusters when given; within each split), whose
+  draws give the intervals: Student's t with the cluster bootstrap's small-sample correction on
+  Fisher's z scale (rho_shared) or the log scale (the cluster and item parts).
 * A run's score p on a split maps to its latent ability h = Phi^-1(p).  The variance of h over runs
   is the seed (and, on test, shift) variance plus the run x item noise of a fixed item set,
   w = (p - Phi2(h, h; rho_shared)) / (n phi(h)^2), known from the items.
 * Dev and test: the covariance of the runs' dev and test abilities is sigma_seed^2 (the seed effect
-  shows on both splits); the test variance minus it and w_test is sigma_shift^2 (test only).  Test
-  only: the variance minus w_test is sigma_seed^2, and sigma_shift cannot be told from it (set to 0).
-  Intervals: generalised pivotal quantities of the covariance matrix (Weerahandi 1993): draws from
-  the inverse Wishart distribution with the runs' degrees of freedom, exact for a normal sample.
+  shows on both splits; interval from generalised pivotal quantities of the covariance matrix,
+  Weerahandi 1993: inverse-Wishart draws with the runs' degrees of freedom); the variance of the
+  runs' test - dev abilities less both sets' noise is sigma_shift^2 (the seed effect cancels;
+  chi-square interval, exact for normal runs); the mean of dev - test is the ``dev_offset``.  Test
+  only: the variance less w_test is sigma_seed^2 (chi-square), and sigma_shift cannot be told from it
+  (set to 0).
 * Failed runs: a one-sided generalised ESD test (Rosner 1983) at ``failure_alpha`` flags runs far
-  below the others on the latent scale (false flags about ``failure_alpha`` per fit of normal runs);
-  flagged runs make a ``failure_mixture`` whose probability (Clopper-Pearson interval), shift (Student's t)
-  and sd (chi-square) come from them; the other parameters from the unflagged runs.
-* target: the mean score of the unflagged runs on test with the crossed runs x items (clusters)
-  variance (:mod:`simstats.stats.crossed`), mapped to the score of a typical run.
+  below the others on the latent scale (false flags at most about ``failure_alpha`` per fit of normal
+  runs); flagged runs make a ``failure_mixture`` whose probability (Clopper-Pearson interval), shift
+  (Student's t on the failed runs - 1 df) and sd (chi-square) come from them; the other parameters
+  from the unflagged runs.  One failed run gives the shift without an interval and an sd of 0.
+* target: the score at the unflagged runs' mean latent ability on test; its interval adds the runs'
+  part (Student's t on runs - 1 df) and the test set's part (crossed runs x items mean squares,
+  :mod:`simstats.stats.crossed`) in quadrature.
 
 **Run-level scores** (:func:`fit_scores`): one score per run on test and optionally dev (e.g. the
 seeds of a fine-tuning study), with the split sizes, optionally in groups of runs that share a
@@ -272,7 +278,8 @@ def _covariance_draws(scatter: np.ndarray, df: int, seed: int) -> np.ndarray:
     p = scatter.shape[0]
     rng = np.random.default_rng(seed)
     if df < p:
-        raise FitError(f"{df + 1} runs are too few to estimate the run-level variances (need at least {p + 1})")
+        raise FitError(f"{df} degrees of freedom between runs are too few to estimate the run-level variances "
+                       f"(need at least {p}: {p + 1} runs, or more runs than configurations)")
     if p == 1:
         return (scatter[0, 0] / rng.chisquare(df, PIVOT_DRAWS)).reshape(-1, 1, 1)
     if np.any(np.diag(scatter) <= 0):
@@ -288,7 +295,7 @@ def _covariance_draws(scatter: np.ndarray, df: int, seed: int) -> np.ndarray:
 
 
 def _failure_parameters(level: np.ndarray, flagged: np.ndarray, w_level: float, confidence: float,
-                        n_runs: int) -> dict:
+                        n_runs: int, noise_known: bool = True) -> dict:
     """failure_prob, failure_shift and failure_sd of the flagged runs (latent ``level`` per run)."""
     k = int(flagged.sum())
     a = 1 - confidence
@@ -314,8 +321,9 @@ def _failure_parameters(level: np.ndarray, flagged: np.ndarray, w_level: float, 
         out["failure_sd"] = FittedParameter("failure_sd", math.sqrt(sd2),
                                             math.sqrt(max(0.0, (k - 1) * s2 / chi_hi - w_level)),
                                             math.sqrt(max(0.0, (k - 1) * s2 / chi_lo - w_level)), "estimated",
-                                            "sd of the failed runs' latent abilities less the run x item noise; "
-                                            "chi-square interval")
+                                            ("sd of the failed runs' latent abilities less the run x item noise; "
+                                             if noise_known else "sd of the failed runs' latent abilities (the run x "
+                                             "item noise, unknown from scores, not removed); ") + "chi-square interval")
     else:
         out["failure_shift"] = FittedParameter("failure_shift", shift, shift, shift, "assumed",
                                                "one failed run: its latent ability minus the others' mean, with no "
@@ -456,19 +464,43 @@ def _cluster_rho(Y: np.ndarray, unit: np.ndarray, weights: np.ndarray | None):
     return tetrachoric(rate, rate, np.clip(p11, 0, None)).mean(axis=1)
 
 
-def _units(clusters, n_items: int) -> tuple[np.ndarray, int | None]:
+#: Clusters a split needs for the cluster bootstrap and the within-cluster correlation.
+MIN_CLUSTERS = 10
+
+
+def _units(clusters, n_items: int, split: str = "test") -> tuple[np.ndarray, int | None]:
     if clusters is None:
         return np.arange(n_items), None
     clusters = np.asarray(clusters)
     if clusters.shape != (n_items,):
-        raise FitError(f"clusters must give one id per item ({n_items}), got shape {clusters.shape}")
+        raise FitError(f"{split}: clusters must give one id per item ({n_items}), got shape {clusters.shape}")
     _, unit = np.unique(clusters, return_inverse=True)
-    return unit, int(round(n_items / (unit.max() + 1)))
+    sizes = np.bincount(unit)
+    if sizes.size < MIN_CLUSTERS:
+        raise FitError(f"{split}: {sizes.size} clusters are too few to fit their effect (need {MIN_CLUSTERS})")
+    if sizes.max() < 2:
+        raise FitError(f"{split}: every cluster has one item: no two items share a cluster to show its effect")
+    return unit, int(round(n_items / sizes.size))
+
+
+def _phi(x: float) -> float:
+    return math.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+
+
+def _label(runs, index: int) -> str:
+    return repr(str(runs[index])) if runs is not None else str(index)
+
+
+def _check_spread(scores: np.ndarray, split: str) -> None:
+    """A FitError when every run has the same score on a split: nothing tells the seed effect from 0."""
+    if np.ptp(scores) <= 1e-12 * max(1.0, float(np.abs(scores).max())):
+        raise FitError(f"every run has the same {split} score ({float(scores[0]):.6g}): no spread between runs to "
+                       "fit")
 
 
 def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence: float = 0.95,
                  n_resamples: int = 200, failure_alpha: float = 0.01, seed: int = 0,
-                 description: str = "") -> ScenarioFit:
+                 description: str = "", runs=None) -> ScenarioFit:
     """Fit the noise model to item-level outcomes of several runs of one approach.
 
     Parameters
@@ -487,6 +519,8 @@ def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence: fl
         Level of the generalised ESD test that flags failed runs (0 turns the detection off).
     seed : int
         Seed of the bootstrap and of the pivotal draws.
+    runs : sequence, optional
+        The runs' names (rows), for the messages (default: their positions).
 
     Returns
     -------
@@ -527,9 +561,10 @@ def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence: fl
             raise FitError(f"{s}: fitting needs at least 20 items, got {Y.shape[1]}")
         p = Y.mean(axis=1)
         if np.any(p == 0) or np.any(p == 1):
-            raise FitError(f"{s}: run {int(np.flatnonzero((p == 0) | (p == 1))[0])} has all items "
+            raise FitError(f"{s}: run {_label(runs, int(np.flatnonzero((p == 0) | (p == 1))[0]))} has all items "
                            "correct or all wrong: no ability to fit")
-    units = {s: _units(clusters.get(s), Ys[s].shape[1]) for s in splits}
+        _check_spread(p, s)
+    units = {s: _units(clusters.get(s), Ys[s].shape[1], s) for s in splits}
     clustered = any(clusters.get(s) is not None for s in splits)
     rng = np.random.default_rng(seed)
 
@@ -539,6 +574,12 @@ def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence: fl
     flagged = np.zeros(n_runs, bool)
     if failure_alpha > 0 and n_runs >= 6:
         flagged[generalised_esd_low(level, failure_alpha)] = True
+        # a failed run lies beyond what one item set's noise can move a run (5 of its sds, at most independent
+        # outcomes): among near-identical runs a run one item lower is not a failure
+        centre = float(np.median(level))
+        noise = math.sqrt(sum(float(special.ndtr(centre) * special.ndtr(-centre)) / Ys[s].shape[1] for s in splits)
+                          / len(splits) ** 2) / _phi(centre)
+        flagged &= (centre - level) > 5 * noise
     keep = ~flagged
     if keep.sum() < 3:
         raise FitError("fewer than 3 runs are left once the failed runs are set apart")
@@ -664,7 +705,14 @@ def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence: fl
                                         f"the runs' part with Student's t on {k - 1} df, the test set's part (crossed "
                                         f"runs x {units_text} mean squares) normal, added in quadrature"), **params}
     if flagged.any():
-        params.update(_failure_parameters(level, flagged, float(np.mean(list(w.values()))), confidence, n_runs))
+        # the run x item noise of a failed run's level (the mean of its splits' latent abilities), at its ability
+        noise = 0.0
+        for s in splits:
+            hs = np.clip(h[s][flagged], -8, 8)
+            p = special.ndtr(hs)
+            noise += float(np.mean((p - bivariate_normal_cdf_array(hs, hs, rho_hat))
+                                   / (Ys[s].shape[1] * (np.exp(-0.5 * hs * hs) / math.sqrt(2 * math.pi)) ** 2)))
+        params.update(_failure_parameters(level, flagged, noise / len(splits) ** 2, confidence, n_runs))
     family = "failure_mixture" if flagged.any() else "normal"
     sizes = {"test": Ys["test"].shape[1], "dev": Ys["dev"].shape[1] if "dev" in Ys else Ys["test"].shape[1]}
     notes = []
@@ -701,7 +749,7 @@ def _noise_curve(base: Scenario, theta: float, split: str, grid: np.ndarray) -> 
 
 def fit_scores(scores: dict, *, metric: str = "accuracy", sizes: dict, groups=None, confidence: float = 0.95,
                assumed_item_share: float = 0.5, failure_alpha: float = 0.01, seed: int = 0,
-               description: str = "") -> ScenarioFit:
+               description: str = "", runs=None) -> ScenarioFit:
     """Fit the noise model to run-level scores (one score per run on test, optionally on dev).
 
     Parameters
@@ -720,6 +768,8 @@ def fit_scores(scores: dict, *, metric: str = "accuracy", sizes: dict, groups=No
         sigma_item^2 (of a total 1) when there are no dev scores to identify it.
     failure_alpha : float
         Level of the generalised ESD test for failed runs (not with ``groups``; 0 turns it off).
+    runs : sequence, optional
+        The runs' names, for the messages (default: their positions).
 
     Returns
     -------
@@ -738,7 +788,9 @@ def fit_scores(scores: dict, *, metric: str = "accuracy", sizes: dict, groups=No
             raise FitError("dev and test must give one score per run, for the same runs")
         bad = np.flatnonzero(~np.isfinite(x[s]) | (x[s] <= 0) | (x[s] >= 1))
         if bad.size:
-            raise FitError(f"{s} score of run {int(bad[0])} must lie in (0, 1), got {float(x[s][bad[0]])!r}")
+            raise FitError(f"{s} score of run {_label(runs, int(bad[0]))} must lie in (0, 1), got "
+                           f"{float(x[s][bad[0]])!r}")
+        _check_spread(x[s], s)
         if s not in sizes or int(sizes[s]) < 1:
             raise FitError(f"the {s} split's size (items, or gold items for {metric}) is needed")
     if groups is not None:
@@ -844,7 +896,7 @@ def fit_scores(scores: dict, *, metric: str = "accuracy", sizes: dict, groups=No
                                                "form) normal")
     params.update(run_params)
     if flagged.any():
-        params.update(_failure_parameters(level, flagged, 0.0, confidence, n_runs))
+        params.update(_failure_parameters(level, flagged, 0.0, confidence, n_runs, noise_known=False))
     params = _ordered(params)
     if metric != "accuracy":
         notes.append(f"{metric} scores are mapped to the latent scale with a spurious-candidate pool of the gold "
@@ -854,6 +906,9 @@ def fit_scores(scores: dict, *, metric: str = "accuracy", sizes: dict, groups=No
         notes.append("with groups the seed distribution is fitted as normal (failed runs are not looked for)")
     if "dev" not in splits:
         notes.append("no dev scores: the dev split is given the test split's size")
+    elif run_params["sigma_item"].estimate ** 2 >= grid[-1] - 1e-9:
+        notes.append(f"the dev scores vary no more than the dev-test covariance: the dev set's run x item noise is "
+                     f"not seen, and the item share is at its bound {grid[-1]:g}")
     summary = f"{n_runs} runs' {' and '.join(splits)} scores" + (
         f" in {len(np.unique(groups))} groups" if groups is not None else "")
     data = {"kind": "run-level scores", "summary": summary, "runs": n_runs, "splits": splits,

@@ -14,7 +14,7 @@ rule simulate_trust:
         f"{RESULTS}/trust/{{scenario}}/replicates.parquet",
     params:
         scenario=noise_scenario,
-        settings=parsed(TRUST),
+        settings=trust_simulation_settings,
         root_seed=ROOT_SEED,
     log:
         log_path("trust/{scenario}"),
@@ -45,7 +45,7 @@ rule trust_page:
         **figure("trust/{scenario}", "trust_page_fig", TRUST_CATEGORY),
     params:
         scenario=noise_scenario,
-        settings=parsed(TRUST),
+        settings=trust_page_settings,
         row_size=REIMERS.row_size if REIMERS else None,
     log:
         log_path("trust/{scenario}_page"),

@@ -349,13 +349,22 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
                     studies.append(study)
             if progress is not None:
                 progress(f"{variant}: {items} items, {truth}: replicates done")
-    for a_rows, b_rows, studies in seed_scores.values():
-        welch, mannwhitney = seed_score_tests(np.array(a_rows), np.array(b_rows))
-        for study, w, m in zip(studies, welch, mannwhitney):
-            study["welch"]["value"], study["mannwhitney"]["value"] = float(w), float(m)
+    fill_seed_score_tests(seed_scores)
     for row in rows:
         row["reject"] = rejects(row["test"], row["value"], settings.alpha)
     return pd.DataFrame(rows)
+
+
+def fill_seed_score_tests(seed_scores: dict) -> None:
+    """Set the Welch and Mann-Whitney U p-values of every study, all studies of one k at once
+    (:func:`seed_score_tests`): ``seed_scores`` maps k -> (A's seed scores per study, B's, the studies' rows by
+    test, each with a ``"welch"`` and a ``"mannwhitney"`` row)."""
+    for a_rows, b_rows, studies in seed_scores.values():
+        if not studies:
+            continue
+        welch, mannwhitney = seed_score_tests(np.array(a_rows), np.array(b_rows))
+        for study, w, m in zip(studies, welch, mannwhitney):
+            study["welch"]["value"], study["mannwhitney"]["value"] = float(w), float(m)
 
 
 def read_replicates(paths) -> pd.DataFrame:

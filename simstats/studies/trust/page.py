@@ -86,7 +86,8 @@ def scenario_page(scenario, summary: pd.DataFrame, mdd: pd.DataFrame, settings, 
              f"Every rate is the share of {settings.replicates:,} simulated studies (each a fresh test set of this "
              f"scenario) ± its Monte Carlo standard error, in %. False positives: approaches (or runs) identical, "
              f"so every rejection at alpha = {settings.alpha:g} is false; ▲ above alpha + 3 MCSE (the test does not "
-             f"hold alpha here), ▽ below alpha - 3 MCSE. Power: B better by {diff:g} ({sc.metric}).", ""]
+             f"hold alpha here), ▽ below alpha - 3 MCSE. Power: one approach (or run) better by {diff:g} ({sc.metric}) "
+             "on the item population.", ""]
     runs = summary[summary.family == "runs"]
     if len(runs):
         lines += ["## Two runs on one test set", "",
@@ -191,7 +192,7 @@ def page_figure(summary: pd.DataFrame, scenario, settings):
     right.set_xlabel("training runs (seeds) per approach")
     right.set_ylabel("power (%)")
     diff = float(power.difference.iloc[0]) if len(power) else math.nan
-    right.set_title(f"Power when B is better by {diff:g} ({scenario.metric})", fontsize=9)
+    right.set_title(f"Power when one approach is better by {diff:g} ({scenario.metric})", fontsize=9)
     right.set_ylim(0, 100)
     right.set_xticks(sorted(power.seeds.unique()))
     right.legend(fontsize=6, loc="best", framealpha=0.8)

@@ -37,7 +37,7 @@ from simstats.stats.metrics import get_metric
 from simstats.stats.montecarlo import proportion_with_se, size_verdict
 from simstats.stats.power import components_from_mean_squares, minimum_detectable_difference, variance_components
 from simstats.stats.randomization import randomization_test
-from simstats.studies.approaches.validation import _winner_aso, seed_score_tests
+from simstats.studies.approaches.validation import _winner_aso, fill_seed_score_tests, rejects
 
 STREAM = "trust"
 #: Model indices of replicate r start at r * MODEL_STRIDE; the two runs of equal ability come after the approaches'.
@@ -58,8 +58,10 @@ PILOT = ("ms_runs", "ms_units", "ms_residual")
 
 
 def true_difference(scenario: Scenario, settings) -> float:
-    """B's advantage in the power cells: the scenario's own, or the study's default."""
-    own = max((abs(a.difference) for a in scenario.approaches), default=0.0)
+    """The size of the difference in the power cells: the scenario's own between its two approaches, or the study's
+    default (the simulated B is the better one either way)."""
+    a, b = scenario.approaches
+    own = abs(b.difference - a.difference)
     return own if own > 0 else settings.difference
 
 
@@ -171,21 +173,10 @@ def simulate_scenario(scenario: Scenario, settings, root_seed: int, replicates) 
                 a_rows.append(scores[:k])
                 b_rows.append(scores[big_k:big_k + k])
                 studies.append(study)
-        for k, (a_rows, b_rows, studies) in seed_scores.items():
-            if not studies:
-                continue
-            welch, mannwhitney = seed_score_tests(np.array(a_rows), np.array(b_rows))
-            for study, w, m in zip(studies, welch, mannwhitney):
-                study["welch"]["value"], study["mannwhitney"]["value"] = float(w), float(m)
+        fill_seed_score_tests(seed_scores)
     for row in rows:
         row["reject"] = rejects(row["test"], row["value"], settings.alpha)
     return pd.DataFrame(rows)
-
-
-def rejects(test: str, value: float, alpha: float) -> bool:
-    if test.startswith("aso_"):
-        return bool(value < float(test.split("_")[1]))
-    return bool(np.isfinite(value) and value < alpha)
 
 
 def read_replicates(paths) -> pd.DataFrame:
