@@ -17,6 +17,8 @@ from simstats.sim.schema import SCENARIO_SCHEMA_PATH, apply_schema
 METRICS = ("accuracy", "recall", "precision", "f1")
 SEED_FAMILIES = ("normal", "skew_normal", "failure_mixture", "test_shift_mixture")
 SPLITS = ("dev", "test")
+#: How a scenario's ``origin`` reads in tables and pages.
+ORIGIN_LABELS = {"calibrated": "calibrated", "fitted": "fitted to data", "stated": "stated"}
 
 
 @dataclass(frozen=True)

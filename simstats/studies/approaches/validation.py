@@ -49,11 +49,12 @@ from simstats.sim.scenario import SPLITS, Scenario, ScenarioError, parse_scenari
 from simstats.stats.lazy import lazy_module
 from simstats.sim.schema import apply_schema
 from simstats.stats.metrics import accuracy
-from simstats.stats.aso import MIN_SCORES as ASO_MIN_SCORES, aso
+from simstats.stats.aso import MIN_SCORES as ASO_MIN_SCORES
 from simstats.stats.approaches import approach_t_test, compare_approaches, oriented_unit_values, t_reference
 from simstats.stats.crossed import bootstrap_variance, crossed_variance
 from simstats.stats.power import components_from_mean_squares, power, variance_components
 from simstats.sim.seeding import generator
+from simstats.studies.seed_score_tests import fill_seed_score_tests, rejects, seed_score_tests, winner_aso
 from simstats.io import markdown_table
 
 sps = lazy_module("scipy.stats")
@@ -172,14 +173,6 @@ def variant_scenario(settings: ApproachStudySettings, raw_scenarios: Mapping[str
         raise ScenarioError(f"approaches.variants.{variant}: {err}") from None
 
 
-def _winner_aso(scores_a: np.ndarray, scores_b: np.ndarray, rng: np.random.Generator) -> float:
-    """eps_min of the observed better approach over the other (deepsig convention)."""
-    first, second = (scores_b, scores_a) if scores_b.mean() >= scores_a.mean() else (scores_a, scores_b)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return float(aso(first, second, n_resamples=200, rng=rng).statistic)
-
-
 def replicate_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resamples: int,
                     rng: np.random.Generator, clusters: np.ndarray | None = None,
                     paired: bool = False) -> dict[str, float]:
@@ -250,7 +243,7 @@ def _resampling_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resa
                                confidence_level=None, pvalue_rule="fraction", clusters=clusters, rng=rng)
     out["single_run"] = float(first.pvalue)
     if k >= ASO_MIN_SCORES:
-        eps = _winner_aso(sc[:k], sc[k:], rng)
+        eps = winner_aso(sc[:k], sc[k:], rng)
         out["aso_0.5"] = out["aso_0.2"] = eps
     # one bootstrap answers the three claims: each p-value is what compare_approaches gives with that
     # resample alone (the same draws of items and of seeds)
@@ -275,39 +268,6 @@ def corrected_bootstrap_pvalue(stats: np.ndarray, k: int, clusters: np.ndarray |
     if not total > 0:
         return 1.0
     return min(1.0, 2 * float(t_reference(est).sf(abs(delta) / math.sqrt(total))))
-
-
-def seed_score_tests(scores_a: np.ndarray, scores_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Welch's t test and the two-sided Mann-Whitney U test (scipy) of each row of ``scores_a`` against the
-    same row of ``scores_b`` ((studies, k) each): (Welch p-values, Mann-Whitney p-values), those of one scipy
-    call per row bit for bit (scipy's value where all scores are equal too).
-
-    Mann-Whitney U runs on all rows in at most two calls: its p-value is built from ranks, whose sums are
-    exact, and correctly rounded arithmetic, so a row's value does not depend on the other rows.  scipy picks
-    the method once per call (exact when one side has at most 8 scores and there are no ties, else
-    asymptotic), so the rows are grouped by the method it picks for each row alone.  Welch's t stays one
-    call per row: numpy sums the rows of a matrix in another order than a single row, which changes some
-    p-values in the last bit."""
-    a = np.asarray(scores_a, dtype=np.float64)
-    b = np.asarray(scores_b, dtype=np.float64)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        welch = np.array([sps.ttest_ind(x, y, equal_var=False).pvalue for x, y in zip(a, b)], dtype=np.float64)
-    pooled = np.sort(np.concatenate([a, b], axis=1), axis=1)
-    ties = (np.diff(pooled, axis=1) == 0).any(axis=1)
-    exact = ~ties & (a.shape[1] <= 8 or b.shape[1] <= 8)
-    mannwhitney = np.empty(a.shape[0])
-    for rows, method in ((exact, "exact"), (~exact, "asymptotic")):
-        if rows.any():
-            mannwhitney[rows] = sps.mannwhitneyu(a[rows], b[rows], axis=1, alternative="two-sided",
-                                                 method=method).pvalue
-    return welch, mannwhitney
-
-
-def rejects(test: str, value: float, alpha: float) -> bool:
-    if test.startswith("aso_"):
-        return bool(value < float(test.split("_")[1]))
-    return bool(np.isfinite(value) and value < alpha)
 
 
 def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: int, progress=None,
@@ -353,18 +313,6 @@ def simulate_variant(settings: ApproachStudySettings, variant: str, root_seed: i
     for row in rows:
         row["reject"] = rejects(row["test"], row["value"], settings.alpha)
     return pd.DataFrame(rows)
-
-
-def fill_seed_score_tests(seed_scores: dict) -> None:
-    """Set the Welch and Mann-Whitney U p-values of every study, all studies of one k at once
-    (:func:`seed_score_tests`): ``seed_scores`` maps k -> (A's seed scores per study, B's, the studies' rows by
-    test, each with a ``"welch"`` and a ``"mannwhitney"`` row)."""
-    for a_rows, b_rows, studies in seed_scores.values():
-        if not studies:
-            continue
-        welch, mannwhitney = seed_score_tests(np.array(a_rows), np.array(b_rows))
-        for study, w, m in zip(studies, welch, mannwhitney):
-            study["welch"]["value"], study["mannwhitney"]["value"] = float(w), float(m)
 
 
 def read_replicates(paths) -> pd.DataFrame:

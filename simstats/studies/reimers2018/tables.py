@@ -34,6 +34,7 @@ from simstats.stats.montecarlo import proportion_with_se
 from simstats.studies.reference import judge, paper_text, paper_value, rate_interval, rounding
 from simstats.studies.reimers2018.simulate import ReimersSettings
 from simstats.sim.seeding import generator
+from simstats.sim.scenario import ORIGIN_LABELS
 from simstats.stats.lazy import lazy_module
 
 stats = lazy_module("scipy.stats")
@@ -202,9 +203,6 @@ def _paper(table: str, reference: str, quantity: str, n: int) -> float:
 
 
 CALIBRATED = {("T1_eval1", "tau"), ("T1_eval1", "delta95_test"), ("T2_eval2", "spearman_rho")}
-#: What the ``role`` column says of a cell of a scenario whose parameters were not calibrated to the paper's
-#: numbers: where its parameters come from (the scenario's ``origin``).
-ORIGIN_ROLES = {"fitted": "fitted to data", "stated": "stated"}
 
 
 def side_by_side(summary: pd.DataFrame, fitted: set[tuple[str, str, str]] = frozenset(),
@@ -230,7 +228,7 @@ def side_by_side(summary: pd.DataFrame, fitted: set[tuple[str, str, str]] = froz
         out.loc[rates, "ci_high"] = [hi for _, hi in wilson]
     out["difference"] = out.estimate - out.paper
     origins = origins or {}
-    out["role"] = [ORIGIN_ROLES[origins[s]] if origins.get(s, "calibrated") != "calibrated" else
+    out["role"] = [ORIGIN_LABELS[origins[s]] if origins.get(s, "calibrated") != "calibrated" else
                    "calibrated" if (t, q) in CALIBRATED or (r, t, q) in fitted else "prediction"
                    for s, r, t, q in zip(out.scenario, out.reference, out.table, out.quantity)]
     tolerance, tolerance_value, verdict = [], [], []

@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from simstats.studies.reimers2018.tables import ORIGIN_ROLES  # noqa: E402
+from simstats.sim.scenario import ORIGIN_LABELS  # noqa: E402
 from simstats.studies.trust.simulate import APPROACH_TESTS, RUN_TESTS  # noqa: E402
 
 MARKS = {"liberal": " ▲", "conservative": " ▽", "undetermined": " ?"}
@@ -30,7 +30,7 @@ DEFAULTS = {("runs", "paired_bootstrap"), ("approaches", "approach_t")}
 
 
 def origin_label(origin: str) -> str:
-    return "calibrated to published numbers" if origin == "calibrated" else ORIGIN_ROLES.get(origin, origin)
+    return "calibrated to published numbers" if origin == "calibrated" else ORIGIN_LABELS.get(origin, origin)
 
 
 def _rate(row) -> str:

@@ -37,7 +37,7 @@ from simstats.stats.metrics import get_metric
 from simstats.stats.montecarlo import proportion_with_se, size_verdict
 from simstats.stats.power import components_from_mean_squares, minimum_detectable_difference, variance_components
 from simstats.stats.randomization import randomization_test
-from simstats.studies.approaches.validation import _winner_aso, fill_seed_score_tests, rejects
+from simstats.studies.seed_score_tests import fill_seed_score_tests, rejects, winner_aso
 
 STREAM = "trust"
 #: Model indices of replicate r start at r * MODEL_STRIDE; the two runs of equal ability come after the approaches'.
@@ -114,7 +114,7 @@ def approach_tests(stats: np.ndarray, scores: np.ndarray, k: int, metric, cluste
     st, sc = stats[rows], scores[rows]
     first = compare_approaches(st[[0, k]], metric, ["A", "B"], resample=("items",), n_resamples=n_resamples,
                                confidence_level=None, pvalue_rule="fraction", clusters=clusters, rng=rng)
-    out = {"single_run": float(first.pvalue), "aso_0.5": _winner_aso(sc[:k], sc[k:], rng)}
+    out = {"single_run": float(first.pvalue), "aso_0.5": winner_aso(sc[:k], sc[k:], rng)}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         out["approach_t"] = float(approach_t_test(st, metric=metric, clusters=clusters, confidence_level=None,
