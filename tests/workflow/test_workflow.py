@@ -260,7 +260,8 @@ def jobs_of_scenario(dry_run_output: str, scenario: str) -> dict[str, int]:
 
 
 def test_the_readme_example_scenario_gets_the_evaluations(tmp_path):
-    """Adding the README's scenario schedules its noise study and its Reimers evaluations; exclude opts out."""
+    """Adding the README's scenario schedules its noise study, its Reimers evaluations and its trust page; exclude
+    opts out."""
     wd = copy_workflow(tmp_path)
     example = readme_example_scenario()
     (name, _), = example.items()
@@ -271,12 +272,14 @@ def test_the_readme_example_scenario_gets_the_evaluations(tmp_path):
     settings = yaml.safe_load((ROOT / "config/config.yaml").read_text())
     n_reimers_chunks = -(-settings["reimers"]["n_models"] // settings["reimers"]["chunk_size"])
     # the noise study reads its models from the Reimers chunks (the same models): no noise chunk of its own
-    assert counts == {"summarise_noise": 1, "simulate_reimers_chunk": n_reimers_chunks, "summarise_reimers": 1}
-    (wd / "opt_out.yaml").write_text(yaml.safe_dump({"scenarios": example, "reimers": {"exclude": [name]}}))
+    assert counts == {"summarise_noise": 1, "simulate_reimers_chunk": n_reimers_chunks, "summarise_reimers": 1,
+                      "simulate_trust": 1, "trust_page": 1}
+    (wd / "opt_out.yaml").write_text(yaml.safe_dump({"scenarios": example, "reimers": {"exclude": [name]},
+                                                     "trust": {"exclude": [name]}}))
     dry = snakemake(wd, "-n", "--configfile", "opt_out.yaml")
     assert dry.returncode == 0, dry.stderr[-2000:]
     counts = jobs_of_scenario(dry.stdout + dry.stderr, name)
-    assert "simulate_reimers_chunk" not in counts
+    assert "simulate_reimers_chunk" not in counts and "simulate_trust" not in counts
     assert counts["simulate_noise_chunk"] >= 1 and counts["summarise_noise"] == 1
 
 

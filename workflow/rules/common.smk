@@ -61,8 +61,10 @@ def study_outputs(papers_only=False):
 
 
 def scenario_origins():
-    """Scenario name -> where its parameters come from (calibrated, fitted or stated)."""
-    return {name: sc.origin for name, sc in SETTINGS.scenarios.items()}
+    """Reimers task -> where its parameters come from (calibrated, fitted or stated); only the tasks, so that adding
+    a scenario outside the Reimers study reruns none of its tables."""
+    tasks = SETTINGS.reimers.tasks if SETTINGS.reimers else ()
+    return {name: SETTINGS.scenarios[name].origin for name in tasks}
 
 
 def log_path(name):
