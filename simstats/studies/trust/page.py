@@ -41,11 +41,12 @@ def _pct(value: float, se: float) -> str:
     return f"{value:.1f} ± {se:.1f}" if math.isfinite(value) else "–"
 
 
-def reimers_rows(tables: pd.DataFrame | None, scenario: str, row_size: int | None) -> list[tuple[str, str]]:
-    """(what, value ± MCSE) of the scenario's Reimers evaluations, in points of its metric."""
+def reimers_rows(tables: pd.DataFrame | None, scenario, row_size: int | None) -> list[tuple[str, str]]:
+    """(what, value ± MCSE) of the scenario's Reimers evaluations, in points of its metric (its own approaches: with
+    a true difference between them the rates are power, not false positives)."""
     if tables is None:
         return []
-    t = tables[tables.scenario == scenario]
+    t = tables[tables.scenario == scenario.name]
     if t.empty:
         return []
 
@@ -53,12 +54,15 @@ def reimers_rows(tables: pd.DataFrame | None, scenario: str, row_size: int | Non
         hit = t[(t.table == table) & (t.quantity == quantity) & (t.n == n)]
         return (float(hit.estimate.iloc[0]), float(hit.se.iloc[0])) if len(hit) else (math.nan, math.nan)
 
-    out = [("single runs of identical approaches: % of pairs 'significant' (paired bootstrap)",
+    a, b = scenario.approaches
+    gap = b.difference - a.difference
+    which = "identical approaches" if gap == 0 else f"approaches {gap:+g} apart (the rates are power)"
+    out = [(f"single runs of {which}: % of pairs 'significant' (paired bootstrap)",
             _pct(*cell("T1_eval1", "pct_significant", 1)))]
     if row_size:
         out.append((f"best of {row_size} runs by dev score: % of pairs 'significant'",
                     _pct(*cell("T2_eval2", "pct_significant", row_size))))
-    out += [("95 % of single-run test-score differences of identical approaches are below (Δ95, points)",
+    out += [(f"95 % of single-run test-score differences of {which.split(' (')[0]} are below (Δ95, points)",
              _pct(*cell("T1_eval1", "delta95_test", 1))),
             ("prediction interval of a new run's test score, 2ζ (points)",
              _pct(*cell("T3_prediction_interval", "two_zeta", 0)))]
@@ -119,7 +123,7 @@ def scenario_page(scenario, summary: pd.DataFrame, mdd: pd.DataFrame, settings, 
                     cells.append(_rate(hit.iloc[0]) if len(hit) else "–")
             lines.append(f"| {label} | " + " | ".join(cells) + " |")
         lines.append("")
-    rows = reimers_rows(tables, sc.name, row_size)
+    rows = reimers_rows(tables, sc, row_size)
     if rows:
         lines += ["## Reimers & Gurevych's evaluations of this scenario", "",
                   "From `results/reimers/` (its simulated models; ± MCSE).", "", "| quantity | value |", "|---|---|"]

@@ -79,3 +79,18 @@ def test_page_states_origin_rates_and_mdd(replicates, seedy):
     assert "## Two runs on one test set" in page and "## Minimum detectable difference" in page
     assert "▲" in page                          # one run per approach does not hold alpha here
     assert "![False positives and power of each test](fig.png)" in page
+
+
+def test_reimers_rows_say_power_when_the_approaches_differ():
+    from simstats.studies.trust.page import reimers_rows
+    import pandas as pd
+
+    sc = parse_scenario("alt", {"metric": "accuracy", "target": 0.8, "dev": {"items": 10}, "test": {"items": 10},
+                                "approaches": {"A": {}, "B": {"difference": 0.01}}})
+    tables = pd.DataFrame([{"scenario": "alt", "table": "T1_eval1", "quantity": "pct_significant", "n": 1,
+                            "estimate": 40.0, "se": 1.0}])
+    (what, value), *_ = reimers_rows(tables, sc, None)
+    assert "+0.01 apart (the rates are power)" in what and value == "40.0 ± 1.0"
+    same = dataclasses.replace(sc, approaches=sc.approaches[:1] + (dataclasses.replace(sc.approaches[1],
+                                                                                        difference=0.0),))
+    assert reimers_rows(tables.assign(scenario="alt"), same, None)[0][0].startswith("single runs of identical")
