@@ -334,12 +334,12 @@ def _failure_parameters(level: np.ndarray, flagged: np.ndarray, w_level: float, 
 
 
 def _seed_and_shift(latent: np.ndarray, splits: tuple, w: dict, groups, confidence: float, seed: int,
-                    noise_from_dev=None) -> tuple[dict, dict]:
-    """sigma_seed and sigma_shift (latent) from the runs' abilities (runs x splits) and the per-split run x
-    item noise w; returns the parameters and the pivotal draws (for the caller's derived quantities).
+                    noise_from_dev=None) -> dict:
+    """sigma_seed and sigma_shift (latent) of a run-level fit from the runs' abilities (runs x splits).
 
-    ``noise_from_dev``: a function of the dev-set noise draws returning (test noise draws, extra
-    parameters); used by run-level fits, where the run x item noise is not known from items.
+    Test only: ``w`` gives the test set's run x item noise (at the assumed item share).  Dev and test:
+    ``noise_from_dev``, a function of the dev set's noise draws (dev variance less the dev-test covariance)
+    and estimate, returns (the test set's noise draws, extra parameters with ``_w_test_hat``).
     """
     scatter, df = _scatter(latent, groups)
     cov = scatter / df
@@ -348,13 +348,8 @@ def _seed_and_shift(latent: np.ndarray, splits: tuple, w: dict, groups, confiden
     runs_text = f"{latent.shape[0]} runs" + (f" in {len(np.unique(groups))} groups" if groups is not None else "")
     if "dev" in splits:
         seed2 = draws[:, 0, 1]
-        if noise_from_dev is None:
-            w_test = np.full(PIVOT_DRAWS, w["test"])
-            w_test_hat = w["test"]
-        else:
-            w_dev_draws = draws[:, 0, 0] - draws[:, 0, 1]
-            w_test, extra = noise_from_dev(w_dev_draws, cov[0, 0] - cov[0, 1])
-            w_test_hat = extra.pop("_w_test_hat")
+        w_test, extra = noise_from_dev(draws[:, 0, 0] - draws[:, 0, 1], cov[0, 0] - cov[0, 1])
+        w_test_hat = extra.pop("_w_test_hat")
         shift2 = draws[:, 1, 1] - draws[:, 0, 1] - w_test
         seed_hat = math.sqrt(max(0.0, cov[0, 1]))
         shift_hat = math.sqrt(max(0.0, cov[1, 1] - cov[0, 1] - w_test_hat))
@@ -378,7 +373,7 @@ def _seed_and_shift(latent: np.ndarray, splits: tuple, w: dict, groups, confiden
         params["sigma_shift"] = FittedParameter("sigma_shift", 0.0, 0.0, 0.0, "assumed",
                                                 "without dev scores a test-only shift cannot be told from the seed "
                                                 "effect: sigma_seed carries both")
-    return params, {"cov": cov, "df": df}
+    return params
 
 
 #: The order of the parameters in a fit's table and comments.
@@ -840,11 +835,11 @@ def fit_scores(scores: dict, *, metric: str = "accuracy", sizes: dict, groups=No
             extra["_w_test_hat"] = float(np.interp(rho_hat, grid, curve_test))
             return np.interp(rho_draws, grid, curve_test), extra
 
-        run_params, _ = _seed_and_shift(latent[keep], splits, {}, groups[keep] if groups is not None else None,
+        run_params = _seed_and_shift(latent[keep], splits, {}, groups[keep] if groups is not None else None,
                                         confidence, seed + 2, noise_from_dev)
     else:
         w = {"test": float(_noise_curve(base, theta_test, "test", np.array([assumed_item_share]))[0])}
-        run_params, _ = _seed_and_shift(latent[keep], splits, w, groups[keep] if groups is not None else None,
+        run_params = _seed_and_shift(latent[keep], splits, w, groups[keep] if groups is not None else None,
                                         confidence, seed + 2)
         reason = "without dev scores the run x item noise cannot be told from the seed effect"
         run_params["sigma_item"] = FittedParameter("sigma_item", math.sqrt(assumed_item_share),
