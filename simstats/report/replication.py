@@ -1,127 +1,118 @@
 """The replication report: every study's side-by-side comparisons with the papers in one Markdown file.
 
-`replication_report(results_dir, figures_dir, ...)` reads the fidelity ledger (`fidelity.csv`,
-built by :mod:`simstats.report.fidelity` if absent) and the studies' tables.  Its overview counts
-the predictions only (agree / miss / undetermined); fitted numbers and identities (numbers that
-follow from fitted or published ones by arithmetic) are counted apart, and checks that are not
-published numbers (sizes against nominal alpha, the noise model's closed forms, CompStats'
-documented values) sit in a separate validation section.  Every miss is listed under its paper's
-*Discrepancies* with the explanation stored in its study's `explanations.yaml`, its numbers filled
-in by a computed check (``CHECKS`` of the study) printed beside it; a miss no explanation
-covers is listed as **Unexplained**, never dropped.
+`replication_report(results_dir, figures_dir, ...)` reads the fidelity ledger (`fidelity.csv`, built
+by :mod:`simstats.report.fidelity` if absent) and the studies' tables.  Its overview counts the
+predictions only; the other roles are counted apart, and checks that are not published numbers (sizes
+against nominal alpha, the noise model's closed forms, CompStats' documented values) sit in a separate
+validation section.  Each paper's part opens with a summary (what reproduces, what does not and the notes
+that explain it), then the study's own section, the table of its misses and systematic findings, and
+its numbered notes: each explanation once, with the computed check behind it, cited by the rows it
+explains.  A miss whose note's check does not remove it is **unexplained**.
 """
 from __future__ import annotations
 
-import functools
-import math
 import os
 import re
+import textwrap
 from pathlib import Path
 
 import pandas as pd
-import yaml
 
 import simstats.studies as registry
-from simstats.io import markdown_table, mcse_suffix, format_number
-from simstats.report.fidelity import fidelity_ledger, paper_titles, systematic_findings, verdict_counts
+from simstats.io import markdown_table
+from simstats.report.fidelity import (RULE, UNEXPLAINED, _fmt, fidelity_ledger, ledger_markdown_rows, ledger_notes,
+                                      paper_titles, role_counts, systematic_findings)
+
+#: Longest line of prose the report writes (tables, headings and figure links are not wrapped).
+LINE_WIDTH = 120
 
 
-@functools.lru_cache(maxsize=None)
-def explanations(paper: str) -> list[dict]:
-    """The explanations of a paper's misses (``explanations.yaml`` of its study package), validated."""
-    path = registry.paper_study(paper).directory / "explanations.yaml"
-    entries = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else []
-    for i, e in enumerate(entries):
-        if not isinstance(e, dict) or set(e) != {"match", "check", "text"} or not {"paper", "table"} <= set(e["match"]):
-            raise ValueError(f"{path} entry {i + 1}: needs match (paper, table), check and text")
-    return entries
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
 
 
-def run_check(paper: str, name: str, ledger: pd.DataFrame, rows: pd.DataFrame, results) -> dict | None:
-    """A paper's computed check (``CHECKS`` of its study), its float values in three significant digits."""
-    module = registry.paper_study(paper).part("checks")
-    checks = module.CHECKS if module is not None else {}
-    if name not in checks:
-        raise ValueError(f"unknown check {name!r} in {paper}'s explanations.yaml (known: {', '.join(sorted(checks))})")
-    out = checks[name](ledger, rows, Path(results))
-    if out is not None:
-        out = {k: (f"{v:.3g}" if isinstance(v, float) and not math.isnan(v) else v) for k, v in out.items()}
-    return out
+def paper_summary(ledger: pd.DataFrame, paper: str) -> list[str]:
+    """The paper's summary: its predictions' verdicts, the tables whose predictions all agree, the quantities
+    that miss (with the notes that explain them), and the other roles' counts."""
+    part = ledger[ledger.paper == paper]
+    pred = part[part.role == "prediction"]
+    judged = pred[pred.verdict.isin(["agrees", "misses", "undetermined"])]
+    missed = pred[pred.verdict == "misses"]
+    explained = int(missed.explanation.str.startswith("note").sum())
+    lines = [f"**Summary.** {_plural(len(pred), 'prediction')}: {(judged.verdict == 'agrees').sum()} agree, "
+             f"{len(missed)} miss ({explained} explained, {len(missed) - explained} unexplained), {(judged.verdict == 'undetermined').sum()} undetermined, "
+             f"{(pred.verdict == 'not compared').sum()} not compared."]
+    good = [t for t, g in judged.groupby("table", sort=False) if (g.verdict == "agrees").all()]
+    if good:
+        lines.append("Reproduced (every prediction agrees): " + ", ".join(good) + ".")
+    bad = []
+    for (table, column), g in missed.groupby(["table", "column"], sort=False):
+        notes = sorted(set(g.explanation) - {UNEXPLAINED}, key=lambda x: int(x.split()[-1]))
+        why = ", ".join(notes) + (" and " if notes and (g.explanation == UNEXPLAINED).any() else "") + \
+            ("unexplained" if (g.explanation == UNEXPLAINED).any() else "")
+        bad.append(f"{table} {column} ({_plural(len(g), 'miss')}: {why})")
+    if bad:
+        lines.append("Not reproduced: " + "; ".join(bad) + ".")
+    others = []
+    for role in ("fitted", "identity", "validation", "self-consistency", "analogue"):
+        g = part[part.role == role]
+        if len(g):
+            counts = g.verdict.value_counts()
+            others.append(f"{role} {len(g)} ({', '.join(f'{n} {v}' for v, n in counts.items())})")
+    if others:
+        lines.append("Other rows: " + "; ".join(others) + ".")
+    return [" ".join(lines), ""]
 
 
-def _matches(entry: dict, key: dict) -> bool:
-    m = entry["match"]
-    return (m["paper"] == key["paper"] and m["table"] == key["table"]
-            and ("column" not in m or m["column"] == key["column"])
-            and ("item" not in m or str(key["item"]).startswith(m["item"]))
-            and ("variant" not in m or str(key["variant"]).startswith(m["variant"])))
-
-
-def explain(ledger: pd.DataFrame, rows: pd.DataFrame, results) -> tuple[str, str] | None:
-    """(explanation, computed check) of a group of ledger rows, or None when none applies."""
-    first = rows.iloc[0]
-    for entry in explanations(first["paper"]):
-        if _matches(entry, first):
-            values = run_check(first["paper"], entry["check"], ledger, rows, results)
-            if values is None:
-                return None
-            text = " ".join(str(entry["text"]).split()).format(**values)
-            return text[0].upper() + text[1:], values["shown"]
-    return None
-
-
-def _cell(r) -> str:
-    """One ledger row in a discrepancy line: what (row and the quantity), ours ± MCSE, the paper's value."""
-    item = str(r["item"]).removesuffix(" (note)")
-    what = f"{r.row}, {item or r.column}"
-    return (f"{what}: ours {format_number(r.ours)}{mcse_suffix(r.mcse)}, paper {format_number(r.published)} "
-            f"(tolerance ±{format_number(r.tolerance, 4)})")
-
-
-def _explained_lines(ledger: pd.DataFrame, groups, results: Path) -> tuple[list[str], int]:
-    lines, unexplained = [], 0
-    for title, rows in groups:
-        found = explain(ledger, rows, results)
-        cells = "; ".join(_cell(r) for _, r in rows.iterrows())
-        if found is None:
-            unexplained += 1
-            lines.append(f"- {title}: {cells}. **Unexplained.**")
-        else:
-            why, shown = found
-            lines.append(f"- {title}: {cells}. **Why:** {why} *Computed check:* {shown}.")
-    return lines, unexplained
-
-
-def _paper_discrepancies(ledger: pd.DataFrame, findings: pd.DataFrame, paper: str, results: Path):
-    """The paper's systematic findings and misses, grouped by table, quantity and variant."""
-    lines, unexplained = [], 0
+def _paper_misses(ledger: pd.DataFrame, findings: pd.DataFrame, notes, paper: str) -> list[str]:
+    """The paper's misses (every role but inputs), systematic findings and numbered notes."""
+    lines = []
+    missed = ledger[(ledger.paper == paper) & (ledger.verdict == "misses")]
+    lines += ["### Misses", ""]
+    if missed.empty:
+        lines += ["No published number misses its tolerance.", ""]
+    else:
+        lines += [markdown_table(ledger_markdown_rows(missed)), ""]
     found = findings[findings.paper == paper]
     if len(found):
-        groups = []
+        cited = []
         for f in found.itertuples(index=False):
             rows = ledger[(ledger.paper == paper) & (ledger.table == f.table) & (ledger.column == f.column)
-                          & (ledger["item"] == f.item) & (ledger.variant == f.variant)
-                          & ledger.verdict.isin(["agrees", "misses", "undetermined"])]
-            title = (f"**Systematic** ({f.finding}, ours {f.direction} the paper in {f.beyond_3_mcse} of "
-                     f"{f.tasks} {'tasks' if f.tasks > 1 else 'task'}, {f.misses} misses): {f.table} {f.column}"
-                     + (f" {f.item}" if f.item else "") + (f" [{f.variant}]" if f.variant else ""))
-            groups.append((title, rows))
-        more, n = _explained_lines(ledger, groups, results)
-        lines += ["Systematic findings (one per table and quantity):", ""] + more + [""]
-        unexplained += n
-    misses = ledger[(ledger.paper == paper) & (ledger.verdict == "misses")]
-    covered = set(zip(found.table, found.column, found["item"], found.variant))
-    misses = misses[[k not in covered for k in zip(misses.table, misses.column, misses["item"], misses.variant)]]
-    if misses.empty and len(found):
-        return lines, unexplained
-    if misses.empty:
-        return lines + ["No published number misses its tolerance.", ""], unexplained
-    groups = [(f"{table} {column}" + (f" {item.removesuffix(' (note)')}" if item else "")
-               + (f" [{variant}]" if variant else "") + f" ({rows.role.iloc[0]})", rows)
-              for (table, column, item, variant), rows in misses.groupby(["table", "column", "item", "variant"],
-                                                                         sort=False)]
-    more, n = _explained_lines(ledger, groups, results)
-    return lines + more + [""], unexplained + n
+                          & (ledger["item"] == f.item)]
+            cited.append(", ".join(sorted(set(rows.explanation) - {""}, key=str)) or "–")
+        shown = pd.DataFrame({"table": found.table, "quantity": [" ".join(x for x in (c, i) if x) for c, i in
+                                                                 zip(found.column, found["item"])],
+                              "role": found.role, "finding": found.finding, "direction": found.direction,
+                              "tasks": found.tasks, "beyond 3 MCSE": found.beyond_3_mcse, "misses": found.misses,
+                              "deviation": [f"{_fmt(a)} to {_fmt(b)}" for a, b in
+                                            zip(found.deviation_min, found.deviation_max)],
+                              "explanation": cited})
+        lines += ["Systematic findings (one sign of deviation across a table's tasks):", "",
+                  markdown_table(shown), ""]
+    mine = [n for n in notes if n.paper == paper]
+    if mine:
+        lines += ["### Notes", ""]
+        for n in mine:
+            removed = f"its check removes {len(n.explained)} of the {_plural(len(n.rows), 'miss')} it is offered for"
+            lines.append(f"{n.number}. {n.text} *Computed check:* {n.shown}. ({removed}.)")
+        lines.append("")
+    return lines
+
+
+def wrap_prose(lines: list[str], width: int = LINE_WIDTH) -> list[str]:
+    """Lines of prose longer than ``width`` wrapped (list items keep their indentation); tables, headings,
+    figure links and code are left as they are."""
+    out = []
+    for line in lines:
+        for part in str(line).split("\n"):
+            if len(part) <= width or part.startswith(("|", "#", "![", "    ", "```")):
+                out.append(part)
+                continue
+            marker = re.match(r"^(\s*(?:[-*]|\d+\.)\s+)", part)
+            indent = " " * len(marker.group(1)) if marker else ""
+            out += textwrap.wrap(part, width=width, subsequent_indent=indent, break_long_words=False,
+                                 break_on_hyphens=False)
+    return out
 
 
 # --------------------------------------------------------------------------- the whole report
@@ -149,21 +140,19 @@ def replication_report(results_dir, figures_dir, *, scale: str, root_seed: int,
     results, figures = Path(results_dir), Path(figures_dir)
     if ledger is None:
         path = results / "fidelity.csv"
-        ledger = (pd.read_csv(path, keep_default_na=False, na_values=[""]).fillna(
-            {"item": "", "variant": "", "note": "", "tolerance_basis": "", "source": ""})
-            if path.exists() else fidelity_ledger(results))
-    for column in ("item", "variant", "note", "tolerance_basis"):
+        ledger = pd.read_csv(path, keep_default_na=False, na_values=[""]) if path.exists() else fidelity_ledger(results)
+    for column in ("item", "variant", "note", "tolerance_basis", "sensitivity", "explanation", "scale", "source"):
         ledger[column] = ledger[column].fillna("").astype(str)
     findings = systematic_findings(ledger)
+    notes = ledger_notes(ledger, results)
     rel = Path(os.path.relpath(figures, results)).as_posix()
-    sections, unexplained = [], 0
+    sections = []
     for study in registry.papers():
         lines = study.part("report_section").report_section(results, figures, rel, ledger)
         if not lines:
             continue
-        more, n = _paper_discrepancies(ledger, findings, study.paper, results)
-        sections += lines + ["### Discrepancies", ""] + more
-        unexplained += n
+        sections += lines[:2] + paper_summary(ledger, study.paper) + lines[2:]
+        sections += _paper_misses(ledger, findings, notes, study.paper)
     validation, checks = list(VALIDATION_INTRO), []
     for study in registry.STUDIES:
         validate = getattr(study.part("report_section"), "validation_section", None)
@@ -179,25 +168,29 @@ def replication_report(results_dir, figures_dir, *, scale: str, root_seed: int,
                        lambda m: f"[`{m.group(1)}`]({m.group(1)})" if (results / m.group(1)).exists() else m.group(0),
                        line) for line in sections]
     titles = paper_titles()
-    predictions = verdict_counts(ledger, "prediction", titles)
+    unexplained = int((ledger.explanation == UNEXPLAINED).sum())
     head = ["# simstats replication report", "",
-            f"Scale: {scale}; root seed {root_seed}. Generated by the workflow from the tables under this "
-            "directory. Every published number of the four papers is in the fidelity ledger "
-            "([`fidelity.md`](fidelity.md)) with its role and the verdict of one rule: **agrees** when ours' 95 % "
-            "Monte Carlo interval lies inside published ± tolerance (tolerances include the published value's "
-            "rounding), **misses** when it lies entirely outside, **undetermined** otherwise. A miss is listed "
-            "under its paper's *Discrepancies* with its explanation and the computed check behind it"
-            + (f"; {unexplained} {'is' if unexplained == 1 else 'are'} **unexplained**." if unexplained else "."), "",
-            "## Overview", "", "Predictions (published numbers the simulation was not fitted to and that do not "
-            "follow from fitted or published numbers by arithmetic):", "", markdown_table(predictions), ""]
-    for role, title in (("fitted", "Fitted numbers (the simulation was fitted to them)"),
-                        ("identity", "Identities (follow from fitted or published numbers by arithmetic)")):
-        counts = verdict_counts(ledger, role, titles)
+            f"Scale: {scale}; root seed {root_seed}. Every published number of the four papers is a row of the "
+            "fidelity ledger ([`fidelity.md`](fidelity.md), [`fidelity.csv`](fidelity.csv)) with its role and "
+            "verdict: " + RULE + " A miss is explained only by a note whose computed check removes it"
+            + (f"; {unexplained} {'miss is' if unexplained == 1 else 'misses are'} **unexplained**." if unexplained
+               else "."), "",
+            "## Overview", "",
+            "Predictions (not fitted to, not implied by arithmetic on fitted or published numbers):", "",
+            markdown_table(role_counts(ledger, "prediction", titles)), ""]
+    others = []
+    for role in ("fitted", "identity", "validation", "self-consistency", "analogue"):
+        counts = role_counts(ledger, role, titles)
         if len(counts):
-            head += [f"{title}:", "", markdown_table(counts), ""]
+            others.append(counts.assign(role=role))
+    if others:
+        table = pd.concat(others, ignore_index=True)
+        table = table[["paper", "role"] + [c for c in table.columns if c not in ("paper", "role")]]
+        head += ["Other rows (fitted numbers, identities, validations, the papers against themselves, analogues on "
+                 "other data), not counted above:", "", markdown_table(table), ""]
     head += [f"Systematic findings (one sign of deviation across a table's tasks): {len(findings)}, listed under "
-             "each paper's discrepancies.", ""]
+             "each paper.", ""]
     if checks:
         head += ["Validation against known truth, not published numbers (see the last section):", "",
                  markdown_table(pd.DataFrame(checks)), ""]
-    return "\n".join(head + sections)
+    return "\n".join(wrap_prose(head + sections))

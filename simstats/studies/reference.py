@@ -22,6 +22,8 @@ from simstats.io import format_number, markdown_table, mcse_suffix
 #: The normal quantile of the two-sided 95 % Monte Carlo interval used by :func:`judge`.
 Z95 = 1.959963984540054
 VERDICTS = ("agrees", "misses", "undetermined")
+#: Scales a published number is judged on (:func:`judge`).
+SCALES = ("linear", "log10")
 
 
 @functools.lru_cache(maxsize=1)
@@ -63,7 +65,7 @@ def rounding(printed) -> float:
 
 
 def judge(ours: float, mcse: float, published: float, tolerance: float, *, z: float = Z95,
-          interval: tuple[float, float] | None = None) -> str:
+          interval: tuple[float, float] | None = None, scale: str = "linear") -> str:
     """The symmetric verdict of one comparison with a published number.
 
     ``agrees`` when ours' 95 % Monte Carlo interval lies inside published ± tolerance, ``misses`` when
@@ -71,7 +73,25 @@ def judge(ours: float, mcse: float, published: float, tolerance: float, *, z: fl
     ``interval`` when given (e.g. a Wilson interval of a simulated rate: :func:`rate_interval`).
     ``mcse`` NaN or 0 means ours carries no Monte Carlo error (a computation, not a simulation): the
     interval is the point itself.  NaN ours or published gives ``undetermined``.
+
+    ``scale="log10"`` judges ratios such as p-values on a log scale: ``tolerance`` is then in log10
+    units, the band is log10(published) ± tolerance and ours' interval is log10 of ours ± z·mcse (the
+    delta method, z·mcse / (ours ln 10), when ``interval`` is not given).  Non-positive values cannot be
+    judged on this scale (``undetermined``).
     """
+    if scale not in SCALES:
+        raise ValueError(f"scale must be one of {SCALES}, got {scale!r}")
+    if scale == "log10":
+        finite = all(v is not None and isinstance(v, (int, float)) and math.isfinite(v) and v > 0
+                     for v in (ours, published))
+        if not finite:
+            return "undetermined"
+        if interval is not None and all(math.isfinite(v) and v > 0 for v in interval):
+            log_interval = (math.log10(interval[0]), math.log10(interval[1]))
+        else:
+            half = 0.0 if mcse is None or not math.isfinite(mcse) else z * abs(mcse) / (ours * math.log(10))
+            log_interval = (math.log10(ours) - half, math.log10(ours) + half)
+        return judge(math.log10(ours), 0.0, math.log10(published), tolerance, interval=log_interval)
     values = (ours, published, tolerance)
     if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in values):
         return "undetermined"
@@ -112,17 +132,38 @@ def reference_table(name: str) -> pd.DataFrame:
 
 
 #: The fidelity ledger's columns (one row per published number; see :mod:`simstats.report.fidelity`).
+#: ``variant`` says how ours was computed (e.g. the convention or the data); ``sensitivity`` gives ours
+#: under other conventions, which are not extra rows; ``explanation`` is filled by the ledger for misses.
 LEDGER_COLUMNS = ["paper", "table", "row", "column", "item", "variant", "published", "ours", "mcse",
-                  "tolerance", "rounding", "tolerance_basis", "role", "verdict", "source", "note"]
-ROLES = ("fitted", "identity", "prediction", "input")
+                  "tolerance", "rounding", "tolerance_basis", "scale", "role", "verdict", "sensitivity",
+                  "explanation", "source", "note"]
+#: What agreement of a row would show:
+#: ``prediction`` - a number the simulation was not fitted to and that no arithmetic implies;
+#: ``fitted`` - a number the noise parameters were fitted to;
+#: ``identity`` - arithmetic on fitted or published numbers (e.g. Delta95 / sqrt(n));
+#: ``validation`` - a size check any valid test passes (about alpha for any model);
+#: ``self-consistency`` - the paper against itself (two of its numbers that must agree);
+#: ``analogue`` - the paper's procedure applied to other data than the paper's;
+#: ``input`` - a number the simulation takes as given (not judged).
+ROLES = ("prediction", "fitted", "identity", "validation", "self-consistency", "analogue", "input")
 NOT_COMPARED = "not compared"
+UNEXPLAINED = "unexplained"
 
 
 def ledger_row(**values) -> dict:
-    """One row of the fidelity ledger: the given columns, the others empty (numbers NaN, rounding 0)."""
+    """One row of the fidelity ledger: the given columns, the others empty (numbers NaN, rounding 0,
+    scale linear).  Raises on an unknown column, role or scale."""
+    unknown = set(values) - set(LEDGER_COLUMNS)
+    if unknown:
+        raise ValueError(f"unknown ledger columns: {sorted(unknown)}")
     row = dict.fromkeys(LEDGER_COLUMNS, "")
-    row.update({"ours": math.nan, "mcse": math.nan, "tolerance": math.nan, "published": math.nan, "rounding": 0.0})
+    row.update({"ours": math.nan, "mcse": math.nan, "tolerance": math.nan, "published": math.nan, "rounding": 0.0,
+                "scale": "linear"})
     row.update(values)
+    if row["role"] not in ROLES:
+        raise ValueError(f"unknown ledger role {row['role']!r} (known: {', '.join(ROLES)})")
+    if row["scale"] not in SCALES:
+        raise ValueError(f"unknown ledger scale {row['scale']!r} (known: {', '.join(SCALES)})")
     return row
 
 

@@ -1,11 +1,13 @@
-"""The replication report: prediction-only overview, roles apart, discrepancies with computed checks,
-unexplained misses flagged, validation separate, figure links, and the committed paper-scale report."""
+"""The replication report: prediction-only overview, roles apart, notes printed once and counted only where
+their computed check removes the miss, unexplained misses flagged, validation separate, figure links, wrapped
+prose without repeated paragraphs, and the committed paper-scale report."""
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from simstats.report.replication import replication_report, scale_summary
+from simstats.report.fidelity import fidelity_ledger
+from simstats.report.replication import replication_report, scale_summary, wrap_prose
 from simstats.studies.reimers2018.tables import side_by_side
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,8 +27,8 @@ def tree(tmp_path):
     (results / "reimers").mkdir(parents=True)
     (figures / "reimers").mkdir(parents=True)
     rows = []
-    for task, pct in zip(TASKS, (31.0, 33.0, 26.0)):
-        rows += [(task, "T1_eval1", "pct_significant", 1, pct, 0.2),            # agree with the paper
+    for task, pct in zip(TASKS, (31.02, 33.2, 26.8)):
+        rows += [(task, "T1_eval1", "pct_significant", 1, pct, 0.02),           # agree with the paper
                  (task, "T1_eval1", "tau", 1, 0.5, 0.001),                       # fitted
                  (task, "T2_eval2", "pct_significant", 50, 33.0, 0.2)]           # misses (paper about 21-23 %)
     reimers_tables(rows).to_csv(results / "reimers/tables.csv", index=False)
@@ -45,39 +47,96 @@ def test_overview_counts_predictions_only_and_lists_roles_apart(tree):
     results, figures = tree
     text = replication_report(results, figures, scale="tiny", root_seed=3)
     overview = text.split("## Overview")[1].split("## Reimers")[0]
-    predictions = overview.split("Fitted numbers")[0]
+    predictions, others = overview.split("Other rows")
     # Reimers predictions: 3 Table 1 % significant agree, 3 Table 2 % significant miss
-    assert "| Reimers & Gurevych (2018) |  | 3 | 3 | 0 |" in predictions
-    fitted = overview.split("Fitted numbers")[1]
-    assert "| Reimers & Gurevych (2018) |  | 0 | 3 | 0 |" in fitted.split("Identities")[0]   # tau 0.5 vs ~0.4-0.8
+    row = [x for x in predictions.splitlines() if x.startswith("| Reimers")][0]
+    agrees, misses, explained, unexplained = (int(x) for x in row.split(" | ")[1:5])
+    assert (agrees, misses, explained + unexplained) == (3, 3, 3)
+    fitted = [x for x in others.splitlines() if x.startswith("| Reimers") and "| fitted |" in x][0]
+    assert fitted.split(" | ")[2:5] == ["0", "3", "0"]     # tau 0.5 vs ~0.4-0.8 of the paper
 
 
-def test_each_miss_carries_its_explanation_and_computed_check(tree):
+def _with_note(monkeypatch, explained_rows: int):
+    """Replace Reimers' explanations by one note whose check removes the first ``explained_rows`` misses."""
+    import simstats.report.fidelity as fidelity
+
+    entry = {"match": {"paper": "reimers2018", "table": ["T2_eval2", "T4_eval3_eval4"], "column": "pct_significant"},
+             "check": "fake", "text": "a stated cause of {count} misses"}
+    calls = []
+
+    def fake_check(paper, name, ledger, rows, results):
+        calls.append(list(rows.index))
+        return {"count": len(rows), "shown": "the computation",
+                "verdicts": {i: ("agrees" if k < explained_rows else "misses") for k, i in enumerate(rows.index)}}
+
+    monkeypatch.setattr(fidelity, "explanations", lambda paper: (entry,) if paper == "reimers2018" else ())
+    monkeypatch.setattr(fidelity, "run_check", fake_check)
+    return calls
+
+
+def test_a_note_is_printed_once_and_counts_only_the_misses_its_check_removes(tree, monkeypatch):
     results, figures = tree
-    text = replication_report(results, figures, scale="tiny", root_seed=3)
-    discrepancies = text.split("### Discrepancies")[1]
-    table2 = [line for line in discrepancies.splitlines() if "T2_eval2 pct_significant" in line]
-    assert len(table2) == 1
-    assert "**Why:** Table 2's % significant is one of the numbers the noise parameters are fitted to" in table2[0]
-    assert "the calibrated model meets it exactly (21.70 %)" in table2[0]
-    # simulated 33.0 +- 0.2 at n = 50 vs the closed form 21.7: z = 56.5
-    assert ("*Computed check:* CoNLL 2003 - NER-En, n = 50: closed form 21.70 %, paper 21.72 %, simulated 33.00 ± "
-            "0.20 (z = 56.5 from the closed form; fit exact)") in table2[0]
+    calls = _with_note(monkeypatch, explained_rows=2)
+    ledger = fidelity_ledger(results)
+    missed = ledger[(ledger.verdict == "misses") & (ledger.column == "pct_significant")]
+    assert len(missed) == 3 and len(calls) == 1 and calls[0] == list(missed.index)
+    assert list(missed.explanation) == ["note 1", "note 1", "unexplained"]
+    text = replication_report(results, figures, scale="tiny", root_seed=3, ledger=ledger)
+    assert text.count("A stated cause of 3 misses") == 1
+    reimers = " ".join(text.split("## Reimers")[1].split("\n## ")[0].split())
+    assert "1. A stated cause of 3 misses *Computed check:* the computation. (its check removes 2 of the 3 misses" in reimers
+    unexplained = int((ledger.explanation == "unexplained").sum())
+    assert f"{unexplained} misses are **unexplained**" in " ".join(text.split())
+    assert "6 miss" not in reimers and "3 miss (2 explained, 1 unexplained)" in reimers   # fitted tau apart
+    table = text.split("## Reimers")[1].split("### Misses")[1].split("###")[0]
+    assert table.count("| note 1 |") == 2 and table.count("| pct_significant | 21.72 |") == 1
     # figures are linked relative to the report's directory; missing ones are not linked
     assert "](../figs/reimers/figure4.png)" in text and "dev_vs_test.png" not in text
     assert "root seed 3" in text and "Scale: tiny" in text
     assert "[`reimers/tables.md`](reimers/tables.md)" in text and "](reimers/calibration.md)" not in text
 
 
-def test_a_miss_without_an_explanation_is_flagged_not_dropped(tree):
+def test_a_check_that_does_not_remove_the_miss_leaves_it_unexplained(tree, monkeypatch):
     results, figures = tree
+    _with_note(monkeypatch, explained_rows=0)
+    ledger = fidelity_ledger(results)
+    assert set(ledger[ledger.verdict == "misses"].explanation) == {"unexplained"}
+    assert (ledger.explanation == "unexplained").sum() > 3
+    text = " ".join(replication_report(results, figures, scale="tiny", root_seed=3, ledger=ledger).split())
+    assert f"{(ledger.verdict == 'misses').sum()} misses are **unexplained**" in text
+    assert "its check removes 0 of the 3 misses" in text
+
+
+def test_a_miss_without_an_explanation_is_flagged_not_dropped(tree, monkeypatch):
+    results, figures = tree
+    _with_note(monkeypatch, explained_rows=3)
     frame = pd.read_csv(results / "reimers/tables.csv")
-    extra = reimers_tables([(TASKS[0], "T4_eval3_eval4", "eval3_welch_pct", 25, 15.0, 0.2)])
+    extra = reimers_tables([(TASKS[0], "T1_eval1", "delta95_test", 1, 9.0, 0.01)])
     pd.concat([frame, extra]).to_csv(results / "reimers/tables.csv", index=False)
+    ledger = fidelity_ledger(results)
+    row = ledger[(ledger.column == "delta95_test") & (ledger.verdict == "misses")]
+    assert list(row.explanation) == ["unexplained"]
+    assert set(ledger[(ledger.paper == "reimers2018") & (ledger.verdict == "misses")].explanation) == {
+        "note 1", "unexplained"}
+    table = replication_report(results, figures, scale="tiny", root_seed=3, ledger=ledger).split("### Misses")[1]
+    assert [x for x in table.splitlines() if "delta95_test" in x][0].endswith("| misses | unexplained |")
+
+
+def test_report_prose_is_wrapped_and_no_paragraph_repeats(tree):
+    results, figures = tree
     text = replication_report(results, figures, scale="tiny", root_seed=3)
-    line = [x for x in text.splitlines() if x.startswith("- T4_eval3_eval4")][0]
-    unexplained = sum(x.endswith("**Unexplained.**") for x in text.splitlines())
-    assert line.endswith("**Unexplained.**") and f"{unexplained} are **unexplained**" in text
+    prose = [x for x in text.splitlines() if not x.startswith(("|", "!["))]
+    assert max(map(len, prose)) <= 200
+    paragraphs = [p for p in text.split("\n\n") if len(p) > 200]
+    assert len(paragraphs) == len(set(paragraphs))
+
+
+def test_wrap_prose_keeps_tables_and_indents_list_items():
+    long = "word " * 60
+    out = wrap_prose(["| a | " + long + "|", "1. " + long, "- " + long])
+    assert out[0].startswith("| a |") and len(out[0]) > 200
+    assert all(len(x) <= 120 for x in out[1:])
+    assert out[2].startswith("   word") and any(x.startswith("  word") and not x.startswith("   ") for x in out)
 
 
 def test_validation_checks_sit_apart_from_published_numbers(tree):
@@ -90,7 +149,7 @@ def test_validation_checks_sit_apart_from_published_numbers(tree):
     overview = text.split("## Overview")[1].split("## Reimers")[0]
     assert "| CompStats' documented p-values on its data | 0 | 1 | 1 |" in overview
     assert "## Validation against known truth (not published numbers)" in text
-    predictions = overview.split("Fitted numbers")[0]
+    predictions = overview.split("Other rows")[0]
     assert "CompStats" not in predictions
 
 

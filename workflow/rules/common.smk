@@ -214,6 +214,13 @@ def competition_study_populations():
     return {name: population for name, population in sorted(competition.populations.items()) if name in used}
 
 
+def competition_case_widths(wildcards):
+    """An example compared with a paper column waits for its width band (widths.csv), so that the
+    ledger, which runs after every case report, finds it."""
+    example = COMPETITION.examples.get(wildcards.case) if COMPETITION else None
+    return [f"{RESULTS}/competition/{wildcards.case}/widths.csv"] if example is not None and example.language else []
+
+
 def competition_outputs():
     if SETTINGS.competition is None:
         return []
@@ -221,6 +228,8 @@ def competition_outputs():
         f"{RESULTS}/competition/table5_check.csv",
         f"{RESULTS}/competition/study/summary.csv",
         *expand(f"{RESULTS}/competition/{{case}}/{{case}}_report.md", case=COMPETITION_CASES),
+        *[f"{RESULTS}/competition/{case}/widths.csv" for case in COMPETITION_CASES
+          if SETTINGS.competition.examples.get(case) is not None and SETTINGS.competition.examples[case].language],
         *expand(
             f"{FIGURES}/competition/{{case}}_{{fig}}.{{ext}}",
             case=COMPETITION_CASES,
@@ -264,6 +273,7 @@ def dror_outputs():
         f"{RESULTS}/dror/real_data_cases.md",
         f"{RESULTS}/dror/synthetic_cases.md",
         f"{RESULTS}/dror/noise_analyses.md",
+        f"{RESULTS}/dror/noise_ukp.md",
         f"{RESULTS}/dror/size_power.md",
         f"{RESULTS}/dror/paper_cases.md",
         f"{RESULTS}/dror/conventions.md",
@@ -286,7 +296,10 @@ def reimers_task(wildcards):
 
 
 def reimers_task_settings(wildcards):
-    return parsed(dataclasses.replace(SETTINGS.reimers, tasks=(wildcards.scenario,)))
+    """One task's settings, without the dedicated Figure 4 simulation's (changing those reruns none of its chunks)."""
+    defaults = {f.name: f.default for f in dataclasses.fields(SETTINGS.reimers) if f.name.startswith("figure4_")
+                and f.name != "figure4_n"}
+    return parsed(dataclasses.replace(SETTINGS.reimers, tasks=(wildcards.scenario,), **defaults))
 
 
 def reimers_noise_models(wildcards):
@@ -331,6 +344,21 @@ def reimers_metrics():
     if SETTINGS.reimers is None:
         return None
     return {name: SETTINGS.scenarios[name].metric for name in SETTINGS.reimers.tasks}
+
+
+def reimers_figure4_summaries():
+    """The dedicated Figure 4 simulation's summary (none when reimers.figure4_sim.task is empty)."""
+    if not REIMERS or not REIMERS.figure4_task:
+        return []
+    return [f"{RESULTS}/reimers/figure4/{REIMERS.figure4_task}/summary.parquet"]
+
+
+def reimers_figure4_chunks(wildcards):
+    from simstats.studies.reimers2018.figure4 import chunk_ranges
+
+    chunks = chunk_ranges(REIMERS.figure4_groups, REIMERS.figure4_block, REIMERS.figure4_chunk)
+    return expand(f"{RESULTS}/reimers/figure4/{wildcards.scenario}/n{{n}}_{{chunk}}.parquet",
+                  n=REIMERS.figure4_sim_n, chunk=range(len(chunks)))
 
 
 def reimers_outputs():

@@ -9,9 +9,35 @@ COMPETITION_CASE_FIGURES = ["intervals", "differences", "bootstrap"]
 COMPETITION_STUDY_FIGURES = ["fwer", "fdr", "power", "truth"]
 
 
+rule competition_widths:
+    """The paper's Tables 2-3 CI widths over competition.width_test_sets simulated test sets of an example
+    (simstats/studies/navamunoz2024/widths.py): mean, MCSE, sd of one test set's width."""
+    output:
+        f"{RESULTS}/competition/{{case}}/widths.csv",
+    params:
+        example=competition_example,
+        population=competition_example_population,
+        n_resamples=COMPETITION.n_resamples if COMPETITION else None,
+        test_sets=COMPETITION.width_test_sets if COMPETITION else None,
+        root_seed=ROOT_SEED,
+    log:
+        log_path("competition/{case}_widths"),
+    benchmark:
+        benchmark_path("competition/{case}_widths")
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    priority: PRIORITY_SIMULATION
+    conda:
+        "../envs/simstats.yaml"
+    script:
+        "../scripts/competition_widths.py"
+
+
 rule competition_case:
     input:
         competition_case_input,
+        competition_case_widths,
     output:
         replicates=f"{RESULTS}/competition/{{case}}/replicates.parquet",
         tables=expand(f"{RESULTS}/competition/{{{{case}}}}/{{table}}.csv", table=COMPETITION_TABLES),

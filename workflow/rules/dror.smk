@@ -137,6 +137,55 @@ rule dror_noise_summary:
         "../scripts/dror_noise_summary.py"
 
 
+rule dror_noise_ukp:
+    """Section 6 on real runs: one analysis on every UKP pool (task x hyperparameter value), the paper's own
+    ASO computation only (about 10 ms per comparison)."""
+    input:
+        ukp=rules.dror_real_data.input.ukp,
+    output:
+        f"{RESULTS}/dror/noise_ukp/{{analysis}}.parquet",
+    params:
+        repetitions=DROR.ukp_noise.repetitions if DROR else None,
+        min_scores=DROR.ukp_noise.min_scores if DROR else None,
+        n_resamples=DROR.n_resamples if DROR else None,
+        alpha_aso=DROR.alpha_aso if DROR else None,
+        root_seed=ROOT_SEED,
+    log:
+        log_path("dror/noise_ukp_{analysis}"),
+    benchmark:
+        benchmark_path("dror/noise_ukp_{analysis}")
+    conda:
+        "../envs/simstats.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    priority: PRIORITY_SIMULATION
+    script:
+        "../scripts/dror_noise_ukp.py"
+
+
+rule dror_noise_ukp_summary:
+    input:
+        ukp=rules.dror_real_data.input.ukp,
+        chunks=expand(f"{RESULTS}/dror/noise_ukp/{{analysis}}.parquet", analysis=DROR_NOISE),
+    output:
+        csv=report(
+            f"{RESULTS}/dror/noise_ukp.csv",
+            caption="../report/dror_noise.rst",
+            category=DROR_CATEGORY,
+        ),
+        pools=f"{RESULTS}/dror/noise_ukp_pools.csv",
+        md=f"{RESULTS}/dror/noise_ukp.md",
+    params:
+        min_scores=DROR.ukp_noise.min_scores if DROR else None,
+    log:
+        log_path("dror/noise_ukp_summary"),
+    conda:
+        "../envs/simstats.yaml"
+    script:
+        "../scripts/dror_noise_ukp_summary.py"
+
+
 rule dror_size_power:
     """Beyond the paper: size and power of ASO, Welch and MWU on each scenario's simulated scores (one job:
     each scenario takes about a second, less than starting Python)."""
@@ -214,7 +263,8 @@ rule dror_paper_cases:
 
 
 rule dror_conventions:
-    """Tables 1-4 and section 6 under deepsig's and the paper's own ASO computation, beside the paper."""
+    """Tables 1-4 and section 6 (synthetic population; UKP pools) under deepsig's and the paper's own ASO
+    computation, beside the paper."""
     input:
         cases=rules.dror_paper_cases.output.csv,
         cases_dror2019=rules.dror_paper_cases.output.dror2019,
@@ -223,6 +273,7 @@ rule dror_conventions:
         synthetic=rules.dror_population.output.parquet,
         synthetic_dror2019=rules.dror_population.output.dror2019,
         noise=rules.dror_noise_summary.output.csv,
+        noise_ukp=rules.dror_noise_ukp_summary.output.csv,
     output:
         csv=report(
             f"{RESULTS}/dror/conventions.csv",

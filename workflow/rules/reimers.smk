@@ -131,9 +131,50 @@ rule reimers_realdata:
         "../scripts/reimers_realdata.py"
 
 
+rule simulate_reimers_figure4_chunk:
+    """Figure 4 at large n: one job's groups of n fresh runs per approach (figure4.py); chunk-invariant."""
+    output:
+        f"{RESULTS}/reimers/figure4/{{scenario}}/n{{n}}_{{chunk}}.parquet",
+    params:
+        scenario=reimers_task,
+        root_seed=ROOT_SEED,
+        settings=parsed(REIMERS),
+    log:
+        log_path("reimers/figure4/{scenario}/n{n}_{chunk}"),
+    benchmark:
+        benchmark_path("reimers/figure4/{scenario}/n{n}_{chunk}")
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    priority: PRIORITY_SIMULATION
+    conda:
+        "../envs/simstats.yaml"
+    script:
+        "../scripts/simulate_reimers_figure4_chunk.py"
+
+
+rule summarise_reimers_figure4:
+    """The Figure 4 simulation's % significant per n with its MCSE."""
+    input:
+        reimers_figure4_chunks,
+    output:
+        f"{RESULTS}/reimers/figure4/{{scenario}}/summary.parquet",
+    params:
+        scenario=reimers_task,
+        alpha=REIMERS.alpha if REIMERS else None,
+    log:
+        log_path("reimers/figure4/{scenario}/summarise"),
+    priority: PRIORITY_SIMULATION
+    conda:
+        "../envs/simstats.yaml"
+    script:
+        "../scripts/summarise_reimers_figure4.py"
+
+
 rule reimers_tables:
     input:
-        summaries=reimers_task_files("summary"),
+        # the dedicated Figure 4 summary last: side_by_side keeps it where it repeats a cell with more pairs
+        summaries=[*reimers_task_files("summary"), *reimers_figure4_summaries()],
         power=reimers_task_files("power"),
         calibration=rules.reimers_calibration.output.csv,
         realdata=rules.reimers_realdata.output.csv,

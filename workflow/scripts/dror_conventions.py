@@ -12,7 +12,7 @@ with script_logger(snakemake.log[0]) as log:
         {"deepsig": pd.concat([pd.read_parquet(i.real), pd.read_parquet(i.synthetic)], ignore_index=True),
          "dror2019": pd.concat([pd.read_parquet(i.real_dror2019), pd.read_parquet(i.synthetic_dror2019)],
                                ignore_index=True)},
-        pd.read_csv(i.noise), paper_targets())
+        pd.read_csv(i.noise), paper_targets(), noise_ukp=pd.read_csv(i.noise_ukp))
     write_csv(table, snakemake.output.csv)
     write_text(conventions_markdown(table), snakemake.output.md)
     log.info("%d published numbers under 2 conventions", len(table) // 2)

@@ -191,9 +191,10 @@ def _case_row(spec, samples, better_paper, source, *, rng, n_resamples, alpha_as
             row[f"{side}_{key}"] = val
             row[f"{side}_{key}_paper"] = target
     better = "first" if res["eps_min_ab"] < res["eps_min_ba"] else "second"
+    row["eps_paper_side"] = res["eps_min_ab"] if better_paper == "first" else res["eps_min_ba"]
     row.update({"cos": res["cos"], "u_p": res["so_pvalue"], "u_p_paper": spec["paper_u_p"],
                 "so": res["so"], "so_paper": int(spec["paper_u_p"] <= 0.05),
-                "aso_better": better, "better_paper": better_paper, "eps": res["eps"],
+                "aso_better": better, "better_paper": better_paper, "eps": res["eps"], "eps_mcse": res["eps_mcse"],
                 "eps_paper": spec["paper_eps"],
                 "violation_ratio_first": (dror2019_violation_ratio if convention == "dror2019" else violation_ratio)(
                     samples[0], samples[1]),

@@ -1,103 +1,187 @@
-"""Computed checks behind the explanations of Dror et al. (2019)'s misses (explanations.yaml)."""
+"""Computed checks behind the notes on Dror et al. (2019)'s misses (explanations.yaml).
+
+Each check returns the note's fields, ``shown`` (the computation in one line) and ``verdicts``
+({ledger index: verdict of that row under the stated cause}, by :func:`judge`); a miss whose verdict
+under the cause is still "misses" stays unexplained.
+"""
 from __future__ import annotations
 
+import functools
+import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from simstats.studies.dror2019.conventions import paper_table4
-from simstats.studies.reference import read_if_present, value_range
-
-def convention_contrast(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
-    """The same published numbers under the paper's own ASO computation (dror2019 convention)."""
-    other = ledger[(ledger.paper == "dror2019") & ledger.variant.str.startswith("dror2019 convention")]
-    if other.empty:
-        return None
-    keys = set(zip(rows.table, rows.row, rows.column, rows["item"],
-                   rows.variant.str.replace("deepsig convention", "dror2019 convention", regex=False)))
-    match = other[[k in keys for k in zip(other.table, other.row, other.column, other["item"], other.variant)]]
-    if match.empty:
-        return None
-    counts = match.verdict.value_counts()
-    text = ", ".join(f"{v} {k}" for k, v in counts.items())
-    return {"dror2019_verdicts": text, "dror2019_agrees": int(counts.get("agrees", 0)), "n": len(match),
-            "shown": "; ".join(f"{r.table} {r.row[:24]} {r['item']}: ours {r.ours:.3g} ({r.verdict})"
-                               for _, r in match.iterrows())}
+from simstats.studies.reference import judge, rate_interval, read_if_present
 
 
-def real_runs_contrast(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
-    """The same published Table 2 / 3 numbers computed on the UKP runs themselves (cases B and C),
-    and whether the paper printed the two groups' summaries in swapped order."""
-    variant = str(rows.variant.iloc[0]).split(";")[0]
-    real = ledger[(ledger.paper == "dror2019") & (ledger.table == rows.table.iloc[0])
-                  & (ledger.variant == f"{variant}; UKP runs")]
-    if real.empty:
-        return None
-    swapped = ""
-    path = results / "dror" / ("paper_cases_dror2019.csv" if variant.startswith("dror2019") else "paper_cases.csv")
-    if path.exists():
-        cases = pd.read_csv(path)
-        if "summaries_swapped" in cases:
-            hit = cases[(cases.source == "UKP runs") & cases.summaries_swapped.fillna(False).astype(bool)]
-            hit = hit[hit.case.map(lambda c: f"T{'ABC'.index(c) + 1}") == str(rows.table.iloc[0])[:2]]
-            if len(hit):
-                swapped = (f" The paper printed case {hit.case.iloc[0]}'s summaries in swapped order: its "
-                           f"'{hit['first'].iloc[0]}' numbers are the {hit['second'].iloc[0]} runs' (mean "
-                           f"{hit.second_mean.iloc[0]:.4f}, sd {hit.second_sd.iloc[0]:.4f}, median "
-                           f"{hit.second_median.iloc[0]:.4f}).")
-    counts = real.verdict.value_counts()
-    return {"real_verdicts": ", ".join(f"{v} {k}" for k, v in counts.items()), "swapped": swapped,
-            "shown": "; ".join(f"{r['item'].removesuffix(' (note)')}: UKP runs {r.ours:.3g}, paper {r.published:.4g} "
-                               f"({r.verdict})" for _, r in real.iterrows())}
-
-
-def _shares(ledger: pd.DataFrame) -> dict[str, dict[str, float]]:
-    """Table 4 case shares (percent) per ledger variant (convention; comparison set): {variant: {case: share}}."""
-    rows = ledger[(ledger.paper == "dror2019") & (ledger.table == "T4_summary") & (ledger["item"] == "share %")]
-    out: dict[str, dict[str, float]] = {}
-    for r in rows.itertuples():
-        out.setdefault(r.variant, {})[str(r.row).removeprefix("Case ")] = float(r.ours)
-    return out
-
-
-def table4_readings(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
-    """Table 4's shares against two things that need no ASO: COS alone (case A + B), and the share with a
-    significant U test (case A + D) under every reading of the paper's U test (dror/so_readings.csv)."""
-    readings = read_if_present(results / "dror" / "so_readings.csv")
-    shares = _shares(ledger)
-    if readings is None or readings.empty or not shares:
-        return None
-    cos = {v: s.get("A", np.nan) + s.get("B", np.nan) for v, s in shares.items()}
-    table4 = paper_table4()
-    paper_cos = table4["A"]["share"] + table4["B"]["share"]
-    shown = [f"COS decisive (A + B): paper {paper_cos:.2f} %, ours " + ", ".join(
-        f"{v.split('; ')[-1]} {x:.1f} %" for v, x in cos.items() if v.startswith("dror2019"))]
-    shown += [f"{r.source}, {r.reading}: U significant {r.so_percent:.1f} %, case A {r.case_a_percent:.1f} %, "
-              f"case D {r.case_d_percent:.1f} %" for r in readings.itertuples()]
-    return {"so_range": value_range(readings.so_percent), "a_range": value_range(readings.case_a_percent),
-            "d_range": value_range(readings.case_d_percent), "cos_range": value_range(cos.values()),
-            "paper_cos": f"{paper_cos:.2f}", "paper_so": f"{readings.paper_so_percent.iloc[0]:g}",
-            "shown": "; ".join(shown)}
-
-
-def u_test_examples(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
-    """The U p-values of the UKP runs behind Tables 2 and 3 in every sidedness and order
-    (dror/so_readings_examples.csv), beside the published p."""
+def u_test_readings(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """The U p-values of the paper's own runs behind Tables 2 and 3 (UKP 2017) in every sidedness and order
+    (dror/so_readings_examples.csv); each published p judged against the reading closest to it."""
     examples = read_if_present(results / "dror" / "so_readings_examples.csv")
-    if examples is None:
+    if examples is None or examples.empty:
         return None
-    case = {"T2_caseB": "B", "T3_caseC": "C"}.get(str(rows.table.iloc[0]))
-    hit = examples[examples.case == case]
-    if hit.empty:
+    cases = {"T2_caseB": "B", "T3_caseC": "C"}
+    verdicts, shown = {}, []
+    for i, r in rows.iterrows():
+        hit = examples[examples.case == cases.get(str(r.table), "")]
+        if hit.empty:
+            continue
+        e = hit.iloc[0]
+        readings = {"two-sided": e.p_two_sided, f"{e['first']} less": e.p_first_less,
+                    f"{e['second']} less": e.p_second_less}
+        name, p = min(readings.items(), key=lambda kv: abs(math.log10(max(kv[1], 1e-300)) - math.log10(r.published)))
+        verdicts[i] = judge(float(p), 0.0, float(r.published), float(r.tolerance), scale="log10")
+        shown.append(f"case {e.case} ({int(e.n_first)} / {int(e.n_second)} runs): "
+                     + ", ".join(f"{k} {v:.3g}" for k, v in readings.items()) + f"; paper {e.p_paper:g}")
+    if not verdicts:
         return None
-    r = hit.iloc[0]
-    values = [r.p_two_sided, r.p_first_less, r.p_second_less]
-    return {"pvalues": ", ".join(f"{v:.3g}" for v in values), "paper_p": f"{r.p_paper:g}",
-            "n": f"{int(r.n_first)} / {int(r.n_second)}",
-            "shown": (f"case {case}, {r['first']} ({int(r.n_first)}) vs {r['second']} ({int(r.n_second)}): "
-                      f"two-sided p {values[0]:.3g}, {r['first']} less p {values[1]:.3g}, {r['second']} less p "
-                      f"{values[2]:.3g}; paper {r.p_paper:g}")}
+    return {"shown": "; ".join(shown), "verdicts": verdicts}
 
 
-CHECKS = {f.__name__: f for f in (convention_contrast, real_runs_contrast, table4_readings, u_test_examples)}
+def _ukp_comparisons(results: Path) -> pd.DataFrame | None:
+    path = results / "dror" / "real_data_dror2019.parquet"
+    if not path.exists():
+        return None
+    frame = pd.read_parquet(path)
+    return frame[frame.source == "UKP BiLSTM 2017"]
+
+
+def cases_without_so(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """Table 4 with the U test taken out: the paper finds SO significant in 0.98 % of its comparisons, ours in
+    far more, which moves comparisons from case B to A and from C to D.  Case B read as "COS decisive" (our A
+    and B) and case C as "COS undecided" (our C and D) on the same UKP comparisons, each row judged again."""
+    comps = _ukp_comparisons(results)
+    if comps is None or comps.empty:
+        return None
+    groups = {"B": comps.cos != 0, "C": comps.cos == 0}
+    mcse = comps.eps_mcse if "eps_mcse" in comps else pd.Series(0.0, index=comps.index)
+    verdicts, shown = {}, []
+    for case, inside in groups.items():
+        e, m = comps.eps[inside].to_numpy(float), mcse[inside].to_numpy(float)
+        k = e.size
+        values = {"share %": (100 * k / len(comps), 0.0),
+                  "eps mean": (e.mean() if k else math.nan, math.sqrt(np.sum(m ** 2)) / k if k else math.nan),
+                  "eps sd": (e.std(ddof=1) if k > 1 else math.nan, 0.0)}
+        if k > 1 and values["eps sd"][0] > 0:
+            values["eps sd"] = (values["eps sd"][0],
+                                math.sqrt(np.sum(((e - e.mean()) * m) ** 2)) / ((k - 1) * values["eps sd"][0]))
+        shown.append(f"case {case} as {'COS decisive' if case == 'B' else 'COS undecided'}: " + ", ".join(
+            f"{item} {v:.3g}" for item, (v, _) in values.items()) + f" ({k} of {len(comps)} comparisons)")
+        for i, r in rows[(rows.table == "T4_summary") & (rows.row == f"Case {case}")].iterrows():
+            ours, se = values.get(str(r["item"]), (math.nan, math.nan))
+            if math.isfinite(ours):
+                verdicts[i] = judge(float(ours), float(se), float(r.published), float(r.tolerance))
+    return {"shown": "; ".join(shown), "verdicts": verdicts}
+
+
+#: The grid of :func:`cos_false_negative_grid`: sizes and sds of the paper's distributions and beyond.
+GRID_SIZES = (20, 41, 100, 300, 1000, 3898)
+GRID_SDS = (0.001, 0.003, 0.01, 0.03, 0.1)
+GRID_REPLICATES = 400
+
+
+def cos_noisy_better(scores: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Per row of ``scores`` (replicates x runs): whether COS declares the paper's false-negative noisy version
+    better (larger mean and smaller sd, ddof 1) than the original.  The noise as the paper states it: phi ~
+    N(0, 0.01) per score, -phi^2 for a random quarter of the scores and +phi^2 for the rest."""
+    reps, n = scores.shape
+    phi2 = rng.normal(0.0, 0.01, scores.shape) ** 2
+    minus = rng.random(scores.shape).argsort(axis=1) < n // 4
+    noisy = scores + np.where(minus, -phi2, phi2)
+    return (noisy.mean(axis=1) > scores.mean(axis=1)) & (noisy.std(axis=1, ddof=1) < scores.std(axis=1, ddof=1))
+
+
+@functools.lru_cache(maxsize=1)
+def cos_grid(replicates: int = GRID_REPLICATES) -> pd.DataFrame:
+    """The share of comparisons in which COS deems the noisy version better, per size, sd and tail (normal
+    scores around 0.9, with or without 5 % failed runs spread uniformly over [0.1, 0.8]); fixed seeds."""
+    out = []
+    for i, n in enumerate(GRID_SIZES):
+        for j, sd in enumerate(GRID_SDS):
+            for tail in (False, True):
+                rng = np.random.default_rng([2019, i, j, int(tail)])
+                scores = rng.normal(0.9, sd, (replicates, n))
+                if tail:
+                    failed = rng.random((replicates, n)) < 0.05
+                    scores[failed] = rng.uniform(0.1, 0.8, failed.sum())
+                out.append({"n": n, "sd": sd, "failed_runs": tail, "replicates": replicates,
+                            "cos_noisy_better": float(cos_noisy_better(scores, rng).mean())})
+    return pd.DataFrame(out)
+
+
+def cos_false_negative_grid(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """The largest COS rate the paper's stated false-negative procedure reaches over sizes 20-3,898 and sds
+    0.001-0.1, with and without failed runs; the published 87.4 % judged against it."""
+    grid = cos_grid()
+    top = grid.loc[grid.cos_noisy_better.idxmax()]
+    interval = rate_interval(float(top.cos_noisy_better), int(top.replicates))
+    verdicts = {i: judge(float(top.cos_noisy_better), math.nan, float(r.published), float(r.tolerance),
+                         interval=interval) for i, r in rows.iterrows()}
+    return {"top": f"{100 * float(top.cos_noisy_better):.0f}", "cells": len(grid),
+            "shown": (f"{len(grid)} cells of {int(top.replicates)} comparisons: COS rate "
+                      f"{100 * grid.cos_noisy_better.min():.1f}-{100 * grid.cos_noisy_better.max():.1f} %, "
+                      f"largest at n = {int(top.n)}, sd {top.sd:g}" + (" with failed runs" if bool(top.failed_runs) else "")
+                      + f" (95 % interval {100 * interval[0]:.1f}-{100 * interval[1]:.1f} %)"),
+            "verdicts": verdicts}
+
+
+def _outcome(remaining: int, rows: int) -> str:
+    if remaining == rows:
+        return f"all {rows} rows still miss there, so the population is not their cause"
+    if remaining == 0:
+        return f"none of the {rows} rows misses there"
+    return f"{remaining} of the {rows} rows still miss there (unexplained); the others do not"
+
+
+def ukp_pools_rerun(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """Section 6 on the real UKP pools (dror/noise_ukp.csv, rule dror_noise_ukp) instead of the synthetic
+    population: each missed row's statistic recomputed there, the paper's computation as in the row, judged
+    against the same published value and tolerance."""
+    from simstats.studies.dror2019.ledger import CLAIMS_S6, NOISE_PRIMARY, NOISE_ROWS
+
+    summary = read_if_present(results / "dror" / "noise_ukp.csv")
+    pools = read_if_present(results / "dror" / "noise_ukp_pools.csv")
+    if summary is None or summary.empty or pools is None or pools.empty:
+        return None
+    stats = summary.set_index(["analysis", "statistic"])
+    analyses = {row: analysis for analysis, (row, _) in NOISE_ROWS.items()}
+    claims = {spec[0]: spec for spec in CLAIMS_S6}
+    verdicts = {}
+    for i, r in rows.iterrows():
+        if str(r.table) == "claims_s6" and r.row in claims:
+            _, _, analysis, stat, key, *_ = claims[r.row]
+            scale = 100.0
+        elif r.row in analyses:
+            analysis, stat, key, scale = analyses[r.row], NOISE_PRIMARY, str(r["item"]).removeprefix("eps "), 1.0
+        else:
+            continue
+        if (analysis, stat) not in stats.index or key not in stats.columns:
+            continue
+        s = stats.loc[(analysis, stat)]
+        verdicts[i] = judge(scale * float(s[key]), scale * float(s[f"{key}_mcse"]), float(r.published),
+                            float(r.tolerance))
+    if not verdicts:
+        return None
+    shown = []
+    for analysis in ("false_positive", "false_negative"):
+        if (analysis, NOISE_PRIMARY) not in stats.index:
+            continue
+        e, w = stats.loc[(analysis, NOISE_PRIMARY)], stats.loc[(analysis, "violation_ratio_dror2019")]
+        shown.append(f"{analysis.replace('_', ' ')}: eps_min mean {e['mean']:.3f} ± {e.mean_mcse:.3f}, sd {e.sd:.3f}, "
+                     f"95 % in [{e['q2.5']:.3f}, {e['q97.5']:.3f}] (eps_W2 mean {w['mean']:.3f}, "
+                     f"[{w['q2.5']:.3f}, {w['q97.5']:.3f}]), COS first / second better {100 * e.cos_first_better:.1f} / "
+                     f"{100 * e.cos_second_better:.1f} %")
+    fp = stats.loc[("false_positive", "violation_ratio_dror2019")] if ("false_positive", "violation_ratio_dror2019") \
+        in stats.index else None
+    return {"pools": len(pools), "runs": f"{int(pools.n.min()):,}-{int(pools.n.max()):,}", "mean_sd": f"{pools.sd.mean():.3f}",
+            "range": f"[{fp['q2.5']:.2f}, {fp['q97.5']:.2f}]" if fp is not None else "–",
+            "outcome": _outcome(sum(v == "misses" for v in verdicts.values()), len(verdicts)),
+            "comparisons": int(summary.comparisons.max()),
+            "shown": f"{len(pools)} UKP pools, {int(summary.comparisons.max())} comparisons per analysis: "
+                     + "; ".join(shown),
+            "verdicts": verdicts}
+
+
+CHECKS = {f.__name__: f for f in (u_test_readings, cases_without_so, cos_false_negative_grid, ukp_pools_rerun)}

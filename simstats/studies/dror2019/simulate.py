@@ -52,21 +52,28 @@ def compare_distributions(scores_a, scores_b, *, alpha_aso: float = PAPER_ALPHA_
     cos = cos_verdict(a, b)
     if convention == "deepsig":
         so, so_pvalue = so_verdict(a, b, alpha=alpha_so)
-        eps_ab = aso(a, b, confidence_level=1 - alpha_aso, n_resamples=n_resamples, rng=rng).statistic
-        eps_ba = aso(b, a, confidence_level=1 - alpha_aso, n_resamples=n_resamples, rng=rng).statistic
+        res_ab = aso(a, b, confidence_level=1 - alpha_aso, n_resamples=n_resamples, rng=rng)
+        res_ba = aso(b, a, confidence_level=1 - alpha_aso, n_resamples=n_resamples, rng=rng)
+        eps_ab, eps_ba = res_ab.statistic, res_ba.statistic
+        margins = (eps_ab - res_ab.violation_ratio, eps_ba - res_ba.violation_ratio)
     elif convention == "dror2019":
         a_less, b_less = dror2019_u_test(a, b), dror2019_u_test(b, a)
         so = 1 if b_less < alpha_so else (-1 if a_less < alpha_so else 0)
         so_pvalue = min(a_less, b_less)
         res = dror2019_aso(a, b, confidence_level=1 - alpha_aso, n_resamples=n_resamples, rng=rng)
         eps_ab, eps_ba = res.statistic, res.statistic_reverse
+        margins = (eps_ab - res.violation_ratio, eps_ba - (1 - res.violation_ratio))
     else:
         raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}")
     aso_verdict = 1 if eps_ab < eps_ba else (-1 if eps_ba < eps_ab else 0)
+    # eps_min = eps_W2 (fixed by the data) + a margin proportional to the bootstrap sd of eps*: its Monte Carlo
+    # error is the margin's, the normal-theory se of an sd from n_resamples replicates
+    margin = max(margins[0] if eps_ab <= eps_ba else margins[1], 0.0)
+    eps_mcse = margin / math.sqrt(2 * (n_resamples - 1))
     case = "A" if cos and so else "B" if cos else "D" if so else "C"
     return {"n_a": a.size, "n_b": b.size, "mean_a": a.mean(), "mean_b": b.mean(), "sd_a": a.std(ddof=1),
             "sd_b": b.std(ddof=1), "cos": cos, "so_pvalue": so_pvalue, "so": so, "eps_min_ab": eps_ab,
-            "eps_min_ba": eps_ba, "aso": aso_verdict, "eps": min(eps_ab, eps_ba),
+            "eps_min_ba": eps_ba, "aso": aso_verdict, "eps": min(eps_ab, eps_ba), "eps_mcse": eps_mcse,
             "aso_decisive": bool(min(eps_ab, eps_ba) < 0.5), "case": case,
             "aso_agrees_with_cos": bool(cos == 0 or cos == aso_verdict)}
 
@@ -94,6 +101,33 @@ def ukp_distributions(table: pd.DataFrame, *, min_scores: int = 30) -> list[tupl
                 for j in range(i + 1, len(names)):
                     out.append(("UKP BiLSTM 2017", task, factor, names[i], names[j], groups[names[i]],
                                 groups[names[j]]))
+    return out
+
+
+#: The hyperparameters Reimers & Gurevych (2017) varied that the UKP table records (LSTM-Neurons, with
+#: dozens of values, left out): the pools of section 6 on real runs (:func:`ukp_pools`).
+UKP_POOL_FACTORS = ("Embeddings", "CharEmbeddings", "Optimizer", "clipvalue", "clipnorm", "TaggingScheme", "Decoder",
+                    "DropoutType", "LSTM-Layers", "miniBatchSize")
+
+
+def ukp_pools(table: pd.DataFrame, *, factors=UKP_POOL_FACTORS, min_scores: int = 30) -> list[dict]:
+    """Score distributions of the kind the paper's section 6 used (its Table 2-3 groups are such pools):
+    per task, hyperparameter and value, the test scores of all runs with that value (over seeds and the
+    other hyperparameters), pools of at least ``min_scores`` runs.  Dicts with task, factor, value,
+    index (0, 1, ... in task, factor, value order) and scores (in table order)."""
+    need = {"Dataset", "Test_F1", *factors}
+    missing = need - set(table.columns)
+    if missing:
+        raise ValueError(f"UKP table lacks columns {sorted(missing)}")
+    out = []
+    for task, g in table[table.Test_F1.notna()].groupby("Dataset", sort=True):
+        for factor in factors:
+            for value, s in g.groupby(g[factor].map(_normalise), sort=True):
+                if value and "LSTM" not in value and len(s) >= min_scores:
+                    out.append({"task": str(task).removesuffix(".pkl"), "factor": factor, "value": value,
+                                "index": len(out), "scores": s.Test_F1.to_numpy(float)})
+    if not out:
+        raise ValueError(f"UKP table: no pool of at least {min_scores} runs")
     return out
 
 
@@ -161,6 +195,14 @@ class DrorPopulationSettings:
 
 
 @dataclass(frozen=True)
+class DrorUkpNoiseSettings:
+    """``dror.ukp_noise``: section 6 rerun on real UKP pools (:func:`ukp_pools`)."""
+
+    repetitions: int     # per pool and analysis (paper: 100 per distribution)
+    min_scores: int      # smallest pool
+
+
+@dataclass(frozen=True)
 class DrorSizePowerSettings:
     """``dror.size_power``: size and power of ASO, Welch and MWU beyond the paper."""
 
@@ -180,19 +222,21 @@ class DrorSettings:
     min_scores: int
     population: DrorPopulationSettings
     size_power: DrorSizePowerSettings
+    ukp_noise: DrorUkpNoiseSettings
 
 
 def parse_dror(value) -> DrorSettings:
     """Validate the ``dror`` config section against the schema (defaults filled in); raise
     ScenarioError naming the field.  Which scenarios exist is checked by simstats.config."""
     v = apply_schema(value, SCHEMA, "dror")
-    pop, sp = v["population"], v["size_power"]
+    pop, sp, un = v["population"], v["size_power"], v["ukp_noise"]
     return DrorSettings(
         n_resamples=v["n_resamples"], alpha_aso=v["alpha_aso"], alpha_so=v["alpha_so"], min_scores=v["min_scores"],
         population=DrorPopulationSettings(pop["n_distributions"], pop["tail_share"], pop["repetitions"],
                                           pop["chunks"]),
         size_power=DrorSizePowerSettings(tuple(sp["scenarios"]), tuple(sp["n"]), tuple(sp["shifts"]),
-                                         sp["replicates"]))
+                                         sp["replicates"]),
+        ukp_noise=DrorUkpNoiseSettings(un["repetitions"], un["min_scores"]))
 
 
 def cases_markdown(summary: pd.DataFrame, results: pd.DataFrame) -> str:
@@ -268,7 +312,8 @@ def population_pairs(population: list[dict], rng, per_distribution: int = 4) -> 
 
 
 def noise_analyses(population: list[dict], kind: str, repetitions: int, *, rng=None, root_seed: int | None = None,
-                   n_resamples: int = 1000, method: str = "grid", alpha_aso: float = PAPER_ALPHA_ASO) -> pd.DataFrame:
+                   n_resamples: int = 1000, method: str = "grid", alpha_aso: float = PAPER_ALPHA_ASO,
+                   stream: tuple[str, ...] = ("dror", "noise"), deepsig: bool = True) -> pd.DataFrame:
     """Section 6 of the paper, each distribution ``repetitions`` times:
 
     false_positive: original vs original + N(0, 0.001) noise; half_split: two random halves;
@@ -276,8 +321,10 @@ def noise_analyses(population: list[dict], kind: str, repetitions: int, *, rng=N
     vs the original (eps near 0 = the noisy, better version is found better).
     Rows: violation ratio and eps_min (at ``alpha_aso``, the paper's 0.01 by default; column
     ``alpha_aso``) of "first is better", COS verdict (+1 first better).
-    With ``root_seed`` each distribution's draws are keyed by (analysis, index), so any split of
-    the population into jobs gives the same rows; otherwise ``rng`` is used throughout."""
+    With ``root_seed`` each distribution's draws are keyed by (``stream``, analysis, index), so any
+    split of the population into jobs gives the same rows; otherwise ``rng`` is used throughout.
+    ``deepsig=False`` leaves out the deepsig-convention columns (violation_ratio, eps_min): only the
+    paper's own computation is run."""
     from simstats.sim.seeding import generator
 
     shared = as_generator(rng) if root_seed is None else None
@@ -285,9 +332,9 @@ def noise_analyses(population: list[dict], kind: str, repetitions: int, *, rng=N
     rows = []
     for d in population:
         s = d["scores"]
-        rng = shared if shared is not None else generator(root_seed, "dror", "noise", kind, int(d["index"]))
+        rng = shared if shared is not None else generator(root_seed, *stream, kind, int(d["index"]))
         # the paper's convention draws from its own stream, so the deepsig columns do not change
-        rng_paper = shared_paper if shared is not None else generator(root_seed, "dror", "noise", kind,
+        rng_paper = shared_paper if shared is not None else generator(root_seed, *stream, kind,
                                                                          int(d["index"]), "dror2019")
         for r in range(repetitions):
             if kind == "false_positive":
@@ -301,26 +348,63 @@ def noise_analyses(population: list[dict], kind: str, repetitions: int, *, rng=N
                 first, second = s + np.where(minus, -phi2, phi2), s
             else:
                 raise ValueError(f"unknown analysis {kind!r}")
-            res = aso(first, second, n_resamples=n_resamples, rng=rng, method=method, confidence_level=1 - alpha_aso)
+            row = {"analysis": kind, "index": d["index"], "repetition": r, "n": s.size, "alpha_aso": alpha_aso}
+            if deepsig:
+                res = aso(first, second, n_resamples=n_resamples, rng=rng, method=method,
+                          confidence_level=1 - alpha_aso)
+                row.update({"violation_ratio": res.violation_ratio, "eps_min": res.statistic})
             paper = dror2019_aso(first, second, n_resamples=n_resamples, rng=rng_paper, confidence_level=1 - alpha_aso)
-            rows.append({"analysis": kind, "index": d["index"], "repetition": r, "n": s.size, "alpha_aso": alpha_aso,
-                         "violation_ratio": res.violation_ratio, "eps_min": res.statistic,
-                         "cos": cos_verdict(first, second), "violation_ratio_dror2019": paper.violation_ratio,
+            rows.append({**row, "cos": cos_verdict(first, second), "violation_ratio_dror2019": paper.violation_ratio,
                          "eps_min_dror2019": paper.statistic})
     return pd.DataFrame(rows)
 
 
-def noise_summary(rows: pd.DataFrame) -> pd.DataFrame:
+#: Cluster-bootstrap replicates behind the Monte Carlo errors of :func:`noise_summary` (fixed seed).
+SUMMARY_BOOTSTRAP = 200
+SUMMARY_SEED = 20190728
+
+
+def _noise_statistics(v: np.ndarray, cos: np.ndarray) -> dict[str, float]:
+    return {"mean": v.mean(), "sd": v.std(ddof=1), "q2.5": np.quantile(v, 0.025), "q97.5": np.quantile(v, 0.975),
+            "share_below_0.4": np.mean(v < 0.4), "share_above_0.6": np.mean(v > 0.6),
+            "share_outside_0.4_0.6": np.mean((v < 0.4) | (v > 0.6)), "share_0_or_1": np.mean((v == 0) | (v == 1)),
+            "share_positive": np.mean(v > 0), "cos_first_better": np.mean(cos == 1),
+            "cos_second_better": np.mean(cos == -1), "cos_decisive": np.mean(cos != 0)}
+
+
+def noise_summary(rows: pd.DataFrame, *, n_bootstrap: int = SUMMARY_BOOTSTRAP, within: bool = False) -> pd.DataFrame:
+    """Per analysis and statistic: mean, sd, 2.5 / 97.5 % quantiles and shares (below 0.4, above 0.6,
+    outside [0.4, 0.6], exactly 0 or 1, above 0; COS first / second better, decisive), each with its
+    Monte Carlo error (column ``<name>_mcse``): the sd over ``n_bootstrap`` bootstrap resamples of the
+    distributions (a distribution's repetitions resampled together, as they share its scores), from a
+    fixed seed.  ``within=True`` (fixed distributions, e.g. real runs: only the noise and the bootstraps
+    are random) resamples each distribution's repetitions within it instead.  The rows are read in
+    (analysis, index, repetition) order, so the result does not depend on how the analysis was split
+    into jobs."""
     out = []
+    rows = rows.sort_values(["analysis", "index", "repetition"], kind="stable")
     for kind, g in rows.groupby("analysis", sort=True):
+        clusters = g["index"].to_numpy()
+        starts = np.flatnonzero(np.r_[True, clusters[1:] != clusters[:-1]])
+        bounds = np.r_[starts, clusters.size]
+        rng = np.random.default_rng([SUMMARY_SEED, sorted(PAPER_NOISE).index(kind) if kind in PAPER_NOISE else 99])
+        if within:
+            sizes = np.diff(bounds)
+            picks = [np.repeat(starts, sizes) + np.floor(rng.random(clusters.size) * np.repeat(sizes, sizes)
+                                                         ).astype(np.int64) for _ in range(n_bootstrap)]
+        else:
+            draws = rng.integers(0, starts.size, (n_bootstrap, starts.size))
+            picks = [np.concatenate([np.arange(bounds[c], bounds[c + 1]) for c in d]) for d in draws]
+        cos = g.cos.to_numpy()
         for stat in ("violation_ratio", "eps_min", "violation_ratio_dror2019", "eps_min_dror2019"):
             if stat not in g:
                 continue
             v = g[stat].to_numpy()
-            out.append({"analysis": kind, "statistic": stat, "comparisons": v.size, "mean": v.mean(),
-                        "sd": v.std(ddof=1), "q2.5": np.quantile(v, 0.025), "q97.5": np.quantile(v, 0.975),
-                        "share_below_0.4": np.mean(v < 0.4), "share_above_0.6": np.mean(v > 0.6),
-                        "cos_first_better": np.mean(g.cos == 1), "cos_second_better": np.mean(g.cos == -1)})
+            point = _noise_statistics(v, cos)
+            boot = pd.DataFrame([_noise_statistics(v[i], cos[i]) for i in picks])
+            row = {"analysis": kind, "statistic": stat, "comparisons": v.size, "distributions": starts.size, **point}
+            row.update({f"{k}_mcse": float(boot[k].std(ddof=1)) for k in point})
+            out.append(row)
     return pd.DataFrame(out)
 
 
@@ -337,3 +421,23 @@ def noise_markdown(summary: pd.DataFrame) -> str:
             "paper's own computation (grid from 0, 1,000 draws per bootstrap replicate, margin about 0.07 sigma at "
             "alpha = 0.05), from a separate random stream.\n\n"
             + markdown_table(both))
+
+
+def ukp_noise_markdown(summary: pd.DataFrame, pools: pd.DataFrame) -> str:
+    """Section 6 on the real UKP pools beside the paper (``summary``: :func:`noise_summary` rows;
+    ``pools``: index, task, factor, value, n, sd per pool)."""
+    from simstats.io import markdown_table
+
+    paper = pd.DataFrame([{"analysis": k, "statistic": "paper (eps)", **v} for k, v in PAPER_NOISE.items()])
+    both = pd.concat([summary, paper], ignore_index=True).sort_values(["analysis", "statistic"], kind="stable")
+    cols = [c for c in ("analysis", "statistic", "comparisons", "mean", "mean_mcse", "sd", "q2.5", "q97.5",
+                        "share_outside_0.4_0.6", "share_below_0.4", "cos_first_better", "cos_second_better")
+            if c in both]
+    sizes = pools.n.to_numpy()
+    return ("# ASO's false positives and false negatives (Dror et al. 2019, section 6), real UKP pools\n\n"
+            f"{len(pools)} pools of the UKP 2017 runs (task x hyperparameter value, at least {int(sizes.min())} "
+            f"runs; sizes {int(sizes.min())}-{int(sizes.max())}, median {int(np.median(sizes))}; mean sd "
+            f"{pools.sd.mean():.4f}, the paper's 255: 0.06). The paper's own computation: eps_min_dror2019 at "
+            "alpha = 0.01 (1,000 draws per bootstrap replicate), violation_ratio_dror2019 = eps_W2 on its grid. "
+            "Monte Carlo errors: repetitions resampled within each pool.\n\n"
+            + markdown_table(both[cols]))

@@ -1,68 +1,136 @@
-"""Computed checks behind the explanations of Nava-Muñoz et al. (2024)'s misses (explanations.yaml)."""
+"""Computed checks behind the explanations of Nava-Muñoz et al. (2024)'s misses (explanations.yaml).
+
+Each check returns the text's fields, ``shown`` (the computation in one line) and ``verdicts``: {ledger
+index: the row's verdict under the stated cause}, from :func:`simstats.studies.reference.judge`.
+"""
 from __future__ import annotations
 
+import itertools
+import math
 from pathlib import Path
 
 import pandas as pd
 
-from simstats.studies.navamunoz2024.ledger import example_checks
-from simstats.studies.reference import reference_table, value_range
-
-def figure3_vs_table5(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
-    if rows.empty:
-        return None
-    parts = [f"{r.row}: Figure 3 {r.published:.4f}, Table 5 raw {r.ours:.4f}" for r in rows.itertuples()]
-    return {"shown": "; ".join(parts)}
-
-
-def _implied_correlations(widths: dict, pairs: list) -> dict:
-    """Correlation of two systems' bootstrap scores implied by CI widths: w_d^2 = w_a^2 + w_b^2 - 2 r w_a w_b."""
-    out = {}
-    for a, b, wd in pairs:
-        if a in widths and b in widths:
-            wa, wb = widths[a], widths[b]
-            out[(a, b)] = (wa ** 2 + wb ** 2 - wd ** 2) / (2 * wa * wb)
-    return out
+from simstats.studies.navamunoz2024.ledger import (CORRECTION_ORDER, LABELS, MARK_BANDS, PAPER_B, allowed_range,
+                                                   mark_band_verdict, reference_table, table_printed, task_label,
+                                                   tie_counts, width_bands)
+from simstats.studies.reference import judge, rate_interval, rounding, value_range
 
 
 def implied_correlation(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
-    """Bootstrap correlation of the winner with each other system implied by Table 2 and 3 widths,
-    the paper's and ours, per language of the rows: the simulation gives every pair one shared
-    item difficulty."""
-    ref_all = reference_table("nava_munoz_2024_table2_3")
-    checks = [pd.read_csv(p) for p in example_checks(results)]
-    missed_r, other_r, ours_all, parts = [], [], [], []
-    missed_rows = rows[rows.verdict == "misses"] if (rows.verdict == "misses").any() else rows
-    for language in sorted({str(x).split(" ")[0] for x in rows.row}):
-        ref = ref_all[ref_all.language == language]
-        paper_w = {r.system: r.uci - r.lci for r in ref[ref.table == "T2"].itertuples()}
-        paper_pairs = [(r.reference, r.system, r.uci - r.lci) for r in ref[ref.table == "T3"].itertuples()]
-        mine = [c for c in checks if len(c) and (c.language == language).all()]
-        if not mine or not paper_w:
+    """Table 3 misses: the difference's width our test sets give when the two systems' bootstrap correlation is
+    the one the paper's Tables 2 and 3 imply (ours' own marginal widths kept), judged as the row was."""
+    bands = width_bands(results)
+    verdicts, parts, paper_r, ours_r = {}, [], [], []
+    for i, r in rows.iterrows():
+        language, pair = str(r.row).split(" ", 1)
+        reference, system = pair.split(" - ")
+        band = bands.get(language)
+        if band is None:
             continue
-        check = mine[0]
-        ours_w = dict(zip(check[check.table == "T2"].system, check[check.table == "T2"].ours))
-        ours_pairs = [(r.reference, r.system, r.ours) for r in check[check.table == "T3"].itertuples()]
-        paper_r, ours_r = _implied_correlations(paper_w, paper_pairs), _implied_correlations(ours_w, ours_pairs)
-        missed = [tuple(str(x).removeprefix(f"{language} ").split(" - ")) for x in missed_rows.row
-                  if str(x).startswith(language)]
-        missed_r += [paper_r[m] for m in missed if m in paper_r]
-        other_r += [r for k, r in paper_r.items() if k not in missed]
-        ours_all += list(ours_r.values())
-        parts.append(f"{language}: " + "; ".join(
-            f"{a} vs {b}: paper r = {r:.2f}" + (f", ours {ours_r[(a, b)]:.2f}" if (a, b) in ours_r else "")
-            for (a, b), r in paper_r.items()))
-    if not missed_r:
+        hit = band[(band.table == "T3") & (band.reference == reference) & (band.system == system)]
+        if hit.empty or not math.isfinite(float(hit.width_at_paper_r.iloc[0])):
+            continue
+        b = hit.iloc[0]
+        verdicts[i] = judge(float(b.width_at_paper_r), float(b.width_at_paper_r_mcse), float(r.published),
+                            float(r.tolerance))
+        paper_r.append(float(b.paper_r))
+        ours_r.append(float(b.implied_r))
+        parts.append(f"{r.row}: r paper {b.paper_r:.2f}, ours {b.implied_r:.2f}; width at the paper's r "
+                     f"{b.width_at_paper_r:.4f} ± {b.width_at_paper_r_mcse:.4f} vs {r.published:.4f}")
+    if not parts:
         return None
-    return {"missed_r": value_range(missed_r), "other_r": value_range(other_r), "ours_r": value_range(ours_all),
-            "shown": " | ".join(parts)}
+    others = []
+    for band in bands.values():
+        t3 = band[band.table == "T3"]
+        missed = {tuple(str(x).split(" ", 1)[1].split(" - ")) for x in rows.row}
+        others += [float(v) for a, s, v in zip(t3.reference, t3.system, t3.paper_r) if (a, s) not in missed]
+    return {"missed_r": value_range(paper_r), "ours_r": value_range(ours_r), "other_r": value_range(others),
+            "shown": "; ".join(parts), "verdicts": verdicts}
 
 
-def ties_ordering(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
-    """The published tie counts of the rows, in the order none / BH / Holm / Bonferroni."""
-    if rows.empty:
+def mark_from_another_run(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """Table 4 marks that Table 5's raw p does not give: is the mark within the Monte Carlo error of a
+    B = 10,000 estimate of that p (Figure 3's p of the same pair differs from Table 5's too)?"""
+    t5 = reference_table("nava_munoz_2024_table5")
+    raw = {f"Basque {a} - {b}": float(p) for a, b, p in zip(t5.reference, t5.system, t5.pvalue)}
+    verdicts, parts = {}, []
+    for i, r in rows.iterrows():
+        p, code = raw[str(r.row)], int(r.published)
+        verdicts[i] = mark_band_verdict(p, code)
+        low, high = rate_interval(p, PAPER_B)
+        band = MARK_BANDS[code]
+        parts.append(f"{r.row}: mark needs {band[0]:g} <= p < {band[1]:g}; Table 5 p = {p:.4f}, "
+                     f"95 % interval of a B = {PAPER_B:,} estimate {low:.4f}-{high:.4f}")
+    if not parts:
         return None
-    return {"shown": "; ".join(f"{r.row}: {r.note}" for r in rows.itertuples())}
+    p0 = raw[str(rows.row.iloc[0])]
+    low, high = rate_interval(p0, PAPER_B)
+    return {"p": f"{p0:.4f}", "low": f"{low:.4f}", "high": f"{high:.4f}", "shown": "; ".join(parts),
+            "verdicts": verdicts}
 
 
-CHECKS = {f.__name__: f for f in (figure3_vs_table5, implied_correlation, ties_ordering)}
+def _consistent(counts: dict, m: int, pairs: int) -> bool:
+    return all(low <= counts[c][label] <= high
+               for c in counts for label in LABELS
+               for low, high in [allowed_range(counts, c, label, m, pairs)])
+
+
+def ties_transposition(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """Tie counts outside the range the task's other counts allow: the single transpositions of two printed
+    counts of one kind that make every count of the task consistent.  Under the cause (exactly one such
+    transposition) each missed count is judged at its transposed value."""
+    table = reference_table("nava_munoz_2024_tables7_11")
+    tasks = {task_label(r): r for r in table.itertuples(index=False)}
+    verdicts, parts = {}, []
+    for label, part in rows.groupby("row", sort=False):
+        r = tasks[str(label)]
+        counts = tie_counts(r)
+        fixes = []
+        for column in counts:
+            for a, b in itertools.combinations(LABELS, 2):
+                swapped = {c: dict(v) for c, v in counts.items()}
+                swapped[column][a], swapped[column][b] = counts[column][b], counts[column][a]
+                if _consistent(swapped, r.m, r.possible_comparisons):
+                    fixes.append((column, a, b, swapped))
+        printed = "/".join(str(counts[c][x]) for c in ("ties",) for x in CORRECTION_ORDER)
+        if len(fixes) != 1:
+            parts.append(f"{label}: {len(fixes)} single transpositions restore the order")
+            continue
+        column, a, b, swapped = fixes[0]
+        for i, x in part.iterrows():
+            value = float(swapped[x.column][x["item"]])
+            low, high = allowed_range(swapped, x.column, x["item"], r.m, r.possible_comparisons)
+            verdicts[i] = judge(float(min(max(value, low), high)), 0.0, value, float(x.tolerance))
+        parts.append(f"{label}: ties none/BH/Holm/Bonferroni {printed}; only swapping {a} and {b} "
+                     f"({counts[column][a]} and {counts[column][b]}) orders them")
+    if not parts:
+        return None
+    return {"shown": "; ".join(parts), "verdicts": verdicts}
+
+
+def text_quotes_cv(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """Section 5 |win - med| values that miss their table: judged against the same task's CV instead."""
+    verdicts, parts = {}, []
+    for i, r in rows.iterrows():
+        table, cv = table_printed(str(r.row), "cv_percent")
+        tol = rounding(cv) + float(r.rounding)
+        verdicts[i] = judge(float(cv), 0.0, float(r.published), tol)
+        parts.append(f"{r.row}: text {r.published:g}; Table {table[1:]} |win - med| {r.ours:g}, CV {cv}")
+    return {"shown": "; ".join(parts), "verdicts": verdicts} if parts else None
+
+
+def text_truncates(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
+    """Section 5 numbers that miss their table by less than a unit of their last digit: judged against the
+    table's value cut (not rounded) to the text's decimals."""
+    verdicts, parts = {}, []
+    for i, r in rows.iterrows():
+        unit = 2 * float(r.rounding)
+        cut = math.floor(float(r.ours) / unit + 1e-9) * unit
+        verdicts[i] = judge(cut, 0.0, float(r.published), float(r.rounding))
+        parts.append(f"{r.row} {r.column}: table {r.ours:g}, cut to the text's digits {cut:g}, text {r.published:g}")
+    return {"shown": "; ".join(parts), "verdicts": verdicts} if parts else None
+
+
+CHECKS = {f.__name__: f for f in (implied_correlation, mark_from_another_run, ties_transposition, text_quotes_cv,
+                                  text_truncates)}

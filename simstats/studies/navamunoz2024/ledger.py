@@ -1,5 +1,20 @@
-"""Nava-Muñoz et al. (2024) in the fidelity ledger: Table 5's corrections, the CI widths of Tables 2 and 3,
-the summary measures of Tables 7-11 and Figure 3's p-values."""
+"""Nava-Muñoz et al. (2024) in the fidelity ledger, one row per published number.
+
+* Tables 2 and 3, CI widths (``prediction``; ``fitted`` for the Basque differences between teams, which the
+  shared item difficulty was set to match): the mean width over many simulated test sets of the
+  paper's class counts and true scores (``competition/<case>/widths.csv``), with its MCSE; the
+  tolerance is 1.96 sd of one test set's width (the paper's widths come from one test set) plus the
+  rounding of the two printed limits.
+* Tables 4 and 5 and Appendix A (``identity``): differences from Table 1's scores, the corrections
+  of the printed raw p-values; Table 4's marks against Table 5's raw p-values (``self-consistency``).
+* Figure 3's p-values against Table 5's raw ones (``self-consistency``, log10 scale): two bootstrap
+  estimates of one p-value with B = 10,000 each.
+* Tables 7-11: possible comparisons m (m - 1) / 2 and every published tie count judged against the
+  range the task's other counts allow (``self-consistency``); the ties that follow from published
+  p-values (Table 8 Basque Textual from Table 5, PAR-MEX 2022's ties with the winner from Appendix A)
+  and the measures that follow from Table 1's scores (``identity``).
+* Section 5's text numbers against the tables they quote (``self-consistency``).
+"""
 from __future__ import annotations
 
 import math
@@ -8,82 +23,313 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simstats.stats.competition import summary_measures
-from simstats.studies.reference import (NOT_COMPARED, identity_row, judge, ledger_frame, ledger_row, published_text,
-                                        read_if_present, reference_table)
+from simstats.stats.competition import adjust_pair_table, summary_measures
+from simstats.studies.navamunoz2024.conventions import significance_mark
+from simstats.studies.reference import (NOT_COMPARED, Z95, identity_row, judge, ledger_frame, ledger_row,
+                                        published_text, reference_table, rounding)
 
+PAPER = "navamunoz2024"
+#: Bootstrap samples behind every p-value and CI the paper computes (section 4).
+PAPER_B = 10_000
 #: Published cells taken as given (not judged), by table.
 INPUT_NOTES = {
     "T1_scores": "the true scores of the simulated competition",
     "T6_metrics": "definitions, not numbers",
+    "T5_corrections": "Table 5's raw bootstrap p-values on the VaxxStance Basque data (not released): the inputs of "
+                      "its corrections, Table 4's marks and Table 8's Basque ties",
+    "A_compstats": "CompStats' p-values on the PAR-MEX 2022 data (not shipped): inputs of the Bonferroni column and "
+                   "of Table 11's PAR-MEX ties with the winner",
 }
+#: Table 4's marks as numbers: 0 none, 1 dagger (p < .1), 2 * (< .05), 3 ** (< .01), 4 *** (< .001).
+MARK_CODES = {"": 0, "†": 1, "*": 2, "**": 3, "***": 4}
+#: p-value band of each mark (lower, upper); *** reaches down to 1 / B, the smallest positive bootstrap p.
+MARK_BANDS = {0: (0.1, 1.0), 1: (0.05, 0.1), 2: (0.01, 0.05), 3: (0.001, 0.01), 4: (1 / PAPER_B, 0.001)}
+#: Widths the shared item difficulty (sigma_item = 0.5, config) was set to match: Basque differences between teams.
+FITTED_WIDTHS = {("Basque", "T3", "WordUp.01", s) for s in ("MultiAztertest.01", "SQYQP.01", "MultiAztertest.02")}
+BASQUE_ORDER = ["WordUp.01", "WordUp.02", "MultiAztertest.01", "SQYQP.01", "MultiAztertest.02"]
+LABELS = ("none", "bonferroni", "holm", "bh")
+#: The order adjusted p-values obey (raw <= BH <= Holm <= Bonferroni), so tie counts can only grow along it.
+CORRECTION_ORDER = ("none", "bh", "holm", "bonferroni")
+PARMEX_SYSTEMS = ["baseline", "temu_bsc", "UC3M-DEEPNLP", "FRSCIC", "Abu", "Thang CIC", "T Par"]
 
 
 def ledger_rows(results: Path) -> pd.DataFrame:
     """The study's ledger rows (see the module docstring)."""
-    rows = []
-    t5 = read_if_present(results / "competition/table5_check.csv")
-    if t5 is not None:
-        for r in t5.itertuples(index=False):
-            rows.append(ledger_row(paper="navamunoz2024", table="T5_corrections", row=f"{r.reference} vs {r.system}",
-                             column=r.correction, published=float(r.paper), ours=float(r.ours), mcse=0.0,
-                             tolerance=0.5e-4, rounding=0.5e-4, tolerance_basis="rounding (4 decimals)",
-                             role="identity",
-                             verdict=r.verdict, source="competition/table5_check.csv",
-                             note="statsmodels' correction of the paper's raw p-values"))
-    for path in example_checks(results):
-        check = pd.read_csv(path)
-        source = path.relative_to(results).as_posix()
-        for r in check.itertuples(index=False):
-            table = "T2_ci" if r.table == "T2" else "T3_diff_ci"
-            row = f"{r.language} {r.system}" if r.table == "T2" else f"{r.language} {r.reference} - {r.system}"
-            rows.append(ledger_row(paper="navamunoz2024", table=table, row=row, column="lci_mean_uci", item="95% CI width",
-                             published=float(r.paper), ours=float(r.ours), mcse=math.nan,
-                             tolerance=0.15 * float(r.paper) + 1e-4, rounding=1e-4,
-                             tolerance_basis="±15 % + rounding",
-                             role="prediction", verdict=r.verdict, source=source,
-                             note="one simulated test set of the paper's class counts and true scores, "
-                                  "ranked as in the paper"))
-    # Table 8's summary measures follow from the published scores (and, for Basque, Table 5's raw p-values)
-    summaries = reference_table("nava_munoz_2024_summaries")
-    t5_paper = reference_table("nava_munoz_2024_table5")
-    for s in summaries.itertuples(index=False):
-        scores = [float(x) for x in str(s.scores).split(";")]
-        basque = "Basque" in s.competition
-        pairs = t5_paper.rename(columns={"pvalue": "pvalue"})[["reference", "system", "pvalue"]] if basque else None
-        names = ["WordUp.01", "WordUp.02", "MultiAztertest.01", "SQYQP.01", "MultiAztertest.02"] if basque else None
-        measures = summary_measures(names, scores, pairs, n_items=int(s.n)) if basque else _score_measures(scores)
-        language = "Basque" if basque else "Spanish"
-        errors = _score_rounding_effects(scores, 0.5e-4)
-        for column in ("win_minus_median", "cv_percent", "ppi_percent"):
-            printed = f"{getattr(s, column):.3f}"
-            rows.append(identity_row("navamunoz2024", "T8_summary", language, column, "", printed, measures[column],
-                                  "from the published scores (Table 1, 4 decimals)",
-                                  source="nava_munoz_2024_summaries.csv", input_error=errors[column]))
-        for column in ("ties_with_winner", "ties"):
-            for label, printed in zip(("none", "bonferroni", "holm", "bh"), str(getattr(s, column)).split("/")):
-                if basque:
-                    rows.append(identity_row("navamunoz2024", "T8_summary", language, column, label, printed,
-                                          measures[f"{column}_{label}"],
-                                          "p >= 0.05 after the correction within each reference system's group, "
-                                          "from Table 5's raw p-values", source="nava_munoz_2024_summaries.csv"))
-                else:
-                    rows.append(ledger_row(paper="navamunoz2024", table="T8_summary", row=language, column=column,
-                                     item=label, published=float(printed), role="identity", verdict=NOT_COMPARED,
-                                     source="nava_munoz_2024_summaries.csv",
-                                     note="the paper publishes no Spanish p-values to recompute the ties from"))
+    rows = _width_rows(results)
+    rows += _table4_5_rows()
+    rows += _figure3_rows()
     rows += _tables7_11_rows()
-    t5_raw = dict(zip(zip(t5_paper.reference, t5_paper.system), t5_paper.pvalue))
-    for row, raw in (("Basque WordUp.01 vs SQYQP.01", t5_raw[("WordUp.01", "SQYQP.01")]),
-                     ("Basque WordUp.01 vs WordUp.02", t5_raw[("WordUp.01", "WordUp.02")])):
-        published = float(published_text("navamunoz2024", "pvalue", row, "p"))
-        rows.append(ledger_row(paper="navamunoz2024", table="pvalue", row=row, column="p", published=published,
-                         ours=float(raw), mcse=0.0, tolerance=1e-4, rounding=1e-4,
-                         tolerance_basis="rounding of both (4 decimals)",
-                         role="identity", verdict=judge(float(raw), 0.0, published, 1e-4),
-                         source="nava_munoz_2024_table5.csv",
-                         note="Figure 3's p-value against the paper's own Table 5 raw p-value of the same pair"))
+    rows += _appendix_rows()
+    rows += _section5_rows()
     return ledger_frame(rows)
+
+
+# --------------------------------------------------------------------------- p-values
+def pvalue_se(p: float, b: int = PAPER_B) -> float:
+    """Binomial Monte Carlo se of a bootstrap p-value estimated from b resamples."""
+    return math.sqrt(max(p, 1.0 / b) * (1 - p) / b)
+
+
+def log_tolerance(published: float, tolerance: float) -> float:
+    """A linear ± tolerance around ``published`` as log10 units (the wider side); NaN if it reaches 0."""
+    if published - tolerance <= 0:
+        return math.nan
+    return max(math.log10(published + tolerance) - math.log10(published),
+               math.log10(published) - math.log10(published - tolerance))
+
+
+def pvalue_identity(table, row, column, printed: str, ours: float, note: str, source: str,
+                    input_error: float = 0.0) -> dict:
+    """A p-value computed by arithmetic from printed p-values: judged on log10 (a factor), or linearly where the
+    printed value or its rounding band reaches 0."""
+    published, half = float(printed), rounding(printed)
+    tol = half + input_error
+    log_tol = log_tolerance(published, tol)
+    basis = "rounding" + (f" + {input_error:.2g} from the inputs' rounding" if input_error else "")
+    if math.isfinite(log_tol) and ours > 0:
+        return ledger_row(paper=PAPER, table=table, row=row, column=column, published=published, ours=float(ours),
+                          mcse=0.0, tolerance=log_tol, rounding=half, scale="log10", role="identity",
+                          tolerance_basis=basis + " (as a factor, log10 units)",
+                          verdict=judge(float(ours), 0.0, published, log_tol, scale="log10"), source=source, note=note)
+    return ledger_row(paper=PAPER, table=table, row=row, column=column, published=published, ours=float(ours),
+                      mcse=0.0, tolerance=tol, rounding=half, tolerance_basis=basis + " (linear: printed 0)",
+                      role="identity", verdict=judge(float(ours), 0.0, published, tol), source=source, note=note)
+
+
+def mark_band_verdict(p: float, code: int, b: int = PAPER_B) -> str:
+    """Is a bootstrap p-value estimated as ``p`` from b resamples compatible with the mark ``code``?  Its
+    Wilson interval judged against the mark's p band on log10 (agrees: inside; misses: outside)."""
+    from simstats.studies.reference import rate_interval
+
+    low, high = MARK_BANDS[code]
+    centre, half = (math.log10(low) + math.log10(high)) / 2, (math.log10(high) - math.log10(low)) / 2
+    interval = rate_interval(max(p, 1.0 / b), b)
+    return judge(max(p, 1.0 / b), 0.0, 10 ** centre, half, interval=interval, scale="log10")
+
+
+# --------------------------------------------------------------------------- Tables 2 and 3
+def example_checks(results: Path) -> list[Path]:
+    """The CI-width checks (one test set) of the simulated example competitions compared with a paper column."""
+    out = []
+    for path in sorted((results / "competition").glob("*/check.csv")):
+        head = pd.read_csv(path, nrows=1)
+        if "language" in head.columns:
+            out.append(path)
+    return out
+
+
+def width_bands(results: Path) -> dict[str, pd.DataFrame]:
+    """{language: widths.csv} of the examples compared with a paper column."""
+    out = {}
+    for path in sorted((results / "competition").glob("*/widths.csv")):
+        band = pd.read_csv(path, keep_default_na=False, na_values=[""])
+        if len(band):
+            out[str(band.language.iloc[0])] = band.assign(source=path.relative_to(results).as_posix())
+    return out
+
+
+def _width_key(r) -> tuple[str, str]:
+    if r.table == "T2":
+        return "T2_ci", f"{r.language} {r.system}"
+    return "T3_diff_ci", f"{r.language} {r.reference} - {r.system}"
+
+
+def _width_rows(results: Path) -> list[dict]:
+    bands = width_bands(results)
+    single = {}
+    for path in example_checks(results):
+        for r in pd.read_csv(path, keep_default_na=False, na_values=[""]).itertuples(index=False):
+            single[_width_key(r)] = (float(r.ours), path.relative_to(results).as_posix())
+    ref = reference_table("nava_munoz_2024_table2_3").fillna({"reference": ""})
+    rows = []
+    for r in ref.itertuples(index=False):
+        table, row = _width_key(r)
+        printed_w = float(r.uci) - float(r.lci)
+        base = dict(paper=PAPER, table=table, row=row, column="lci_mean_uci", item="95% CI width",
+                    published=printed_w, rounding=1e-4, role="fitted" if (r.language, r.table, r.reference,
+                                                                          r.system) in FITTED_WIDTHS else "prediction")
+        one = single.get((table, row))
+        sensitivity = f"the case's one test set: {one[0]:.4f}" if one else ""
+        band = bands.get(r.language)
+        hit = None if band is None else band[(band.table == r.table) & (band.system == r.system)
+                                              & (band.reference.fillna("") == (r.reference or ""))]
+        if hit is None or hit.empty:
+            rows.append(ledger_row(**base, ours=one[0] if one else math.nan, verdict=NOT_COMPARED,
+                                   sensitivity=sensitivity, source=one[1] if one else "nava_munoz_2024_table2_3.csv",
+                                   note="no width band over simulated test sets in these results"))
+            continue
+        b = hit.iloc[0]
+        tol = Z95 * float(b["sd"]) + 1e-4
+        rows.append(ledger_row(**base, ours=float(b["mean"]), mcse=float(b["mcse"]), tolerance=tol,
+                               tolerance_basis=f"1.96 sd of one test set's width ({float(b['sd']):.4f}) + rounding of "
+                                               "the two limits",
+                               verdict=judge(float(b["mean"]), float(b["mcse"]), printed_w, tol),
+                               variant=f"mean over {int(b.test_sets)} simulated test sets", sensitivity=sensitivity,
+                               source=b.source,
+                               note=f"one test set's width: 95 % of them in {b.q025:.4f}-{b.q975:.4f}"))
+    return rows
+
+
+# --------------------------------------------------------------------------- Tables 4 and 5
+def basque_scores() -> dict[str, float]:
+    """Table 1's Basque scores (4 decimals)."""
+    text = published_text(PAPER, "T1_scores", "VaxxStance Basque", "F1")
+    return {name: float(v) for name, v in (part.strip().rsplit(" ", 1) for part in text.split(";"))}
+
+
+def _table4_5_rows() -> list[dict]:
+    t5 = reference_table("nava_munoz_2024_table5")
+    scores = basque_scores()
+    rows = []
+    adjusted = adjust_pair_table(t5[["reference", "system", "pvalue"]], scope="group")
+    group_size = t5.groupby("reference").size().to_dict()
+    for r in t5.itertuples(index=False):
+        diff = scores[r.reference] - scores[r.system]
+        printed_diff = f"{r.difference:.3f}"
+        pair = f"{r.reference} vs {r.system}"
+        rows.append(identity_row(PAPER, "T5_corrections", pair, "difference", "", printed_diff, diff,
+                                 "Table 1's scores", source="nava_munoz_2024_table5.csv", input_error=1e-4))
+        rows.append(identity_row(PAPER, "T4_differences", f"Basque {r.reference} - {r.system}", "difference", "",
+                                 printed_diff, diff, "Table 1's scores", source="paper_targets.csv",
+                                 input_error=1e-4))
+        code = float(MARK_CODES[significance_mark(float(r.pvalue))])
+        published = float(published_text(PAPER, "T4_differences", f"Basque {r.reference} - {r.system}", "mark"))
+        rows.append(ledger_row(paper=PAPER, table="T4_differences", row=f"Basque {r.reference} - {r.system}",
+                               column="mark", published=published, ours=code, mcse=0.0, tolerance=0.5,
+                               rounding=0.5, tolerance_basis="exact (mark code)", role="self-consistency",
+                               verdict=judge(code, 0.0, published, 0.5), source="nava_munoz_2024_table5.csv",
+                               note=f"the mark of Table 5's raw p = {r.pvalue:.4f} (0 none, 1 †, 2 *, 3 **, 4 ***)"))
+        o = adjusted[(adjusted.reference == r.reference) & (adjusted.system == r.system)].iloc[0]
+        k = group_size[r.reference]
+        for column, label in (("bonferroni", "bonferroni"), ("fdr", "bh"), ("holm", "holm"), ("bh", "bh")):
+            rows.append(pvalue_identity("T5_corrections", pair, column, f"{getattr(r, column):.4f}",
+                                        float(o[f"pvalue_{label}"]),
+                                        f"statsmodels' {label} within the group of {k} of the printed raw p-values",
+                                        "nava_munoz_2024_table5.csv", input_error=k * 0.5e-4))
+    return rows
+
+
+def _figure3_rows() -> list[dict]:
+    """Figure 3's p-values (B = 10,000) against Table 5's raw ones of the same pairs (another B = 10,000 run)."""
+    t5 = reference_table("nava_munoz_2024_table5")
+    raw = dict(zip(zip(t5.reference, t5.system), t5.pvalue))
+    rows = []
+    for reference, system in (("WordUp.01", "SQYQP.01"), ("WordUp.01", "WordUp.02")):
+        row = f"Basque {reference} vs {system}"
+        printed = published_text(PAPER, "pvalue", row, "p")
+        published, ours = float(printed), float(raw[(reference, system)])
+        half = rounding(printed)
+        log_tol = (3 * pvalue_se(published) + half) / (published * math.log(10))   # delta method on log10
+        z = abs(published - ours) / math.hypot(pvalue_se(published), pvalue_se(ours))
+        rows.append(ledger_row(paper=PAPER, table="pvalue", row=row, column="p", published=published, ours=ours,
+                               mcse=pvalue_se(ours), tolerance=log_tol, rounding=half, scale="log10",
+                               tolerance_basis="3 se of Figure 3's B = 10,000 estimate + rounding (log10 units, delta method)",
+                               role="self-consistency",
+                               verdict=judge(ours, pvalue_se(ours), published, log_tol, scale="log10"),
+                               variant="Table 5's raw p-value (its own B = 10,000 run)",
+                               source="nava_munoz_2024_table5.csv",
+                               note=f"difference {abs(published - ours):.4f} = {z:.2f} se of the difference of two "
+                                    "B = 10,000 estimates"))
+    return rows
+
+
+# --------------------------------------------------------------------------- Tables 7-11
+def task_label(r) -> str:
+    return " ".join(str(x) for x in (r.competition, r.task, r.language) if isinstance(x, str) and x)
+
+
+def allowed_range(counts: dict, column: str, label: str, m: int, pairs: int) -> tuple[int, int]:
+    """The range [low, high] the task's other published tie counts allow one count: ties grow along
+    none <= BH <= Holm <= Bonferroni, ties with the winner are some of all ties (at most m - 1), ties at
+    most the possible comparisons."""
+    order = CORRECTION_ORDER.index(label)
+    same = counts[column]
+    low = [same[c] for c in CORRECTION_ORDER[:order]] + [0]
+    high = [same[c] for c in CORRECTION_ORDER[order + 1:]] + [m - 1 if column == "ties_with_winner" else pairs]
+    if column == "ties_with_winner":
+        high.append(counts["ties"][label])
+    else:
+        low.append(counts["ties_with_winner"][label])
+    return max(low), min(high)
+
+
+def tie_counts(r) -> dict:
+    return {column: dict(zip(LABELS, (int(x) for x in str(getattr(r, column)).split("/"))))
+            for column in ("ties_with_winner", "ties")}
+
+
+def parmex_ties_with_winner() -> dict:
+    """Table 11's PAR-MEX 2022 ties with the winner from Appendix A's p-values (p >= 0.05 after each correction)."""
+    raw = [float(published_text(PAPER, "A_compstats", f"PAR-MEX 2022 {s}", "raw_p")) for s in PARMEX_SYSTEMS]
+    pairs = pd.DataFrame({"reference": "winner", "system": PARMEX_SYSTEMS, "pvalue": raw})
+    adjusted = adjust_pair_table(pairs, scope="group")
+    return {label: int((adjusted[f"pvalue_{label}"] >= 0.05).sum()) for label in LABELS}
+
+
+def _tables7_11_rows() -> list[dict]:
+    rows = []
+    table = reference_table("nava_munoz_2024_tables7_11")
+    printed_table = pd.read_csv(Path(__file__).resolve().parents[2] / "data" / "nava_munoz_2024_tables7_11.csv",
+                                dtype=str, keep_default_na=False)
+    basque = _basque_textual_measures()
+    parmex = parmex_ties_with_winner()
+    for r, p in zip(table.itertuples(index=False), printed_table.itertuples(index=False)):
+        label = task_label(r)
+        base = {"paper": PAPER, "table": f"{r.table}_summary", "row": label, "source": "nava_munoz_2024_tables7_11.csv"}
+        pairs = r.m * (r.m - 1) // 2
+        rows.append(ledger_row(**base, column="possible_comparisons", published=float(r.possible_comparisons),
+                               ours=float(pairs), mcse=0.0, tolerance=0.5, rounding=0.5, role="self-consistency",
+                               tolerance_basis="exact (integers)",
+                               verdict=judge(float(pairs), 0.0, float(r.possible_comparisons), 0.5),
+                               note=f"m (m - 1) / 2 with the table's m = {r.m}"))
+        counts = tie_counts(r)
+        textual_basque = r.table == "T8" and r.task == "Close Track-Textual" and r.language == "Basque"
+        for column in ("ties_with_winner", "ties"):
+            printed = "/".join(str(counts[column][c]) for c in CORRECTION_ORDER)
+            for label in LABELS:
+                value = counts[column][label]
+                if textual_basque or (r.competition == "PAR-MEX 2022" and column == "ties_with_winner"):
+                    ours = basque[f"{column}_{label}"] if textual_basque else parmex[label]
+                    where = "Table 5's raw p-values" if textual_basque else "Appendix A's p-values"
+                    rows.append(identity_row(PAPER, base["table"], base["row"], column, label, str(value), ours,
+                                             f"p >= 0.05 after {label} within each reference system's group, from "
+                                             f"{where}", source=base["source"]))
+                    continue
+                low, high = allowed_range(counts, column, label, r.m, r.possible_comparisons)
+                ours = float(min(max(value, low), high))
+                rows.append(ledger_row(**base, column=column, item=label, published=float(value), ours=ours,
+                                       mcse=0.0, tolerance=0.5, rounding=0.5, role="self-consistency",
+                                       tolerance_basis="exact (integers)",
+                                       verdict=judge(ours, 0.0, float(value), 0.5),
+                                       note=f"the task's other counts allow {low}-{high} (none/BH/Holm/Bonferroni = "
+                                            f"{printed})"))
+        textual = r.table == "T8" and r.task == "Close Track-Textual"
+        for column in ("win_minus_median", "cv_percent", "ppi_percent"):
+            printed = getattr(p, column)
+            if textual:
+                scores = _textual_scores(r.language)
+                measures, errors = _score_measures(scores), _score_rounding_effects(scores, 0.5e-4)
+                rows.append(identity_row(PAPER, base["table"], base["row"], column, "", printed, measures[column],
+                                         "from Table 1's scores (4 decimals)", source="nava_munoz_2024_summaries.csv",
+                                         input_error=errors[column]))
+            else:
+                rows.append(ledger_row(**base, column=column, published=float(printed), role="identity",
+                                       verdict=NOT_COMPARED, note="the paper publishes no per-system scores for this task"))
+    return rows
+
+
+def _textual_scores(language: str) -> list[float]:
+    s = reference_table("nava_munoz_2024_summaries")
+    hit = s[s.competition.str.endswith(language)].iloc[0]
+    return [float(x) for x in str(hit.scores).split(";")]
+
+
+def _basque_textual_measures() -> dict:
+    """Table 8's Basque Textual measures from Table 1's scores and Table 5's raw p-values."""
+    t5 = reference_table("nava_munoz_2024_table5")
+    scores = basque_scores()
+    return summary_measures(BASQUE_ORDER, [scores[n] for n in BASQUE_ORDER], t5[["reference", "system", "pvalue"]],
+                            n_items=312)
 
 
 def _score_measures(scores) -> dict:
@@ -107,54 +353,56 @@ def _score_rounding_effects(scores, half_unit: float) -> dict:
     return out
 
 
-CORRECTION_ORDER = ("none", "bh", "holm", "bonferroni")
-
-
-def _tables7_11_rows() -> list[dict]:
-    """Tables 7-11 of Nava-Muñoz et al. (24 task columns): the numbers that follow from other published
-    numbers are checked (possible comparisons = m (m - 1) / 2; ties can only grow from no correction
-    to BH, Holm and Bonferroni, since their adjusted p-values are ordered so; ties with the winner
-    are a subset of all ties and at most m - 1); |win - med|, CV and PPI need the systems' scores,
-    which the paper publishes only for VaxxStance Close Track-Textual (Table 1: checked above)."""
+# --------------------------------------------------------------------------- Appendix A and section 5
+def _appendix_rows() -> list[dict]:
+    """Appendix A's Bonferroni column: min(1, 7 p) of its printed p-values."""
     rows = []
-    table = reference_table("nava_munoz_2024_tables7_11")
-    for r in table.itertuples(index=False):
-        label = " ".join(str(x) for x in (r.competition, r.task, r.language) if isinstance(x, str) and x)
-        base = {"paper": "navamunoz2024", "table": f"{r.table}_summary", "row": label, "role": "identity",
-                "source": "nava_munoz_2024_tables7_11.csv"}
-        pairs = r.m * (r.m - 1) // 2
-        rows.append(ledger_row(**base, column="possible_comparisons", published=float(r.possible_comparisons),
-                         ours=float(pairs), mcse=0.0, tolerance=0.0, tolerance_basis="exact (integers)",
-                         verdict=judge(float(pairs), 0.0, float(r.possible_comparisons), 0.0),
-                         note=f"m (m - 1) / 2 with m = {r.m}"))
-        winner = dict(zip(("none", "bonferroni", "holm", "bh"), (int(x) for x in str(r.ties_with_winner).split("/"))))
-        ties = dict(zip(("none", "bonferroni", "holm", "bh"), (int(x) for x in str(r.ties).split("/"))))
-        for column, values in (("ties_with_winner", winner), ("ties", ties)):
-            ordered = all(values[a] <= values[b] for a, b in zip(CORRECTION_ORDER, CORRECTION_ORDER[1:]))
-            bound = r.m - 1 if column == "ties_with_winner" else r.possible_comparisons
-            nested = all(values[c] <= bound for c in values) and (
-                column == "ties" or all(winner[c] <= ties[c] for c in ties))
-            problems = ([] if ordered else ["not ordered none <= BH <= Holm <= Bonferroni"]) + \
-                ([] if nested else [f"above {bound} or not a subset of all ties"])
-            rows.append(ledger_row(**base, column=column, item="none <= BH <= Holm <= Bonferroni; subsets",
-                             published=float("nan"), verdict="misses" if problems else "agrees",
-                             tolerance_basis="consistency of the published counts",
-                             note="none/BH/Holm/Bonferroni = " + "/".join(str(values[c]) for c in CORRECTION_ORDER)
-                                  + "".join(f"; {p}" for p in problems)))
-        if not (r.table == "T8" and r.task == "Close Track-Textual"):
-            for column in ("win_minus_median", "cv_percent", "ppi_percent"):
-                value = getattr(r, column)
-                rows.append(ledger_row(**{**base, "role": "identity"}, column=column, published=float(value),
-                                 verdict=NOT_COMPARED,
-                                 note="the paper publishes no per-system scores for this task"))
+    for system in PARMEX_SYSTEMS:
+        row = f"PAR-MEX 2022 {system}"
+        raw = float(published_text(PAPER, "A_compstats", row, "raw_p"))
+        ours = min(1.0, len(PARMEX_SYSTEMS) * raw)
+        rows.append(pvalue_identity("A_compstats", row, "bonferroni", published_text(PAPER, "A_compstats", row,
+                                                                                    "bonferroni"),
+                                    ours, f"min(1, {len(PARMEX_SYSTEMS)} p) of the printed p",
+                                    "paper_targets.csv", input_error=0.0))
     return rows
 
 
-def example_checks(results: Path) -> list[Path]:
-    """The CI-width checks of the simulated example competitions compared with a paper column."""
-    out = []
-    for path in sorted((results / "competition").glob("*/check.csv")):
-        head = pd.read_csv(path, nrows=1)
-        if "language" in head.columns:
-            out.append(path)
-    return out
+#: Section 5's text numbers: (row, column) -> (table, task row, column of the table it quotes).
+SECTION5 = {
+    ("EXIST 2021 Sexism Identification English", "cv_percent"): "cv_percent",
+    ("EXIST 2021 Sexism Identification English", "win_minus_median"): "win_minus_median",
+    ("PAR-MEX 2022 Paraphrase Identification", "cv_percent"): "cv_percent",
+    ("PAR-MEX 2022 Paraphrase Identification", "win_minus_median"): "win_minus_median",
+    ("VaxxStance 2021 Close Track-Contextual Basque", "cv_percent"): "cv_percent",
+    ("VaxxStance 2021 Close Track-Contextual Basque", "win_minus_median"): "win_minus_median",
+    ("VaxxStance 2021 Close Track-Contextual Basque", "tie_share"): "tie_share",
+}
+
+
+def table_printed(row: str, column: str) -> tuple[str, str]:
+    """(table, printed value) of a task's measure in Tables 7-11; ``tie_share`` = ties (none) / possible comparisons."""
+    table = pd.read_csv(Path(__file__).resolve().parents[2] / "data" / "nava_munoz_2024_tables7_11.csv",
+                        dtype=str, keep_default_na=False)
+    for r in table.itertuples(index=False):
+        if task_label(r) == row:
+            if column == "tie_share":
+                return r.table, repr(int(r.ties.split("/")[0]) / int(r.possible_comparisons))
+            return r.table, getattr(r, column)
+    raise ValueError(f"no task {row!r} in Tables 7-11")
+
+
+def _section5_rows() -> list[dict]:
+    rows = []
+    for (row, column), quoted in SECTION5.items():
+        printed = published_text(PAPER, "S5_text", row, column)
+        table, value = table_printed(row, quoted)
+        tol = rounding(printed) + (rounding(value) if column != "tie_share" else 0.0)
+        ours = float(value)
+        rows.append(ledger_row(paper=PAPER, table="S5_text", row=row, column=column, published=float(printed),
+                               ours=ours, mcse=0.0, tolerance=tol, rounding=rounding(printed),
+                               tolerance_basis="rounding of both", role="self-consistency",
+                               verdict=judge(ours, 0.0, float(printed), tol), variant=f"Table {table[1:]}",
+                               source="nava_munoz_2024_tables7_11.csv",
+                               note=f"section 5's number against Table {table[1:]}'s"))
+    return rows

@@ -297,6 +297,7 @@ class CompetitionSettings:
     study_resamples: int         # bootstrap samples per simulated competition
     designs: dict                # name -> StudyDesign
     study_chunk_size: int = 0    # competitions per job and design cell (0: all in one job)
+    width_test_sets: int = 20    # simulated test sets per example for the CI-width band (widths.py)
 
     def study_chunks(self) -> list[range]:
         """The replicates of each job of a design (every cell of the design, these replicates)."""
@@ -317,7 +318,8 @@ def parse_competition(value) -> CompetitionSettings:
     st = value["study"]
     designs = {name: parse_design(name, d, populations) for name, d in st["designs"].items()}
     return CompetitionSettings(populations, value["n_resamples"], value["alpha"], examples, st["replicates"],
-                               st["n_resamples"], designs, min(st.get("chunk_size", st["replicates"]), st["replicates"]))
+                               st["n_resamples"], designs, min(st.get("chunk_size", st["replicates"]), st["replicates"]),
+                               value["width_test_sets"])
 
 
 __all__ = ["ClassifierPopulation", "CompetitionSettings", "ExampleCompetition", "StudyDesign", "ScenarioError", "parse_competition",

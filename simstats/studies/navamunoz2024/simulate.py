@@ -119,20 +119,21 @@ MAX_RANKING_DRAWS = 10_000
 
 
 def example_competition(population: ClassifierPopulation, example: ExampleCompetition, *, root_seed: int,
-                        n_resamples: int, name: str = "example") -> tuple[CompetitionAnalysis, dict]:
+                        n_resamples: int, name: str = "example", key: tuple = ()) -> tuple[CompetitionAnalysis, dict]:
     """An example competition: systems with the given true scores on one simulated test set.
 
     With ``example.condition_on_ranking`` the test set is redrawn (draw k from the stream
     ("competition", name, "data", k)) until the systems' observed ranking is their true ranking,
     so that the analysis compares the pairs the paper compares; the number of draws is returned
-    in the truth dict as ``"draws"`` (``truth["scores"]`` holds the true scores).
+    in the truth dict as ``"draws"`` (``truth["scores"]`` holds the true scores).  ``key`` names another
+    test set of the same example (streams ("competition", name, *key, ...); e.g. ("widths", k)).
     """
     names = list(example.systems)
     thetas = [population.solve_theta(v) for v in example.systems.values()]
     metric = population.metric_object()
     true_order = sorted(names, key=lambda k: example.systems[k], reverse=metric.higher_is_better)
     for draw in range(MAX_RANKING_DRAWS):
-        gold, preds = population.sample(thetas, example.n, generator(root_seed, "competition", name, "data", draw),
+        gold, preds = population.sample(thetas, example.n, generator(root_seed, "competition", name, *key, "data", draw),
                                         class_counts=example.class_counts)
         stats = population.statistics(gold, preds)
         if not example.condition_on_ranking:
@@ -145,5 +146,5 @@ def example_competition(population: ClassifierPopulation, example: ExampleCompet
         raise ValueError(f"competition.examples.{name}: no simulated test set out of {MAX_RANKING_DRAWS:,} ranks the "
                          "systems in their true order; set condition_on_ranking: false")
     analysis = analyse_competition(names, stats, metric, n_resamples=n_resamples,
-                                   rng=generator(root_seed, "competition", name, "bootstrap"), **PAPER)
+                                   rng=generator(root_seed, "competition", name, *key, "bootstrap"), **PAPER)
     return analysis, {"scores": dict(example.systems), "draws": draw + 1}

@@ -55,9 +55,10 @@ def tables_markdown(tables: pd.DataFrame, needed: pd.DataFrame, settings) -> str
         "paper's tasks where its parameters come from: fitted to data (by simstats fit) or stated (written in "
         "the configuration); `verdict`: agrees when the 95 % Monte Carlo "
         "interval of ours lies inside paper ± tolerance (which includes half a unit of the paper's last digit), "
-        "misses when it lies entirely outside, undetermined otherwise (Delta_max has no MCSE and is judged on "
-        "its point value). Delta_max is compared only when the number of pairs equals the paper's (it grows "
-        "with it). Which cells are fitted, follow from fitted numbers, or are predictions: "
+        "misses when it lies entirely outside, undetermined otherwise. Tolerance of a % significant: 3 se of the "
+        "paper's own rate from its number of pairs. Delta_max: its 95 % interval is that of the maximum of its "
+        "pairs (a Gumbel law fitted to 50 block maxima), its tolerance 3 sd of that maximum; it is compared only "
+        "when the number of pairs equals the paper's (it grows with it). Which cells are fitted, follow from fitted numbers, or are predictions: "
         "`fidelity.md`.",
         "",
         "Verdicts: " + ", ".join(f"{k}: {v}" for k, v in counts.items()) + ".",

@@ -67,6 +67,11 @@ class ReimersSettings:
     identifiability_low_prob: tuple[float, ...] = (0.1, 0.15, 0.2)
     identifiability_theta_ratio: tuple[float, ...] = (0.25, 0.5, 1.0)
     realdata_resamples: int = 1000  # bootstrap replicates of the UKP real-data intervals (schema default)
+    figure4_task: str = ""          # the dedicated Figure 4 simulation (figure4.py): its task, "" = off
+    figure4_sim_n: tuple[int, ...] = (50, 100)
+    figure4_groups: int = 400       # pairs of groups per n
+    figure4_block: int = 200        # groups sharing one set of bootstrap resamples
+    figure4_chunk: int = 2000       # groups per job
 
     @property
     def group_sizes(self) -> tuple[int, ...]:
@@ -130,7 +135,18 @@ def parse_reimers(value, scenarios: dict[str, Scenario]) -> ReimersSettings:
         identifiability_low_prob=tuple(float(x) for x in value["identifiability"]["low_prob"]),
         identifiability_theta_ratio=tuple(float(x) for x in value["identifiability"]["theta_ratio"]),
         realdata_resamples=value["realdata_resamples"],
+        figure4_task=value["figure4_sim"]["task"],
+        figure4_sim_n=tuple(sorted(value["figure4_sim"]["n"])),
+        figure4_groups=value["figure4_sim"]["groups"],
+        figure4_block=value["figure4_sim"]["block"],
+        figure4_chunk=value["figure4_sim"]["chunk"],
     )
+    if settings.figure4_task and settings.figure4_task not in settings.tasks:
+        raise ScenarioError(f"{path}.figure4_sim.task: {settings.figure4_task!r} is not one of the evaluated tasks")
+    for key, size in (("groups", settings.figure4_groups), ("chunk", settings.figure4_chunk)):
+        if size % settings.figure4_block:
+            raise ScenarioError(f"{path}.figure4_sim.{key}: must be a multiple of block ({settings.figure4_block}), "
+                                f"got {size}")
     if settings.chunk_size % settings.block:
         raise ScenarioError(f"{path}.chunk_size: must be a multiple of {settings.block} (the least common multiple "
                             f"of every group size), got {settings.chunk_size}")

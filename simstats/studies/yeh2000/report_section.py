@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.io import figure_lines, format_number, markdown_table
-from simstats.studies.reference import ledger_table, read_if_present
+from simstats.io import figure_lines, markdown_table
+from simstats.studies.reference import paper_text, read_if_present
+from simstats.studies.yeh2000.ledger import RANDOMIZATION_ROWS
 
 DISCRETE_TESTS = {"sign_mcnemar", "approximate_randomization", "exact_stratified_randomization"}
 
@@ -19,22 +20,32 @@ def report_section(results: Path, figures: Path, rel: str, ledger: pd.DataFrame)
     example = read_if_present(results / "yeh/example.csv")
     if sd is None:
         return []
+    yeh = ledger[(ledger.paper == "yeh2000") & (ledger.role != "input")]
+    counts = "; ".join(f"{role}: {', '.join(f'{n} {v}' for v, n in g.verdict.value_counts().items())}"
+                       for role, g in yeh.groupby("role", sort=False))
     lines = ["## Yeh (2000): correlated systems", "",
              "Two systems with item-level correlation r12 are scored on test sets drawn from a population; tests "
-             "that assume independent samples are set against paired tests and (stratified) randomization (sizes "
-             "and power: see the validation section). Yeh's published numbers are arithmetic on his inputs (the "
-             "sd ratio 1/sqrt(1 - r12), the worked example's scores, correlation, chi-square and randomization "
-             "counts), so they are identities here. Tables: `yeh/size_power.md`, `yeh/sd_ratio.md`, "
-             "`yeh/clusters.md`, `yeh/squad_summary.md`, `yeh/example.md`.", ""]
-    part = ledger[(ledger.paper == "yeh2000") & (ledger.role != "input")]
-    lines += [ledger_table(part), ""]
-    if example is not None:
-        shown = pd.DataFrame({"metric": example.metric, "Yeh's trials of 2^20": example.yeh_trials,
-                              "expected (exact)": example.expected_trials.map(lambda v: format_number(v, 6)),
-                              "our 2^20 shuffles": example.our_trials, "z (Yeh vs exact)":
-                              example.z_yeh_vs_exact.map(format_number)})
-        lines += ["Yeh's worked example (103 relations): randomization trials at least as extreme:", "",
-                  markdown_table(shown), ""]
+             "that assume independent samples",
+             "are set against paired tests and (stratified) randomization (sizes and power: validation section). "
+             "Tables: `yeh/size_power.md`,",
+             "`yeh/sd_ratio.md`, `yeh/clusters.md`, `yeh/squad_summary.md`, `yeh/example.md`.", "",
+             "Every number Yeh publishes is arithmetic on his inputs (identity: no Monte Carlo error on our side);",
+             "his section 2.2 two-sided value against his section 3.3 count is the paper against itself. "
+             f"Ledger rows: {counts}.", ""]
+    rand = yeh[yeh.column.isin(["trials_meeting", "p_bound"])]
+    if len(rand):
+        ours_shuffled = {} if example is None else dict(zip(example.metric, example.our_trials))
+        table = []
+        for metric, label in RANDOMIZATION_ROWS.items():
+            count = rand[(rand.row == label) & (rand.column == "trials_meeting")].iloc[0]
+            bound = rand[(rand.row == label) & (rand.column == "p_bound")].iloc[0]
+            table.append({"metric": metric, "Yeh's count of 2^20": f"{count.published:,.0f}",
+                          "exact expectation ± 3 sd": f"{count.ours:,.1f} ± {count.tolerance - 0.5:,.1f}",
+                          "our 2^20 shuffles": f"{ours_shuffled[metric]:,}" if metric in ours_shuffled else "–",
+                          "count": count.verdict, "Yeh's bound": paper_text("yeh2000", "example", label, "p_bound"),
+                          "exact (2^20 p+1)/(2^20+1)": f"{bound.ours:#.3g}", "bound": bound.verdict})
+        lines += ["Yeh's worked example (103 relations): shuffles at least as extreme as observed, against the exact "
+                  "stratified distribution of his stated counts:", "", markdown_table(pd.DataFrame(table)), ""]
     lines += figure_lines(figures, rel, [
         ("yeh/size", "Size of every test vs r12 (alpha and its Monte Carlo band marked)"),
         ("yeh/power", "Power vs r12 at the smallest true difference"),

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 from scipy.stats import mannwhitneyu
 
-from simstats.report.replication import run_check
+from simstats.report.fidelity import run_check
+from simstats.studies.dror2019.conventions import u_p_tolerance
 from simstats.studies.dror2019.so_readings import (PAPER_SO_PERCENT, READINGS, example_readings, one_sided_pvalues,
                                                    reading_pvalues, so_readings, so_readings_markdown)
 
@@ -83,16 +84,19 @@ def test_no_reading_gives_the_published_p_of_the_matched_ukp_runs():
     assert "| B | Adam (3898) | RMSProp (1822) |" in so_readings_markdown(pd.DataFrame(), ex.reset_index())
 
 
-def test_table4_check_reads_the_readings_and_the_ledgers_shares(tmp_path):
-    ledger = pd.DataFrame([{"paper": "dror2019", "table": "T4_summary", "row": f"Case {c}", "item": "share %",
-                            "variant": "dror2019 convention; UKP BiLSTM 2017", "ours": share}
-                           for c, share in zip("ABC", (70.0, 10.0, 5.0))])
-    assert run_check("dror2019", "table4_readings", ledger, ledger, tmp_path) is None       # readings not written
+def test_u_test_check_judges_the_published_p_against_the_closest_reading(tmp_path):
+    rows = pd.DataFrame([{"paper": "dror2019", "table": "T2_caseB", "row": "r", "item": "U test p (note)",
+                          "published": 0.4562, "tolerance": u_p_tolerance(0.4562)}], index=[7])
+    assert run_check("dror2019", "u_test_readings", rows, rows, tmp_path) is None       # examples not written
     (tmp_path / "dror").mkdir()
-    pd.DataFrame([{"source": "UKP BiLSTM 2017", "reading": r, "comparisons": 10, "so_percent": so,
-                   "case_a_percent": so / 2, "case_d_percent": so / 2, "cos_percent": 80.0,
-                   "paper_so_percent": 0.98} for r, so in zip(READINGS, (90.0, 50.0, 20.0, 70.0))]
-                 ).to_csv(tmp_path / "dror/so_readings.csv", index=False)
-    out = run_check("dror2019", "table4_readings", ledger, ledger, tmp_path)
-    assert out["so_range"] == "20.00-90.00" and out["cos_range"] == "80.00" and out["paper_cos"] == "49.02"
-    assert "COS decisive (A + B): paper 49.02 %, ours UKP BiLSTM 2017 80.0 %" in out["shown"]
+    pd.DataFrame([{"case": "B", "first": "Adam", "second": "RMSProp", "n_first": 3898, "n_second": 1822,
+                   "p_two_sided": 0.43, "p_first_less": 0.85, "p_second_less": 0.15, "p_paper": 0.4562}]
+                 ).to_csv(tmp_path / "dror/so_readings_examples.csv", index=False)
+    out = run_check("dror2019", "u_test_readings", rows, rows, tmp_path)
+    assert out["verdicts"] == {7: "agrees"}                  # 0.43 is within 10 % of 0.4562
+    pd.DataFrame([{"case": "B", "first": "Adam", "second": "RMSProp", "n_first": 3898, "n_second": 1822,
+                   "p_two_sided": 1.9e-5, "p_first_less": 1.0, "p_second_less": 9.7e-6, "p_paper": 0.4562}]
+                 ).to_csv(tmp_path / "dror/so_readings_examples.csv", index=False)
+    out = run_check("dror2019", "u_test_readings", rows, rows, tmp_path)
+    assert out["verdicts"] == {7: "misses"}                  # the closest reading, 1.0, is twice 0.4562
+    assert "RMSProp less 9.7e-06" in out["shown"]

@@ -160,6 +160,14 @@ def test_conventions_table_judges_every_published_number():
     table = conventions_table(cases, real, noise, paper_targets())
     assert set(table.convention) == {"deepsig", "dror2019"}
     per = table.groupby("convention").size()
-    assert per["deepsig"] == per["dror2019"] == 6 + 9 + 4       # Tables 1-3, Table 4 (3 cases x 3), section 6
+    # Tables 1-3, Table 4 (3 cases x 3 and the two claims about all 510 comparisons), section 6
+    assert per["deepsig"] == per["dror2019"] == 6 + 9 + 2 + 4
     assert set(table.verdict) <= {"agrees", "misses", "undetermined", "misses (other winner)"}
+    # U p-values on a log10 scale; eps_min of fixed data carries its bootstrap margin's Monte Carlo error
+    u = table[table.quantity == "U test p"]
+    assert (u.scale == "log10").all() and (u.mcse == 0).all()
+    eps = table[table.quantity.str.startswith("eps of the better")]
+    assert (eps.mcse > 0).all() and (eps.mcse < 0.01).all()
+    claims = table[table.quantity.isin(["case D share %", "ASO decisive %"])].set_index(["convention", "quantity"])
+    assert claims.loc[("dror2019", "ASO decisive %"), "ours"] == 100 * real["dror2019"].aso_decisive.mean()
     assert "dror2019 verdict" in conventions_markdown(table)
