@@ -115,6 +115,10 @@ def check_ledger(ledger: pd.DataFrame) -> None:
             continue
         if r.role == "input":
             raise ValueError(f"{where}: an input is not judged (verdict {r.verdict!r})")
+        values = pd.to_numeric(pd.Series([r.ours, r.published]), errors="coerce")
+        if not np.isfinite(values).all():
+            raise ValueError(f"{where}: a row without a value is 'not compared', not {r.verdict!r} "
+                             f"(ours {r.ours!r}, published {r.published!r})")
         if not (isinstance(r.mcse, (int, float)) and math.isfinite(r.mcse) and r.mcse >= 0):
             raise ValueError(f"{where}: a judged number needs a Monte Carlo standard error (0 for a computation), "
                              f"got {r.mcse!r}")

@@ -76,28 +76,33 @@ def judge(ours: float, mcse: float, published: float, tolerance: float, *, z: fl
 
     ``scale="log10"`` judges ratios such as p-values on a log scale: ``tolerance`` is then in log10
     units, the band is log10(published) ± tolerance and ours' interval is log10 of ours ± z·mcse (the
-    delta method, z·mcse / (ours ln 10), when ``interval`` is not given).  Non-positive values cannot be
-    judged on this scale (``undetermined``).
+    delta method, z·mcse / (ours ln 10), when ``interval`` is not given); a value at or below 0 lies at
+    minus infinity.  A published value at or below 0 cannot be judged on this scale (``undetermined``).
     """
     if scale not in SCALES:
         raise ValueError(f"scale must be one of {SCALES}, got {scale!r}")
     if scale == "log10":
-        finite = all(v is not None and isinstance(v, (int, float)) and math.isfinite(v) and v > 0
-                     for v in (ours, published))
-        if not finite:
+        ours, published = (math.nan if v is None else float(v) for v in (ours, published))
+        if not (math.isfinite(ours) and math.isfinite(published)) or published <= 0:
             return "undetermined"
-        if interval is not None and all(math.isfinite(v) and v > 0 for v in interval):
-            log_interval = (math.log10(interval[0]), math.log10(interval[1]))
+        if interval is not None and all(math.isfinite(float(v)) for v in interval):
+            low, high = float(interval[0]), float(interval[1])
         else:
-            half = 0.0 if mcse is None or not math.isfinite(mcse) else z * abs(mcse) / (ours * math.log(10))
-            log_interval = (math.log10(ours) - half, math.log10(ours) + half)
-        return judge(math.log10(ours), 0.0, math.log10(published), tolerance, interval=log_interval)
+            half = 0.0 if mcse is None or not math.isfinite(float(mcse)) else z * abs(float(mcse))
+            if ours > 0:       # the delta method on log10
+                spread = half / (ours * math.log(10))
+                low, high = ours * 10 ** -spread, ours * 10 ** spread
+            else:
+                low, high = ours - half, ours + half
+        # a value at or below 0 lies at minus infinity on the log scale
+        to_log = lambda v: math.log10(v) if v > 0 else -math.inf   # noqa: E731
+        return judge(0.0, 0.0, math.log10(published), tolerance, interval=(to_log(low), to_log(high)))
     values = (ours, published, tolerance)
     if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in values):
         return "undetermined"
     if tolerance < 0:
         raise ValueError(f"tolerance must be >= 0, got {tolerance}")
-    if interval is not None and all(math.isfinite(v) for v in interval):
+    if interval is not None and not any(math.isnan(float(v)) for v in interval):
         low, high = float(interval[0]), float(interval[1])
     else:
         half = 0.0 if mcse is None or not math.isfinite(mcse) else z * abs(mcse)

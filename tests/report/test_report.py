@@ -189,3 +189,45 @@ def test_roles_say_where_a_scenarios_parameters_come_from():
     roles = side_by_side(frame, origins={"ner": "calibrated", "mine": "fitted", "hand": "stated"})
     got = roles.groupby("scenario").role.agg(lambda r: sorted(set(r))).to_dict()
     assert got == {"ner": ["calibrated", "prediction"], "mine": ["fitted to data"], "hand": ["stated"]}
+
+
+def _committed(name):
+    path = ROOT / "results/paper" / name
+    if not path.exists():
+        pytest.skip("no committed paper-scale report in this checkout")
+    return path
+
+
+def test_committed_paper_scale_report_is_short_and_says_each_thing_once():
+    text = _committed("REPORT.md").read_text(encoding="utf-8")
+    assert len(text.encode("utf-8")) < 40_000
+    paragraphs = [p.strip() for p in text.split("\n\n") if len(p.strip()) > 200]
+    repeated = {p[:80] for p in paragraphs if paragraphs.count(p) > 1}
+    assert repeated == set()
+    assert max(len(x) for x in text.splitlines() if not x.startswith(("|", "!["))) <= 200
+
+
+def test_committed_paper_scale_counts_equal_the_ledger():
+    """The report's overview counts of predictions are the ledger's (fidelity.csv), paper by paper."""
+    from simstats.report.fidelity import paper_titles
+
+    ledger = pd.read_csv(_committed("fidelity.csv"), keep_default_na=False, na_values=[""])
+    assert set(ledger.role) <= {"prediction", "fitted", "identity", "validation", "self-consistency", "analogue",
+                                "input"}
+    judged = ledger[ledger.verdict != "not compared"]
+    assert judged.mcse.notna().all()
+    missed = ledger[ledger.verdict == "misses"]
+    assert (missed.explanation.str.match(r"note \d+$") | (missed.explanation == "unexplained")).all()
+    text = _committed("REPORT.md").read_text(encoding="utf-8")
+    overview = text.split("## Overview")[1].split("Other rows")[0]
+    titles = paper_titles()
+    for paper, part in ledger[ledger.role == "prediction"].groupby("paper"):
+        row = [x for x in overview.splitlines() if x.startswith(f"| {titles[paper]} |")][0]
+        cells = [int(x) for x in row.strip("|").split("|")[1:]]
+        m = part[part.verdict == "misses"]
+        assert cells == [int((part.verdict == "agrees").sum()), len(m), int(m.explanation.str.startswith("note").sum()),
+                         int((m.explanation == "unexplained").sum()), int((part.verdict == "undetermined").sum()),
+                         int((part.verdict == "not compared").sum())], paper
+    # Figure 4 at n = 100 is judged with a Monte Carlo error of at most half a point
+    f4 = ledger[(ledger.table == "F4_eval2_vs_n") & (ledger.column == "pct_significant_n100")]
+    assert len(f4) == 1 and f4.mcse.iloc[0] <= 0.5 and f4.verdict.iloc[0] in ("agrees", "misses", "undetermined")

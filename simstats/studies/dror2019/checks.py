@@ -132,7 +132,7 @@ def _outcome(remaining: int, rows: int) -> str:
         return f"all {rows} rows still miss there, so the population is not their cause"
     if remaining == 0:
         return f"none of the {rows} rows misses there"
-    return f"{remaining} of the {rows} rows still miss there (unexplained); the others do not"
+    return f"{remaining} of the {rows} rows still miss there; the others do not"
 
 
 def ukp_pools_rerun(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:

@@ -21,7 +21,8 @@ from pathlib import Path
 import pandas as pd
 
 from simstats.studies.dror2019.conventions import PAPER_NOISE, printed_rounding
-from simstats.studies.reference import judge, ledger_frame, ledger_row, published_text, read_if_present
+from simstats.studies.reference import (NOT_COMPARED, judge, ledger_frame, ledger_row, published_text,
+                                        read_if_present)
 
 #: The published number the synthetic population's spreads were set to.
 FITTED_CELLS = {("setup", "avg_std")}
@@ -65,6 +66,16 @@ def _verdict(text: str) -> str:
     return "misses" if str(text).startswith("misses") else str(text)
 
 
+def _judged(ours: float, mcse: float, published: float, tolerance: float, scale: str = "linear") -> tuple[str, str]:
+    """(verdict, why not compared): ``not compared`` when ours has no value or its MCSE is not computable (a
+    random number is never judged as a point), else :func:`judge`."""
+    if not math.isfinite(ours):
+        return NOT_COMPARED, "no value of ours in these results"
+    if not math.isfinite(mcse):
+        return NOT_COMPARED, "ours' Monte Carlo error is not computable from these results"
+    return judge(ours, mcse, published, tolerance, scale=scale), ""
+
+
 def _paper_rows(conv: pd.DataFrame) -> list[dict]:
     """Tables 1-3: the U test's p and ASO's eps_min of each example."""
     rows = []
@@ -77,8 +88,8 @@ def _paper_rows(conv: pd.DataFrame) -> list[dict]:
         primary = g[(g.convention == PRIMARY) & (g.data == data)].iloc[0]
         others = g.drop(index=primary.name)
         scale = str(getattr(primary, "scale", "linear") or "linear")
-        mcse = float(primary.mcse) if math.isfinite(float(primary.mcse)) else 0.0
-        verdict = judge(float(primary.ours), mcse, float(primary.paper), float(primary.tolerance), scale=scale)
+        mcse = float(primary.mcse)
+        verdict, why = _judged(float(primary.ours), mcse, float(primary.paper), float(primary.tolerance), scale)
         rows.append(ledger_row(
             paper=PAPER, table=table, row=row, column=column, item=f"{kind} (note)",
             variant=f"{PRIMARY} convention; {data}", published=float(primary.paper), ours=float(primary.ours),
@@ -88,8 +99,9 @@ def _paper_rows(conv: pd.DataFrame) -> list[dict]:
             sensitivity=_sensitivity([(f"{r.convention}, {r.data}", float(r.ours), float(r.mcse), _verdict(r.verdict))
                                       for r in others.itertuples()]),
             source="dror/conventions.csv",
-            note="the paper's own runs" if data == UKP_RUNS else "the paper's runs are not public: distributions "
-                                                                 "rebuilt from its six summaries"))
+            note=("the paper's own runs" if data == UKP_RUNS else "the paper's runs are not public: distributions "
+                                                                  "rebuilt from its six summaries")
+                 + (f"; {why}" if why else "")))
     return rows
 
 
@@ -113,7 +125,7 @@ def _table4_rows(conv: pd.DataFrame) -> list[dict]:
         others = g.drop(index=primary.name)
         ours, mcse = float(primary.ours), float(primary.mcse)
         has_value = math.isfinite(ours)
-        verdict = judge(ours, mcse, float(primary.paper), float(primary.tolerance)) if has_value else "not compared"
+        verdict, why = _judged(ours, mcse, float(primary.paper), float(primary.tolerance))
         rows.append(ledger_row(
             paper=PAPER, table=table, row=row, column=column, item=item,
             variant=f"{PRIMARY} convention; {primary.source}", published=float(primary.paper), ours=ours,
@@ -124,7 +136,8 @@ def _table4_rows(conv: pd.DataFrame) -> list[dict]:
                                       for r in others.itertuples() if math.isfinite(float(r.ours))]),
             source="dror/conventions.csv",
             note=("our comparison sets (every pair of values of one hyperparameter within a task), not the paper's 510"
-                  + ("" if has_value else "; fewer than two comparisons in this case"))))
+                  + ("" if has_value else "; fewer than two comparisons in this case")
+                  + (f"; {why}" if has_value and why else ""))))
     return rows
 
 
@@ -162,6 +175,7 @@ def _noise_rows(noise: pd.DataFrame) -> list[dict]:
             basis = ("3 se of the paper's 25,500 comparisons + rounding" if math.isfinite(se)
                      else "rounding (the paper gives no spread)")
             ours, mcse = float(primary[key]), float(primary[f"{key}_mcse"])
+            verdict, why = _judged(ours, mcse, published, tol)
             others = [] if cos else [(label, float(stats.loc[(analysis, stat)][key]),
                                       float(stats.loc[(analysis, stat)][f"{key}_mcse"]),
                                       judge(float(stats.loc[(analysis, stat)][key]),
@@ -171,10 +185,10 @@ def _noise_rows(noise: pd.DataFrame) -> list[dict]:
                 paper=PAPER, table=table, row=row, column=column, item=name,
                 variant="COS" if cos else f"{PRIMARY} convention eps_min", published=published, ours=ours, mcse=mcse,
                 tolerance=tol, rounding=half, tolerance_basis=basis, role="analogue",
-                verdict=judge(ours, mcse, published, tol), sensitivity=_sensitivity(others),
-                source="dror/noise_analyses.csv",
+                verdict=verdict, sensitivity=_sensitivity(others), source="dror/noise_analyses.csv",
                 note=f"our synthetic population of {int(primary.distributions)} distributions, "
-                     f"{int(primary.comparisons)} comparisons" + ("" if cos else f"; {EPS_REASON}")))
+                     f"{int(primary.comparisons)} comparisons" + ("" if cos else f"; {EPS_REASON}")
+                     + (f"; {why}" if why else "")))
     rows += _claim_rows(stats)
     return rows
 
@@ -205,6 +219,7 @@ def _claim_rows(stats: pd.DataFrame) -> list[dict]:
             continue
         s = stats.loc[(analysis, stat)]
         ours, mcse = 100 * float(s[share]), 100 * float(s[f"{share}_mcse"])
+        verdict, why = _judged(ours, mcse, centre, tol)
         others = [(label, 100 * float(stats.loc[(analysis, other)][share]),
                    100 * float(stats.loc[(analysis, other)][f"{share}_mcse"]),
                    judge(100 * float(stats.loc[(analysis, other)][share]),
@@ -215,12 +230,13 @@ def _claim_rows(stats: pd.DataFrame) -> list[dict]:
             paper=PAPER, table="claims_s6", row=row, column=column, item="",
             variant=f"{PRIMARY} convention " + ("eps_min" if stat == NOISE_PRIMARY else "eps_W2"),
             published=centre, ours=ours, mcse=mcse, tolerance=tol, rounding=printed_rounding(printed),
-            tolerance_basis=basis, role="analogue", verdict=judge(ours, mcse, centre, tol),
+            tolerance_basis=basis, role="analogue", verdict=verdict,
             sensitivity=_sensitivity(others), source="dror/noise_analyses.csv",
             note=(f"published as {published_text(PAPER, 'claims_s6', row, column)} % "
                   + ("(a bound, judged as its range); " if centre != printed else "; ")
                   + f"our synthetic population, {int(s.comparisons)} comparisons"
-                  + (f"; {EPS_REASON}" if stat == NOISE_PRIMARY else "; SO is eps_W2 at 0 or 1"))))
+                  + (f"; {EPS_REASON}" if stat == NOISE_PRIMARY else "; SO is eps_W2 at 0 or 1")
+                  + (f"; {why}" if why else ""))))
     return rows
 
 
@@ -235,14 +251,15 @@ def ledger_rows(results: Path) -> pd.DataFrame:
         published = float(published_text(PAPER, "setup", "255 distributions", "avg_std"))
         ours, mcse = float(population.sd.mean()), float(population.sd.std(ddof=1) / math.sqrt(len(population)))
         tol = 0.01 + printed_rounding(published)
+        verdict, why = _judged(ours, mcse, published, tol)
         rows.append(ledger_row(paper=PAPER, table="setup", row="255 distributions", column="avg_std",
                                item="mean sd of the distributions", variant="synthetic population", published=published,
                                ours=ours, mcse=mcse, tolerance=tol, rounding=printed_rounding(published),
                                tolerance_basis="±0.01 + rounding", role="fitted",
-                               verdict=judge(ours, mcse, published, tol), source="dror/population.csv",
+                               verdict=verdict, source="dror/population.csv",
                                note=f"our population's spreads were set by hand to resemble the paper's (body sd "
                                     f"0.003-0.03, failed runs in about half the distributions); "
-                                    f"{len(population)} distributions"))
+                                    f"{len(population)} distributions" + (f"; {why}" if why else "")))
     noise = read_if_present(results / "dror/noise_analyses.csv")
     if noise is not None and "mean_mcse" in noise:
         rows += _noise_rows(noise)

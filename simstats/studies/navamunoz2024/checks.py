@@ -13,40 +13,8 @@ import pandas as pd
 
 from simstats.studies.navamunoz2024.ledger import (CORRECTION_ORDER, LABELS, MARK_BANDS, PAPER_B, allowed_range,
                                                    mark_band_verdict, reference_table, table_printed, task_label,
-                                                   tie_counts, width_bands)
-from simstats.studies.reference import judge, rate_interval, rounding, value_range
-
-
-def implied_correlation(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
-    """Table 3 misses: the difference's width our test sets give when the two systems' bootstrap correlation is
-    the one the paper's Tables 2 and 3 imply (ours' own marginal widths kept), judged as the row was."""
-    bands = width_bands(results)
-    verdicts, parts, paper_r, ours_r = {}, [], [], []
-    for i, r in rows.iterrows():
-        language, pair = str(r.row).split(" ", 1)
-        reference, system = pair.split(" - ")
-        band = bands.get(language)
-        if band is None:
-            continue
-        hit = band[(band.table == "T3") & (band.reference == reference) & (band.system == system)]
-        if hit.empty or not math.isfinite(float(hit.width_at_paper_r.iloc[0])):
-            continue
-        b = hit.iloc[0]
-        verdicts[i] = judge(float(b.width_at_paper_r), float(b.width_at_paper_r_mcse), float(r.published),
-                            float(r.tolerance))
-        paper_r.append(float(b.paper_r))
-        ours_r.append(float(b.implied_r))
-        parts.append(f"{r.row}: r paper {b.paper_r:.2f}, ours {b.implied_r:.2f}; width at the paper's r "
-                     f"{b.width_at_paper_r:.4f} ± {b.width_at_paper_r_mcse:.4f} vs {r.published:.4f}")
-    if not parts:
-        return None
-    others = []
-    for band in bands.values():
-        t3 = band[band.table == "T3"]
-        missed = {tuple(str(x).split(" ", 1)[1].split(" - ")) for x in rows.row}
-        others += [float(v) for a, s, v in zip(t3.reference, t3.system, t3.paper_r) if (a, s) not in missed]
-    return {"missed_r": value_range(paper_r), "ours_r": value_range(ours_r), "other_r": value_range(others),
-            "shown": "; ".join(parts), "verdicts": verdicts}
+                                                   tie_counts)
+from simstats.studies.reference import judge, rate_interval, rounding
 
 
 def mark_from_another_run(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
@@ -132,5 +100,4 @@ def text_truncates(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> d
     return {"shown": "; ".join(parts), "verdicts": verdicts} if parts else None
 
 
-CHECKS = {f.__name__: f for f in (implied_correlation, mark_from_another_run, ties_transposition, text_quotes_cv,
-                                  text_truncates)}
+CHECKS = {f.__name__: f for f in (mark_from_another_run, ties_transposition, text_quotes_cv, text_truncates)}

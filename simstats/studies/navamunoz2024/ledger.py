@@ -71,11 +71,9 @@ def pvalue_se(p: float, b: int = PAPER_B) -> float:
 
 
 def log_tolerance(published: float, tolerance: float) -> float:
-    """A linear ± tolerance around ``published`` as log10 units (the wider side); NaN if it reaches 0."""
-    if published - tolerance <= 0:
-        return math.nan
-    return max(math.log10(published + tolerance) - math.log10(published),
-               math.log10(published) - math.log10(published - tolerance))
+    """A linear ± tolerance around a positive ``published`` in log10 units: the narrower side,
+    log10(1 + tolerance / published), so the log band never admits more than the linear one."""
+    return math.log10(1 + tolerance / published)
 
 
 def pvalue_identity(table, row, column, printed: str, ours: float, note: str, source: str,
@@ -84,9 +82,9 @@ def pvalue_identity(table, row, column, printed: str, ours: float, note: str, so
     printed value or its rounding band reaches 0."""
     published, half = float(printed), rounding(printed)
     tol = half + input_error
-    log_tol = log_tolerance(published, tol)
     basis = "rounding" + (f" + {input_error:.2g} from the inputs' rounding" if input_error else "")
-    if math.isfinite(log_tol) and ours > 0:
+    if published - tol > 0 and ours > 0:
+        log_tol = log_tolerance(published, tol)
         return ledger_row(paper=PAPER, table=table, row=row, column=column, published=published, ours=float(ours),
                           mcse=0.0, tolerance=log_tol, rounding=half, scale="log10", role="identity",
                           tolerance_basis=basis + " (as a factor, log10 units)",
@@ -219,11 +217,11 @@ def _figure3_rows() -> list[dict]:
         printed = published_text(PAPER, "pvalue", row, "p")
         published, ours = float(printed), float(raw[(reference, system)])
         half = rounding(printed)
-        log_tol = (3 * pvalue_se(published) + half) / (published * math.log(10))   # delta method on log10
+        log_tol = log_tolerance(published, 3 * pvalue_se(published) + half)    # the narrower side of the band
         z = abs(published - ours) / math.hypot(pvalue_se(published), pvalue_se(ours))
         rows.append(ledger_row(paper=PAPER, table="pvalue", row=row, column="p", published=published, ours=ours,
                                mcse=pvalue_se(ours), tolerance=log_tol, rounding=half, scale="log10",
-                               tolerance_basis="3 se of Figure 3's B = 10,000 estimate + rounding (log10 units, delta method)",
+                               tolerance_basis="3 se of Figure 3's B = 10,000 estimate + rounding (log10 units, narrower side)",
                                role="self-consistency",
                                verdict=judge(ours, pvalue_se(ours), published, log_tol, scale="log10"),
                                variant="Table 5's raw p-value (its own B = 10,000 run)",

@@ -7,7 +7,8 @@ that ranks the systems as the paper did), each analysed with the paper's bootstr
 intervals).  Per width: mean over the test sets, its MCSE (sd / sqrt(K)), the sd of one test set's width
 (the spread the paper's single width has under the model), the 2.5 % and 97.5 % quantiles, and for a
 difference the width one test set would give with the two systems' bootstrap correlation set to the
-one the paper's own Tables 2 and 3 imply (``width_at_paper_r``: the miss check of the explanations).
+one the paper's own Tables 2 and 3 imply (``width_at_paper_r``: information only, not a check of a miss,
+since it reproduces the paper's width whenever our marginal widths agree).
 Test set k uses the streams ("competition", case, "widths", k, ...): the band does not depend on how
 many cores run it, and the case's own test set (stream ("competition", case, ...)) is not among them.
 """
