@@ -36,9 +36,10 @@ DELTA95_RELATIVE_SE = math.sqrt(0.95 * 0.05 / 1000) / (2 * math.exp(-0.5 * 1.959
                                                        * 1.959964)
 
 
-def table5_identity(tables: pd.DataFrame) -> dict[tuple[str, str], str]:
-    """{(task, column): note} for Table 5 at n >= 2: the published Delta95(1) / sqrt(n) against the published
-    cell with that row's tolerance, and how many of the cells it lands in."""
+def table5_identity(tables: pd.DataFrame) -> dict[tuple[str, str], tuple[str, bool]]:
+    """{(task, column): (note, inside)} for Table 5 at n >= 2: whether the published Delta95(1) / sqrt(n) lands
+    inside the published cell's tolerance (an identity; a cell where it does not is a prediction), and how
+    many of the cells it lands in."""
     cells = tables[(tables.table == TABLE5) & (tables.n > 1) & tables.paper.notna()]
     inside, notes = 0, {}
     for r in cells.itertuples(index=False):
@@ -50,8 +51,9 @@ def table5_identity(tables: pd.DataFrame) -> dict[tuple[str, str], str]:
         inside += hit
         notes[(r.reference, r.quantity)] = value, hit
     total = len(notes)
-    return {k: (f"identity: published Delta95(1)/sqrt({k[1][1:]}) = {v:.3f} is {'inside' if hit else 'outside'} "
-                f"the tolerance ({inside} of {total} Table 5 cells at n >= 2 are)") for k, (v, hit) in notes.items()}
+    return {k: (f"published Delta95(1)/sqrt({k[1][1:]}) = {v:.3f} is {'inside' if hit else 'outside'} "
+                f"the tolerance ({inside} of {total} Table 5 cells at n >= 2 are)", bool(hit))
+            for k, (v, hit) in notes.items()}
 
 
 def _role(r) -> tuple[str, str]:
@@ -76,8 +78,11 @@ def ledger_rows(results: Path) -> pd.DataFrame:
     for r in tables[tables.paper.notna()].itertuples(index=False):
         column = f"pct_significant_n{int(r.n)}" if r.table == "F4_eval2_vs_n" else r.quantity
         role, note = _role(r)
+        if r.table == TABLE5 and (r.reference, r.quantity) in t5:
+            note, inside = t5[(r.reference, r.quantity)]
+            role = "identity" if inside else "prediction"
         verdict = r.verdict if r.verdict in ("agrees", "misses", "undetermined") else NOT_COMPARED
-        note = t5.get((r.reference, r.quantity), note) or ("" if verdict != NOT_COMPARED else r.verdict)
+        note = note or ("" if verdict != NOT_COMPARED else r.verdict)
         if verdict != NOT_COMPARED and not math.isfinite(r.se):      # every judged random number has an MCSE
             verdict, note = NOT_COMPARED, "no Monte Carlo error computed for this cell"
         elif r.quantity == "deltamax_test" and verdict != NOT_COMPARED:
@@ -112,11 +117,13 @@ def claim_rows(tables: pd.DataFrame) -> list[dict]:
         a = _cell(tables, "F4_eval2_vs_n", "CoNLL 2003 - NER-En", "pct_significant", 50)
         b = _cell(tables, "F4_eval2_vs_n", "CoNLL 2003 - NER-En", "pct_significant", 100)
         # the paper's own Monte Carlo error of its difference: 1,000 pairs at n = 50 (Table 2), 500 at n = 100
-        p50, p100 = 0.2172, 0.2106
+        p50 = paper_value(PAPER, "T2_eval2", "CoNLL 2003 - NER-En", "pct_significant") / 100
+        n100 = paper_text(PAPER, "F4_eval2_vs_n", "CoNLL 2003 - NER-En", "pct_significant_n100")
+        p100 = float(n100) / 100
         own = 100 * math.sqrt(p50 * (1 - p50) / 1000 + p100 * (1 - p100) / 500)
-        tol = 3 * own + 2 * rounding("21.06")
+        tol = 3 * own + 2 * rounding(n100)
         base = dict(paper=PAPER, table=CLAIMS, row="CoNLL 2003 - NER-En", column="figure4_change_n50_to_n100",
-                    published=published, tolerance=tol, rounding=2 * rounding("21.06"),
+                    published=published, tolerance=tol, rounding=2 * rounding(n100),
                     tolerance_basis=f"±{3 * own:.2f} points (3 se of the paper's difference: 1,000 and 500 pairs)"
                                     " + rounding", role="prediction", source="reimers/tables.csv")
         if a is None or b is None:
@@ -147,7 +154,8 @@ def claim_rows(tables: pd.DataFrame) -> list[dict]:
                                published=float(printed), ours=ratio, mcse=0.0, tolerance=tol, rounding=0.0,
                                tolerance_basis=f"±{3 * own:.3f} (3 se of Table 2's Delta95 of 1,000 pairs, "
                                                f"relative {DELTA95_RELATIVE_SE:.3f}) + {spread:.3f} from the "
-                                               "inputs' rounding; 'similar' has no printed digits",
+                                               "inputs' rounding; our reading of 'similar': equal within "
+                                               "the paper's Monte Carlo error",
                                role="self-consistency", verdict=judge(ratio, 0.0, float(printed), tol),
                                source="computed",
                                note=f"the paper's 2 zeta / its Table 2 Delta95 = {zeta:g} / {d95:g}"))
