@@ -218,14 +218,18 @@ def value_range(values) -> str:
 
 
 def ledger_table(ledger: pd.DataFrame) -> str:
-    """Ledger rows as a Markdown table: quantity, paper, ours ± MCSE, tolerance, role, verdict."""
-    return markdown_table(pd.DataFrame({
+    """Ledger rows as a Markdown table: quantity, paper, ours ± MCSE, tolerance, role, verdict (and how ours was
+    computed, where any row says)."""
+    table = pd.DataFrame({
         "table": ledger.table, "row": ledger.row, "quantity": [" ".join(x for x in (c, i) if x)
                                                               for c, i in zip(ledger.column, ledger["item"])],
         "variant": ledger.variant, "paper": ledger.published.map(format_number),
         "ours": [f"{format_number(o)}{mcse_suffix(m)}" for o, m in zip(ledger.ours, ledger.mcse)],
         "tolerance": ledger.tolerance.map(lambda v: f"±{format_number(v, 4)}"), "role": ledger.role,
-        "verdict": ledger.verdict}))
+        "verdict": ledger.verdict})
+    if not table.variant.astype(str).str.strip().any():
+        table = table.drop(columns="variant")
+    return markdown_table(table)
 
 
 def verdict_counts(ledger: pd.DataFrame, role: str | None = None, titles: dict | None = None) -> pd.DataFrame:

@@ -5,15 +5,13 @@ index: the row's verdict under the stated cause}, from :func:`simstats.studies.r
 """
 from __future__ import annotations
 
-import itertools
 import math
 from pathlib import Path
 
 import pandas as pd
 
-from simstats.studies.navamunoz2024.ledger import (CORRECTION_ORDER, LABELS, MARK_BANDS, PAPER_B, allowed_range,
-                                                   mark_band_verdict, reference_table, table_printed, task_label,
-                                                   tie_counts)
+from simstats.studies.navamunoz2024.ledger import (MARK_BANDS, PAPER_B, mark_band_verdict, reference_table,
+                                                   table_printed)
 from simstats.studies.reference import judge, rate_interval, rounding
 
 
@@ -36,45 +34,6 @@ def mark_from_another_run(ledger: pd.DataFrame, rows: pd.DataFrame, results: Pat
     low, high = rate_interval(p0, PAPER_B)
     return {"p": f"{p0:.4f}", "low": f"{low:.4f}", "high": f"{high:.4f}", "shown": "; ".join(parts),
             "verdicts": verdicts}
-
-
-def _consistent(counts: dict, m: int, pairs: int) -> bool:
-    return all(low <= counts[c][label] <= high
-               for c in counts for label in LABELS
-               for low, high in [allowed_range(counts, c, label, m, pairs)])
-
-
-def ties_transposition(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
-    """Tie counts outside the range the task's other counts allow: the single transpositions of two printed
-    counts of one kind that make every count of the task consistent.  Under the cause (exactly one such
-    transposition) each missed count is judged at its transposed value."""
-    table = reference_table("nava_munoz_2024_tables7_11")
-    tasks = {task_label(r): r for r in table.itertuples(index=False)}
-    verdicts, parts = {}, []
-    for label, part in rows.groupby("row", sort=False):
-        r = tasks[str(label)]
-        counts = tie_counts(r)
-        fixes = []
-        for column in counts:
-            for a, b in itertools.combinations(LABELS, 2):
-                swapped = {c: dict(v) for c, v in counts.items()}
-                swapped[column][a], swapped[column][b] = counts[column][b], counts[column][a]
-                if _consistent(swapped, r.m, r.possible_comparisons):
-                    fixes.append((column, a, b, swapped))
-        printed = "/".join(str(counts[c][x]) for c in ("ties",) for x in CORRECTION_ORDER)
-        if len(fixes) != 1:
-            parts.append(f"{label}: {len(fixes)} single transpositions restore the order")
-            continue
-        column, a, b, swapped = fixes[0]
-        for i, x in part.iterrows():
-            value = float(swapped[x.column][x["item"]])
-            low, high = allowed_range(swapped, x.column, x["item"], r.m, r.possible_comparisons)
-            verdicts[i] = judge(float(min(max(value, low), high)), 0.0, value, float(x.tolerance))
-        parts.append(f"{label}: ties none/BH/Holm/Bonferroni {printed}; only swapping {a} and {b} "
-                     f"({counts[column][a]} and {counts[column][b]}) orders them")
-    if not parts:
-        return None
-    return {"shown": "; ".join(parts), "verdicts": verdicts}
 
 
 def text_quotes_cv(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> dict | None:
@@ -100,4 +59,4 @@ def text_truncates(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> d
     return {"shown": "; ".join(parts), "verdicts": verdicts} if parts else None
 
 
-CHECKS = {f.__name__: f for f in (mark_from_another_run, ties_transposition, text_quotes_cv, text_truncates)}
+CHECKS = {f.__name__: f for f in (mark_from_another_run, text_quotes_cv, text_truncates)}
