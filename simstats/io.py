@@ -123,11 +123,11 @@ def format_number(value, digits: int = 3) -> str:
 
 def figure_lines(figures: Path, rel: str, names: list[tuple[str, str]]) -> list[str]:
     """Markdown lines showing each figure ``<figures>/<stem>.png`` that exists (linked relative to the report
-    as ``<rel>/<stem>.png``), captioned, with a link to its PDF."""
+    as ``<rel>/<stem>.png``, its file name as the image's text), captioned once, with a link to its PDF."""
     lines = []
     for stem, caption in names:
         if (figures / f"{stem}.png").exists():
-            lines += [f"![{caption}]({rel}/{stem}.png)", "", f"*{caption}* ([PDF]({rel}/{stem}.pdf))", ""]
+            lines += [f"![{stem}]({rel}/{stem}.png)", "", f"*{caption}* ([PDF]({rel}/{stem}.pdf))", ""]
     return lines
 
 

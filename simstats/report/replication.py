@@ -72,7 +72,7 @@ def _paper_misses(ledger: pd.DataFrame, findings: pd.DataFrame, notes, paper: st
     if missed.empty:
         lines += ["No published number misses its tolerance.", ""]
     else:
-        lines += [markdown_table(ledger_markdown_rows(missed)), ""]
+        lines += [markdown_table(ledger_markdown_rows(missed).drop(columns="verdict")), ""]
     found = findings[findings.paper == paper]
     if len(found):
         cited = []

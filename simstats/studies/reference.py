@@ -229,6 +229,8 @@ def ledger_table(ledger: pd.DataFrame) -> str:
         "verdict": ledger.verdict})
     if not table.variant.astype(str).str.strip().any():
         table = table.drop(columns="variant")
+    if len(table) > 1 and table.quantity.nunique() == 1:       # one quantity throughout: said once, in the title
+        table = table.rename(columns={"paper": f"paper ({table.quantity.iloc[0]})"}).drop(columns="quantity")
     return markdown_table(table)
 
 

@@ -119,7 +119,7 @@ def test_a_miss_without_an_explanation_is_flagged_not_dropped(tree, monkeypatch)
     assert set(ledger[(ledger.paper == "reimers2018") & (ledger.verdict == "misses")].explanation) == {
         "note 1", "unexplained"}
     table = replication_report(results, figures, scale="tiny", root_seed=3, ledger=ledger).split("### Misses")[1]
-    assert [x for x in table.splitlines() if "delta95_test" in x][0].endswith("| misses | unexplained |")
+    assert [x for x in table.splitlines() if "delta95_test" in x][0].endswith("| fitted | unexplained |")
 
 
 def test_report_prose_is_wrapped_and_no_paragraph_repeats(tree):

@@ -27,7 +27,7 @@ def report_section(results: Path, figures: Path, rel: str, ledger: pd.DataFrame)
              "known truth: `competition/study/summary.md`.", ""]
     if len(band):
         lines += ["CI widths (Tables 2 and 3) beside ours:", "", ledger_table(band.assign(variant="")), ""]
-    for case in cases:
+    for case in cases[:1]:            # the paper's figures are of its first example; the others: their case reports
         lines += figure_lines(figures, rel, [
             (f"competition/{case}_intervals", f"Figure 1 ({case}): ordered bootstrap CIs"),
             (f"competition/{case}_differences", f"Figure 2 ({case}): CIs of the differences to the winner"),
