@@ -35,10 +35,10 @@ from simstats.io import markdown_table
 
 import simstats.studies as registry
 from simstats.studies.reference import (LEDGER_COLUMNS, NOT_COMPARED, ROLES, UNEXPLAINED, VERDICTS, ledger_row,
-                                        paper_targets, verdict_counts)
+                                        paper_targets)
 
 __all__ = ["LEDGER_COLUMNS", "NOT_COMPARED", "ROLES", "Note", "explanations", "fidelity_ledger", "fidelity_markdown",
-           "ledger_notes", "paper_titles", "role_counts", "systematic_findings", "verdict_counts"]
+           "ledger_notes", "paper_titles", "role_counts", "systematic_findings"]
 
 #: The columns that name one published number: the ledger has one row per key.
 KEY_COLUMNS = ["paper", "table", "row", "column", "item"]

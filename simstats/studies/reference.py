@@ -232,17 +232,3 @@ def ledger_table(ledger: pd.DataFrame) -> str:
     if len(table) > 1 and table.quantity.nunique() == 1:       # one quantity throughout: said once, in the title
         table = table.rename(columns={"paper": f"paper ({table.quantity.iloc[0]})"}).drop(columns="quantity")
     return markdown_table(table)
-
-
-def verdict_counts(ledger: pd.DataFrame, role: str | None = None, titles: dict | None = None) -> pd.DataFrame:
-    """Rows per paper (and variant), columns agrees / misses / undetermined / not compared; ``titles``
-    names the papers (default: their keys)."""
-    part = ledger if role is None else ledger[ledger.role == role]
-    counts = (part.assign(variant=part.variant.str.split(";").str[0].fillna(""))
-              .groupby(["paper", "variant", "verdict"], sort=False).size().unstack(fill_value=0))
-    for column in ("agrees", "misses", "undetermined", NOT_COMPARED):
-        if column not in counts:
-            counts[column] = 0
-    counts = counts[["agrees", "misses", "undetermined", NOT_COMPARED]].reset_index()
-    counts["paper"] = counts.paper.map(lambda p: (titles or {}).get(p, p))
-    return counts
