@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simstats.compare import statistics_from_predictions
-from simstats.stats.competition import PAPER, analyse_competition
+from simstats.io.predictions import statistics_from_predictions
+from simstats.stats.competition import analyse_competition, competition_settings
 
 from .common import (ROOT, TOLERANCE_RULE, PValueCheck, Report, Settings, best_of, fmt_s, fmt_x, repeat_rule, timed)
 from .inputs import simulated_competition
@@ -24,7 +24,8 @@ SEED = 7
 def ours(table: pd.DataFrame, metric: str, resamples: int, subset=None):
     """The whole simstats analysis: statistics, bootstrap, score CIs, differences from the best, all pairs."""
     names, stats, m = statistics_from_predictions(table, "y", metric_name=metric, subset=subset)
-    res = analyse_competition(names, stats, m, n_resamples=resamples, rng=SEED, **PAPER)   # CompStats' p-values
+    res = analyse_competition(names, stats, m, n_resamples=resamples, rng=SEED,
+                              **competition_settings("paper"))   # CompStats' p-values
     return res, res.score_intervals(), res.differences_from_best(), res.pairs()
 
 

@@ -1,6 +1,7 @@
 """Validation of a whole workflow configuration (one-line errors naming the field).
 
-The workflow's schema (``workflow/schemas/config.schema.yaml``: the run's own fields) composed with
+The configuration's schema (``simstats/data/config.schema.yaml``, shipped with the package: the run's own
+fields) composed with
 each registered study's section schema and the scenario schema (:func:`config_schema`) is the
 single source of the fields' types, ranges and defaults; this module applies it once, lets each
 study parse its section (:mod:`simstats.studies`) and returns typed settings.
@@ -16,21 +17,23 @@ import yaml
 
 import simstats.studies as registry
 from simstats.sim.fields import as_mapping
-from simstats.sim.scenario import Scenario, ScenarioError, parse_scenarios
+from simstats.sim.scenario import BUILTIN_CONFIG_PATH, Scenario, ScenarioError, parse_scenarios
 from simstats.sim.schema import apply_schema, load_schema
 
-__all__ = ["WORKFLOW_SCHEMA_PATH", "Parsed", "Settings", "check_scenario_overrides", "config_schema", "validate_config"]
+__all__ = ["CONFIG_SCHEMA_PATH", "DEFAULT_CONFIG_PATH", "Parsed", "Settings", "check_scenario_overrides", "config_schema", "validate_config"]
 
-#: The workflow's schema of the run's own fields (in a checkout of the repository).
-WORKFLOW_SCHEMA_PATH = Path(__file__).resolve().parents[1] / "workflow" / "schemas" / "config.schema.yaml"
+#: The schema of the run's own fields (shipped with the package; the workflow's ``workflow/schemas/`` links to it).
+CONFIG_SCHEMA_PATH = Path(__file__).resolve().parent / "data" / "config.schema.yaml"
+#: The default configuration with the built-in scenarios (the repository's ``config/config.yaml`` links to it).
+DEFAULT_CONFIG_PATH = BUILTIN_CONFIG_PATH
 
 
-def config_schema(path: str | Path = WORKFLOW_SCHEMA_PATH) -> dict:
+def config_schema(path: str | Path = CONFIG_SCHEMA_PATH) -> dict:
     """The whole configuration's schema: the workflow's top level (``path``) with each registered study's
     ``schema.yaml`` under its configuration key."""
     path = Path(path)
     if not path.is_file():
-        raise ScenarioError(f"the workflow's schema {path} was not found: run from a checkout of the repository")
+        raise ScenarioError(f"the configuration's schema {path} was not found")
     top = load_schema(path)
     sections = {study.config_key: load_schema(study.directory / "schema.yaml") for study in registry.STUDIES}
     return {**top, "properties": {**top["properties"], **sections}}
@@ -136,7 +139,7 @@ def renamed_keys(config: Mapping[str, Any]) -> dict:
     return out
 
 
-def validate_config(config: Mapping[str, Any], schema_path: str | Path = WORKFLOW_SCHEMA_PATH) -> Settings:
+def validate_config(config: Mapping[str, Any], schema_path: str | Path = CONFIG_SCHEMA_PATH) -> Settings:
     """Check a configuration mapping; raise :class:`ScenarioError` naming the first bad field.
 
     The scenarios are parsed first (their parser names the field in its own words), then the

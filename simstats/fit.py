@@ -13,10 +13,70 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simstats.compare import InputError
+from dataclasses import dataclass
+
+from simstats.io.checks import InputError
 from simstats.sim.fit import FitError, ScenarioFit, fit_outcomes, fit_scores
 
-__all__ = ["fit_table", "select_rows"]
+__all__ = ["FitOptions", "fit_table", "select_rows"]
+
+
+@dataclass(frozen=True)
+class FitOptions:
+    """How :func:`fit_table` reads a runs table and fits it (the options of ``simstats fit``).
+
+    Column names left None take their defaults: ``run`` seed or run, ``item`` item, ``split`` split,
+    ``outcome`` correct, ``prediction`` pred or prediction, ``gold`` y or gold, ``test`` test, ``dev`` dev,
+    ``score`` score.
+
+    Attributes
+    ----------
+    where : list of str, optional
+        ``COLUMN=VALUE`` conditions every kept row meets.
+    run, item, split, outcome, prediction, gold, test, dev, score : str, optional
+        Column names (above).
+    system : str, optional
+        The system to fit, when a ``system`` column names several.
+    clusters : str, optional
+        Cluster (document) id column of item-level rows.
+    group : list of str, optional
+        Run level: columns whose values together name a configuration.
+    metric : {"accuracy", "recall", "precision", "f1"}
+        The scores' metric.
+    test_size, dev_size : int, optional
+        Run level: test and dev items.
+    assume_item_share : float
+        Run level without dev scores: the assumed share sigma_item^2 of the latent noise variance.
+    confidence : float
+        Level of every interval.
+    n_resamples : int
+        Item level: bootstrap resamples of the item (cluster) correlations.
+    failure_alpha : float
+        Level of the test that flags failed runs; 0 turns it off.
+    seed : int
+        Seed of the bootstrap and pivotal draws.
+    """
+    where: list[str] | None = None
+    run: str | None = None
+    item: str | None = None
+    split: str | None = None
+    outcome: str | None = None
+    prediction: str | None = None
+    gold: str | None = None
+    system: str | None = None
+    clusters: str | None = None
+    test: str | None = None
+    dev: str | None = None
+    score: str | None = None
+    group: list[str] | None = None
+    metric: str = "accuracy"
+    test_size: int | None = None
+    dev_size: int | None = None
+    assume_item_share: float = 0.5
+    confidence: float = 0.95
+    n_resamples: int = 200
+    failure_alpha: float = 0.01
+    seed: int = 0
 
 RUN_COLUMNS = ("seed", "run")
 
@@ -198,8 +258,19 @@ def _run_level(table, run_col, args) -> ScenarioFit:
                       runs=labels)
 
 
-def fit_table(table: pd.DataFrame, args) -> ScenarioFit:
-    """Fit a scenario to a runs table with the options of ``simstats fit`` (``args``: its namespace)."""
+def fit_table(table: pd.DataFrame, options: FitOptions | None = None) -> ScenarioFit:
+    """Fit a scenario to a runs table (the module docstring's shapes) with ``options``.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> runs = pd.DataFrame({"seed": range(8), "test": 0.8 + rng.normal(0, 0.01, 8)})
+    >>> fit = fit_table(runs, FitOptions(test_size=1000))
+    >>> fit.family
+    'normal'
+    """
+    args = FitOptions() if options is None else options
     table = select_rows(table, args.where)
     if table.empty:
         raise InputError("the table has no rows")

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from simstats.io import markdown_table
+from simstats.io.write import markdown_table
 
 import simstats.studies as registry
 from simstats.studies.reference import (LEDGER_COLUMNS, NOT_COMPARED, ROLES, UNEXPLAINED, VERDICTS, ledger_row,

@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 import simstats.studies as registry
-from simstats.io import markdown_table
+from simstats.io.write import markdown_table
 from simstats.report.fidelity import (RULE, UNEXPLAINED, _fmt, fidelity_ledger, ledger_markdown_rows, ledger_notes,
                                       paper_titles, role_counts, systematic_findings)
 

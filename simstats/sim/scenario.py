@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from simstats.sim.fields import ScenarioError  # noqa: F401  (re-exported: simstats.sim.scenario.ScenarioError)
 from simstats.sim.fields import as_mapping, check_keys, fail
 from simstats.sim.schema import SCENARIO_SCHEMA_PATH, apply_schema
+
+#: The default configuration with the built-in scenarios, shipped with the package (the repository's
+#: ``config/config.yaml`` links to it).
+BUILTIN_CONFIG_PATH = Path(__file__).resolve().parents[1] / "data" / "config.yaml"
 
 METRICS = ("accuracy", "recall", "precision", "f1")
 SEED_FAMILIES = ("normal", "skew_normal", "failure_mixture", "test_shift_mixture")

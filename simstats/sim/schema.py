@@ -1,7 +1,7 @@
 """JSON schemas of the configuration: the single source of the fields' types, ranges and defaults.
 
 A scenario's schema is ``scenario.schema.yaml`` beside this module; each study's section has the
-``schema.yaml`` of its package; the workflow's top level is ``workflow/schemas/config.schema.yaml``
+``schema.yaml`` of its package; the top level is ``simstats/data/config.schema.yaml``
 (composed with the others by :func:`simstats.config.config_schema`).  :func:`apply_schema`
 validates a value against one of them and returns a copy with the schema's defaults filled in; a
 violation raises :class:`ScenarioError` with a one-line message naming the field.  The parsers

@@ -47,17 +47,24 @@ import pandas as pd
 
 from simstats.stats.engine import as_generator, column_sums
 from simstats.stats.results import TestResult, check_confidence_level
+from simstats.stats import conventions
 from simstats.stats.lazy import lazy_module
 
 special = lazy_module("scipy.special")
 
 __all__ = ["aso", "multi_aso", "violation_ratio", "cos_verdict", "ASOResult", "SmallSampleWarning", "NOT_A_TEST",
-           "METHODS", "quantile_layout", "QuantileLayout", "sorted_resample_indices", "resampled_violation_ratios",
+           "METHODS", "aso_methods", "quantile_layout", "QuantileLayout", "sorted_resample_indices", "resampled_violation_ratios",
            "checked_scores", "alpha_level"]
 
 MIN_SCORES = 3
 WARN_SCORES = 10
 METHODS = ("exact", "grid", "deepsig")
+
+
+def aso_methods() -> tuple[str, ...]:
+    """The ASO computations :func:`aso` accepts: :data:`METHODS` and the registered ones
+    (:mod:`simstats.stats.conventions`)."""
+    return METHODS + tuple(n for n in conventions.names("aso_methods") if n not in METHODS)
 
 
 class SmallSampleWarning(UserWarning):
@@ -603,8 +610,9 @@ def aso(scores_a, scores_b, *, confidence_level: float = 0.95, num_comparisons: 
         Comparisons the level is shared by.
     n_resamples : int
         Bootstrap replicates of both samples (>= 2).
-    method : {"exact", "grid", "deepsig"}
-        Integration (module docstring).
+    method : {"exact", "grid", "deepsig"} or a registered name
+        Integration (module docstring), or a computation registered as an ASO method
+        (:mod:`simstats.stats.conventions`), called with these arguments.
     dt : float
         Grid step of the grid methods.
     rng : numpy.random.Generator or int
@@ -652,6 +660,10 @@ def aso(scores_a, scores_b, *, confidence_level: float = 0.95, num_comparisons: 
     >>> round(res.violation_ratio + float(norm.ppf(0.95)) * res.sigma * math.sqrt(40 / 400), 4)
     0.0973
     """
+    if method not in METHODS:
+        registered = conventions.get("aso_methods", method)
+        return registered(scores_a, scores_b, confidence_level=confidence_level, num_comparisons=num_comparisons,
+                          n_resamples=n_resamples, dt=dt, rng=rng)
     a = checked_scores(scores_a, "scores_a")
     b = checked_scores(scores_b, "scores_b")
     level = alpha_level(confidence_level, num_comparisons)

@@ -33,10 +33,10 @@ in every replicate and get p = 1, never 0.
 The defaults (:data:`RECOMMENDED`, the same as ``simstats competition``'s) are two-sided add-one
 p-values and Holm over all pairs: under the global null they control the family-wise error
 over the table, provided B is large enough for the correction (:func:`required_resamples`,
-:func:`resolution_warning`, and a warning from :func:`analyse_competition`).  The paper's
-settings (:data:`PAPER`: one-sided count/B p-values, no correction for the verdicts, corrections
-within groups in Table 5) are opt-in: the data pick which system of a pair is "better", so a
-one-sided p rejects a tied pair about 2 alpha of the time.
+:func:`resolution_warning`, and a warning from :func:`analyse_competition`).  Other bundles of
+settings are registered as presets (:mod:`simstats.stats.conventions`), e.g. one-sided count/B
+p-values with uncorrected verdicts; note that there the data pick which system of a pair is
+"better", so a one-sided p rejects a tied pair about 2 alpha of the time.
 """
 from __future__ import annotations
 
@@ -47,27 +47,46 @@ import pandas as pd
 
 import warnings
 
+from simstats.stats import conventions
 from simstats.stats.bootstrap import PVALUE_RULES, bootstrap_score_matrix, extreme_counts, pvalues_from_counts
 from simstats.stats.engine import improvement
 from simstats.stats.metrics import Metric
 from simstats.stats.multitest import CORRECTIONS, adjust_pvalues, quick_gc
 
 __all__ = ["analyse_competition", "CompetitionAnalysis", "competition_settings", "decision_rule", "pvalue_description",
-           "tie_structure", "possible_winners", "required_resamples", "resolution_warning", "RECOMMENDED", "PAPER",
-           "PRESETS", "SCOPES", "PAIR_ALTERNATIVES"]
+           "tie_structure", "possible_winners", "required_resamples", "resolution_warning", "RECOMMENDED",
+           "presets", "preset_description", "SCOPES", "PAIR_ALTERNATIVES"]
 
 #: Families of a correction: all m(m-1)/2 pairs at once, or each reference system's comparisons.
 SCOPES = ("group", "all")
 #: A pair's alternative: "two-sided", or "greater": one-sided, "the system ranked above is better"
-#: (the paper; "less" would claim the lower-ranked system is better, which the ranking already denies).
+#: ("less" would claim the lower-ranked system is better, which the ranking already denies).
 PAIR_ALTERNATIVES = ("two-sided", "greater")
 #: The recommended settings (the defaults of analyse_competition and ``simstats competition``).
 RECOMMENDED = {"alternative": "two-sided", "pvalue_rule": "add-one", "correction": "holm", "scope": "all"}
-#: Nava-Muñoz et al. (2024) and CompStats: one-sided count/B p-values, uncorrected verdicts, Table 5
-#: corrections within each reference system's group.
-PAPER = {"alternative": "greater", "pvalue_rule": "fraction", "correction": "none", "scope": "group"}
-#: Named bundles of settings (``simstats competition --preset``).
-PRESETS = {"recommended": RECOMMENDED, "paper": PAPER}
+
+
+def presets() -> tuple[str, ...]:
+    """Names of the bundles of settings (``simstats competition --preset``): "recommended" and the presets
+    registered in :mod:`simstats.stats.conventions`."""
+    return ("recommended",) + tuple(n for n in conventions.names("competition_presets") if n != "recommended")
+
+
+def _preset(name: str) -> dict:
+    if name == "recommended":
+        return RECOMMENDED
+    if name not in presets():
+        raise ValueError(f"preset must be one of {presets()}, got {name!r}")
+    return conventions.get("competition_presets", name)
+
+
+def preset_description(name: str) -> str:
+    """One line stating a preset's settings, e.g. for the command line's help."""
+    s = _preset(name)
+    sides = "two-sided" if s["alternative"] == "two-sided" else "one-sided"
+    family = "all pairs" if s["scope"] == "all" else "each reference system's comparisons"
+    return f"{sides} {s['pvalue_rule']} p-values, correction {s['correction']} over {family}"
+
 #: Scores equal to this many decimals are tied when ranking (guards against rounding noise).
 RANK_DECIMALS = 12
 
@@ -127,12 +146,12 @@ def decision_rule(correction: str = "holm", scope: str = "all", alpha: float = 0
 
 
 def competition_settings(preset: str = "recommended", **overrides) -> dict:
-    """The settings of a named preset (:data:`PRESETS`) with single settings overridden.
+    """The settings of a named preset (:func:`presets`) with single settings overridden.
 
     Parameters
     ----------
-    preset : {"recommended", "paper"}
-        The bundle to start from.
+    preset : str
+        The bundle to start from: "recommended" or a registered preset.
     **overrides
         ``alternative``, ``pvalue_rule``, ``correction``, ``scope``: values that are not None
         replace the preset's.
@@ -149,12 +168,10 @@ def competition_settings(preset: str = "recommended", **overrides) -> dict:
 
     Examples
     --------
-    >>> competition_settings("paper", correction="holm")
-    {'alternative': 'greater', 'pvalue_rule': 'fraction', 'correction': 'holm', 'scope': 'group'}
+    >>> competition_settings("recommended", correction="bonferroni")
+    {'alternative': 'two-sided', 'pvalue_rule': 'add-one', 'correction': 'bonferroni', 'scope': 'all'}
     """
-    if preset not in PRESETS:
-        raise ValueError(f"preset must be one of {tuple(PRESETS)}, got {preset!r}")
-    out = dict(PRESETS[preset])
+    out = dict(_preset(preset))
     unknown = set(overrides) - set(out)
     if unknown:
         raise ValueError(f"unknown settings {sorted(unknown)}; known: {sorted(out)}")

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simstats.io import format_number, markdown_table, mcse_suffix
+from simstats.io.write import format_number, markdown_table, mcse_suffix
 
 #: The normal quantile of the two-sided 95 % Monte Carlo interval used by :func:`judge`.
 Z95 = 1.959963984540054

@@ -9,7 +9,8 @@ import pytest
 
 from conftest import run_cli, write_table
 from simstats import __version__
-from simstats.cli import CLAIM_FIELDS, main
+from simstats.cli import main
+from simstats.cli.output import CLAIM_FIELDS
 
 
 def predictions(n=400, seed=2, accuracies=(0.62, 0.80, 0.72)):

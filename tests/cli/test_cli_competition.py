@@ -11,9 +11,10 @@ import pandas as pd
 import pytest
 
 from simstats.cli import main
-from simstats.compare import statistics_from_predictions
-from simstats.stats.competition import PAPER as PAPER_SETTINGS, analyse_competition, competition_settings
-from simstats.studies.navamunoz2024.tables import case_markdown, case_tables
+from simstats.io.predictions import statistics_from_predictions
+from simstats.stats.competition import analyse_competition, competition_settings
+from simstats.studies.navamunoz2024.conventions import PRESET as PAPER_SETTINGS
+from simstats.io.competition import case_markdown, case_tables
 
 DATA = Path(__file__).resolve().parents[2] / "resources" / "realdata" / "compstats_competition_data.csv"
 ARGS = [str(DATA), "--gold", "y", "--metric", "weighted_f1", "--n-resamples", "500", "--seed", "3"]
@@ -184,7 +185,7 @@ def _verdicts(doc) -> dict:
 def test_one_verdict_per_system_in_every_table_and_figure(capsys, tmp_path, flags):
     """CompStats' data: BoW (Corpus) against INGEOTEC was "different" in Table 3 and Figure 2 but "tied" in
     Tables 4/5 and tied_with; now every table, the figure's colours and the JSON follow one rule."""
-    from simstats.studies.navamunoz2024.figures import difference_intervals_figure
+    from simstats.io.competition import difference_intervals_figure
 
     args = [a if a != "500" else "2000" for a in ARGS]
     code, out, _ = run(capsys, *args, *flags, "--format", "json", "--out", str(tmp_path))

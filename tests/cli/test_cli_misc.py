@@ -11,8 +11,11 @@ import pytest
 from conftest import run_cli, write_table
 import yaml
 
-from simstats.cli import BEST_ONE_SIDED
-from simstats.compare import ASO_METHODS, compare_systems
+from simstats.cli.output import BEST_ONE_SIDED
+from simstats.compare import compare_systems
+from simstats.stats.aso import aso_methods
+
+ASO_METHODS = aso_methods()
 from simstats.config import validate_config
 from simstats.stats.aso import aso
 from simstats.studies.dror2019.conventions import dror2019_aso
@@ -154,7 +157,7 @@ def test_replace_true_overrides_field_by_field(tmp_path, capsys):
         "metric": "accuracy", "target": 0.8, "dev": {"items": 100}, "test": {"items": 100}}})
     code, out, err = run(capsys, "check-config", BUILTIN, user)
     assert code == 0 and err == "" and out.splitlines()[-1] == f"ok: {len(scenarios) + 1} scenarios"
-    from simstats.cli import _load
+    from simstats.cli.config import load_config as _load
     merged = validate_config(_load([str(BUILTIN), str(user)])).scenarios[name]
     alone = validate_config(yaml.safe_load(BUILTIN.read_text())).scenarios[name]
     assert merged.sigma_e == 0.5 and merged.target == alone.target and merged.test == alone.test

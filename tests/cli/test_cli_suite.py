@@ -256,7 +256,7 @@ def test_tie_groups_name_the_models_not_separated(tmp_path, capsys):
 
 
 def test_an_item_table_and_the_lm_eval_logs_agree_with_scipy(tmp_path, capsys):
-    from simstats.readers.lm_eval import read_lm_eval
+    from simstats.io.lm_eval import read_lm_eval
 
     code, out, err = run_cli(capsys, "suite", "--from", "lm-eval", LM_EVAL, "--filter", "strict-match",
                              "--format", "csv", "--tasks")

@@ -7,7 +7,8 @@ import pytest
 from scipy import stats
 
 from simstats.cli import main
-from simstats.compare import InputError, compare_score_distributions
+from simstats.io.checks import InputError
+from simstats.compare import compare_score_distributions
 
 
 def long_table(rng, k=8):

@@ -13,7 +13,8 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 
 from simstats.cli import main
-from simstats.compare import Runs, compare_approach_runs, compare_score_distributions, compare_systems
+from simstats.io.runs import Runs
+from simstats.compare import compare_approach_runs, compare_score_distributions, compare_systems
 from simstats.stats.competition import analyse_competition
 from simstats.stats.metrics import accuracy
 

@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 from simstats.cli import main
-from simstats.compare import Runs, compare_approach_runs, compare_score_distributions, compare_systems
+from simstats.io.runs import Runs
+from simstats.compare import compare_approach_runs, compare_score_distributions, compare_systems
 from simstats.stats.metrics import accuracy
 
 ALPHA = 0.05
@@ -46,8 +47,8 @@ def test_compare_default_holds_alpha_with_one_run_per_system(test, n):
 def test_compare_from_scores_holds_alpha_with_epochs_and_clusters():
     """`--from scores`' default: 3 samples per item averaged, items of 20 subjects of 15 (each subject
     shifts both models' chance alike), the subjects resampled whole; item-dominant variation."""
-    from simstats.readers.paired import paired_scores
-    from simstats.readers.scores import read_scores
+    from simstats.io.paired import paired_scores
+    from simstats.io.scores import read_scores
 
     rng = np.random.default_rng(31)
     subject = np.repeat(np.arange(20), 15)

@@ -114,7 +114,7 @@ def assert_same_results(from_logs, from_scores):
     (["--task", "toy_qa", "--filter", "maj@3"], {"task": "toy_qa", "filter": "maj@3"}),
 ])
 def test_lm_eval_gives_the_results_of_the_same_scores_table(tmp_path, capsys, options, read):
-    from simstats.readers.lm_eval import read_lm_eval
+    from simstats.io.lm_eval import read_lm_eval
 
     from_logs, _ = compare_csv(capsys, "--from", "lm-eval", RUNS, *options)
     rows = quietly(read_lm_eval, RUNS, **read).rename(columns={"cluster": "subject"})
@@ -129,7 +129,7 @@ def test_lm_eval_gives_the_results_of_the_same_scores_table(tmp_path, capsys, op
                                                  ("toy_graded", "keyword_recall", "document"),
                                                  ("toy_graded", "all_terms", None)])
 def test_inspect_gives_the_results_of_the_same_scores_table(tmp_path, capsys, task, scorer, field):
-    from simstats.readers.inspect import read_inspect
+    from simstats.io.inspect import read_inspect
 
     logs = toy_logs(task)
     clusters = ["--clusters", field] if field else []
@@ -145,7 +145,7 @@ def test_inspect_gives_the_results_of_the_same_scores_table(tmp_path, capsys, ta
 
 @pytest.mark.parametrize("suite", ["paired", "trials_perturbation"])
 def test_helm_gives_the_results_of_the_same_scores_table(tmp_path, capsys, suite):
-    from simstats.readers.helm import read_helm
+    from simstats.io.helm import read_helm
 
     from_logs, _ = compare_csv(capsys, "--from", "helm", HELM / suite)
     rows = read_helm(HELM / suite)

@@ -10,7 +10,7 @@ from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
 import simstats
-from simstats import io
+from simstats.io import write as io
 from simstats.stats import metrics, montecarlo
 from simstats.stats.engine import orient_by_winner
 from conftest import acc_stats, exact_bootstrap_pvalue

@@ -1,8 +1,10 @@
-"""The package's layers import downwards only, the report and the configuration reach the studies through
-the registry, and no module imports itself through a cycle.
+"""The package's layers import downwards only, every module is checked by name, no module outside the
+pipeline's layers (studies/, report/) names a study, and no module imports itself through a cycle.
 
-io <- stats <- sim <- studies <- report <- (config, compare, cli, the package itself); stats/ imports
-nothing else of simstats.
+stats <- io <- sim <- studies <- report (the pipeline's side);
+stats <- io <- sim <- app (compare, plan, suite, fit, config, the package) <- cli (the user's side).
+stats/ imports nothing else of simstats; the user's side reaches the studies only through the registry
+(``simstats.studies``, for the configuration's schemas), never a study's modules.
 """
 from __future__ import annotations
 
@@ -15,22 +17,30 @@ PACKAGE = Path(__file__).resolve().parents[2] / "simstats"
 
 #: layer of a module -> the layers it may import from
 ALLOWED = {
-    "io": set(),
     "stats": {"stats"},
-    "sim": {"stats", "sim", "io"},
-    "studies": {"stats", "sim", "studies", "io"},
-    "report": {"stats", "sim", "studies", "report", "io"},
-    "app": {"stats", "sim", "studies", "report", "io", "app"},
+    "io": {"stats", "io"},
+    "sim": {"stats", "io", "sim"},
+    "studies": {"stats", "io", "sim", "studies", "registry"},
+    "report": {"stats", "io", "sim", "studies", "registry", "report"},
+    "app": {"stats", "io", "sim", "app", "registry"},
+    "cli": {"stats", "io", "sim", "app", "cli"},
 }
+
+#: The public analyses and the configuration check, one module each (the "app" layer).
+APP_MODULES = {"simstats", "simstats.compare", "simstats.plan", "simstats.suite", "simstats.fit", "simstats.config"}
 
 
 def layer(module: str) -> str:
+    """The layer of a module named in full; every module of the package has one (a new top-level module must be
+    placed here, by name)."""
     parts = module.split(".")
-    if len(parts) == 1:
-        return "app"
-    if parts[1] in ("stats", "sim", "studies", "report", "io"):
+    if module == "simstats.studies":
+        return "registry"
+    if len(parts) > 1 and parts[1] in ("stats", "sim", "studies", "report", "io", "cli"):
         return parts[1]
-    return "app"  # simstats.config, simstats.compare, simstats.cli, simstats.__init__
+    if module in APP_MODULES:
+        return "app"
+    raise KeyError(f"{module}: no layer (add it to APP_MODULES or a layer's package)")
 
 
 def module_name(path: Path) -> str:
@@ -65,7 +75,40 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 
 def test_every_module_is_in_a_layer():
     layers = {layer(module_name(p)) for p in MODULES}
-    assert layers == set(ALLOWED)
+    assert layers == set(ALLOWED) | {"registry"}
+
+
+def test_a_new_top_level_module_has_no_layer_until_placed():
+    with pytest.raises(KeyError, match="no layer"):
+        layer("simstats.helpers")
+
+
+ALLOWED["registry"] = ALLOWED["studies"]
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if layer(module_name(p)) in ("stats", "io", "sim", "app", "cli")],
+                         ids=lambda p: module_name(p))
+def test_the_user_side_names_no_study(path):
+    """No module outside studies/ and report/ imports a study's modules or simstats.studies.reference; only
+    simstats.config reaches the registry (the configuration's schemas)."""
+    name = module_name(path)
+    studies = [t for t in imported_modules(path) if t == "simstats.studies" or t.startswith("simstats.studies.")]
+    allowed = {"simstats.studies", "simstats.studies.STUDIES"} if name == "simstats.config" else set()
+    assert set(studies) <= allowed, f"{name} imports {sorted(set(studies) - allowed)}"
+
+
+@pytest.mark.parametrize("path", [p for p in MODULES if layer(module_name(p)) == "stats"], ids=lambda p: module_name(p))
+def test_stats_names_no_paper(path):
+    """stats/ is paper-agnostic: no paper's key or author in its code (docstrings may cite a method's source)."""
+    tree = ast.parse(path.read_text())
+    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                  if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body
+                  and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    names = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)]
+    strings = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+               and id(n) not in docstrings]
+    keys = ("reimers2018", "yeh2000", "navamunoz2024", "dror2019", "nava_munoz", "PAPER")
+    assert not [k for k in keys if any(k in s for s in names + strings)]
 
 
 #: What report/ and simstats.config may import of simstats.studies: the registry and the ledger's vocabulary,
@@ -76,7 +119,7 @@ MODULE_NAMES = {module_name(p) for p in MODULES}
 
 def study_imports(path: Path) -> list[str]:
     """The modules of simstats.studies a module imports other than the registry's."""
-    return sorted({t for t in imported_modules(path) if t in MODULE_NAMES and layer(t) == "studies"
+    return sorted({t for t in imported_modules(path) if t in MODULE_NAMES and layer(t) in ("studies", "registry")
                    and t not in REGISTRY_MODULES})
 
 
@@ -152,8 +195,10 @@ def test_imports_point_down(path):
     bad = []
     for target in imported_modules(path):
         if target == "simstats":
-            if own != "app":
+            if own not in ("app", "cli"):
                 bad.append(target)
+            continue
+        if target not in MODULE_NAMES:       # a name imported from a module: its module was checked
             continue
         if layer(target) not in ALLOWED[own]:
             bad.append(target)

@@ -1,4 +1,4 @@
-"""`simstats.readers.helm.read_helm`: the per-instance scores of HELM runs (tests/data/harness/helm, written by
+"""`simstats.io.helm.read_helm`: the per-instance scores of HELM runs (tests/data/harness/helm, written by
 crfm-helm 0.5.16) equal HELM's own aggregates (stats.json) and per-instance entries (per_instance_stats.json),
 read here independently with json; perturbed copies are skipped and train trials are the epochs."""
 import hashlib
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from simstats.compare import InputError
-from simstats.readers import COLUMNS
-from simstats.readers.helm import read_helm
+from simstats.io.checks import InputError
+from simstats.io.formats import COLUMNS
+from simstats.io.helm import read_helm
 
 RUNS = Path(__file__).resolve().parents[1] / "data" / "harness" / "helm" / "benchmark_output" / "runs"
 SUITES = {"paired": ("simple_mcqa", 40, 1), "trials_perturbation": ("simple_mcqa:data_augmentation=robustness", 6, 2)}

@@ -1,4 +1,4 @@
-"""`simstats.readers.inspect.read_inspect`: the per-sample scores of inspect_ai logs (tests/data/harness/inspect,
+"""`simstats.io.inspect.read_inspect`: the per-sample scores of inspect_ai logs (tests/data/harness/inspect,
 written by inspect-ai 0.3.285, and five real logs from inspect_ai's repository) equal inspect's own metrics and
 per-sample values, read here with inspect_ai's API (`read_eval_log`, `value_to_float`). Logs are chosen by
 their header (model, task, task_args, status), never by file name (the names carry dates and random ids)."""
@@ -16,8 +16,8 @@ from inspect_ai.scorer import value_to_float  # noqa: E402
 from conftest import inspect_logs, one_inspect_log  # noqa: E402
 
 from simstats.compare import InputError  # noqa: E402
-from simstats.readers import COLUMNS  # noqa: E402
-from simstats.readers.inspect import _number, read_inspect  # noqa: E402
+from simstats.io.formats import COLUMNS  # noqa: E402
+from simstats.io.inspect import _number, read_inspect  # noqa: E402
 
 HARNESS = Path(__file__).resolve().parents[1] / "data" / "harness" / "inspect"
 

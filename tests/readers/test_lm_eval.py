@@ -1,4 +1,4 @@
-"""`simstats.readers.lm_eval.read_lm_eval`: the per-document scores of lm-evaluation-harness output folders
+"""`simstats.io.lm_eval.read_lm_eval`: the per-document scores of lm-evaluation-harness output folders
 (tests/data/harness/lm_eval, written by lm-eval 0.4.13) equal the harness's own aggregates and per-document
 values, read here independently with json from the results and samples files."""
 import json
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from simstats.compare import InputError
-from simstats.readers import COLUMNS
-from simstats.readers.lm_eval import read_lm_eval
+from simstats.io.checks import InputError
+from simstats.io.formats import COLUMNS
+from simstats.io.lm_eval import read_lm_eval
 
 HARNESS = Path(__file__).resolve().parents[1] / "data" / "harness" / "lm_eval"
 RUNS = HARNESS / "runs"

@@ -1,4 +1,4 @@
-"""Per-sentence BLEU statistics through sacrebleu's public API (simstats.readers.mt)."""
+"""Per-sentence BLEU statistics through sacrebleu's public API (simstats.io.mt)."""
 import numpy as np
 import pytest
 
@@ -6,7 +6,7 @@ sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU  # noqa: E402
 
 from simstats.compare import InputError  # noqa: E402
-from simstats.readers.mt import bleu_statistics, read_translations  # noqa: E402
+from simstats.io.mt import bleu_statistics, read_translations  # noqa: E402
 from simstats.stats.metrics import bleu  # noqa: E402
 
 

@@ -11,7 +11,8 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 from simstats.cli import main
-from simstats.compare import InputError, compare_systems
+from simstats.io.checks import InputError
+from simstats.compare import compare_systems
 from simstats.stats import metrics
 from simstats.stats.bootstrap import bootstrap_score_matrix, paired_bootstrap
 

@@ -5,10 +5,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simstats.compare import statistics_from_predictions
+from simstats.io.predictions import statistics_from_predictions
 from simstats.stats.competition import adjust_pair_table, analyse_competition, summary_measures
 from simstats.stats.metrics import accuracy, label_statistics, mae
 from simstats.studies.reference import reference_table
+
+#: One-sided count/B p-values, uncorrected verdicts, corrections within groups (the settings of CompStats).
+PAPER = {"alternative": "greater", "pvalue_rule": "fraction", "correction": "none", "scope": "group"}
 
 DATA = Path(__file__).resolve().parents[2] / "resources" / "realdata" / "compstats_competition_data.csv"
 
@@ -143,7 +146,7 @@ def test_within_group_and_all_pairs_scopes_differ_only_in_family():
 
 
 # --------------------------------------------------------------------------- rankings with uncertainty
-from simstats.stats.competition import (PAPER, CompetitionAnalysis, bootstrap_ranks,  # noqa: E402
+from simstats.stats.competition import (CompetitionAnalysis, bootstrap_ranks,  # noqa: E402
                                         possible_winners, tie_structure)
 
 #: Five bootstrap replicates of three systems (A > B > C observed), ranked by hand:

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from simstats.cli import main
-from simstats.compare import read_table, statistics_from_long, statistics_metric
+from simstats.io.tables import read_table
+from simstats.io.predictions import statistics_from_long, statistics_metric
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 STATISTICS = DATA / "wmt17_en_de_bleu_statistics.csv.gz"

@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from simstats.cli import main
-from simstats.config import WORKFLOW_SCHEMA_PATH, config_schema, validate_config
+from simstats.config import CONFIG_SCHEMA_PATH, config_schema, validate_config
 from simstats.sim.schema import load_schema
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +63,7 @@ def get(config, path, default=MISSING):
 def test_the_schema_lives_with_the_workflow_and_each_study_owns_its_section():
     import simstats.studies as registry
 
-    assert WORKFLOW_SCHEMA_PATH == ROOT / "workflow" / "schemas" / "config.schema.yaml"
+    assert (ROOT / "workflow" / "schemas" / "config.schema.yaml").resolve() == CONFIG_SCHEMA_PATH
     assert sorted(p.name for p in (ROOT / "workflow" / "schemas").iterdir()) == ["config.schema.yaml"]
     for study in registry.STUDIES:
         assert SCHEMA["properties"][study.config_key] == load_schema(study.directory / "schema.yaml")

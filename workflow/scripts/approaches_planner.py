@@ -1,5 +1,5 @@
 """Approach-level validation study: the planner's predictions against one variant's simulated power."""
-from simstats.io import script_logger, write_csv
+from simstats.io.write import script_logger, write_csv
 from simstats.studies.approaches.validation import planner_check, read_replicates
 
 with script_logger(snakemake.log[0]) as log:

@@ -1,7 +1,7 @@
 """Approach-level validation study: rates with MCSE per cell, the which-test table, the figure."""
 import pandas as pd
 
-from simstats.io import save_figure, script_logger, write_csv, write_text
+from simstats.io.write import save_figure, script_logger, write_csv, write_text
 from simstats.studies.approaches.figures import validation_figure
 from simstats.studies.approaches.validation import read_replicates, study_markdown, summarise, which_test_table
 

@@ -1,7 +1,7 @@
 """Approach-level validation study: the simulated studies of one variant and chunk of replicates (all sizes,
 seeds, truths)."""
 from job_memory import keep_freed_memory
-from simstats.io import script_logger, write_parquet
+from simstats.io.write import script_logger, write_parquet
 from simstats.studies.approaches.validation import simulate_variant
 
 keep_freed_memory()

@@ -2,14 +2,16 @@
 from job_memory import keep_freed_memory
 import pandas as pd
 
-from simstats.compare import read_table, statistics_from_predictions
-from simstats.stats.competition import PAPER, analyse_competition
+from simstats.io.tables import read_table
+from simstats.io.predictions import statistics_from_predictions
+from simstats.io.competition import case_markdown, case_tables
+from simstats.stats.competition import analyse_competition
+from simstats.studies.navamunoz2024.conventions import PRESET
 from simstats.studies.navamunoz2024.simulate import example_competition
-from simstats.studies.navamunoz2024.tables import (case_markdown, case_tables, compstats_check, example_vs_paper,
-                                         summary_vs_paper)
-from simstats.io import script_logger
+from simstats.studies.navamunoz2024.tables import compstats_check, example_vs_paper, summary_vs_paper
+from simstats.io.write import script_logger
 from simstats.sim.seeding import generator
-from simstats.io import write_csv, write_parquet, write_text
+from simstats.io.write import write_csv, write_parquet, write_text
 
 keep_freed_memory()
 
@@ -35,7 +37,7 @@ with script_logger(snakemake.log[0]) as log:
         names, stats, metric = statistics_from_predictions(table, "y", metric_name="weighted_f1")
         analysis = analyse_competition(names, stats, metric, n_resamples=n_resamples,
                                        rng=generator(snakemake.params.root_seed, "competition", case, "bootstrap"),
-                                       **PAPER)
+                                       **PRESET)
         tables = case_tables(analysis)
         check = compstats_check(analysis)
         title = f"CompStats competition data (real; n = {analysis.n_items}, support-weighted F1)"

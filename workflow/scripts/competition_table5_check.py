@@ -1,7 +1,7 @@
 """The paper's Table 5: its raw p-values corrected with statsmodels, beside its adjusted columns."""
 from simstats.studies.navamunoz2024.tables import TABLE5_TOL, table5_check
-from simstats.io import script_logger
-from simstats.io import markdown_table, write_csv, write_text
+from simstats.io.write import script_logger
+from simstats.io.write import markdown_table, write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:
     check = table5_check()

@@ -1,5 +1,5 @@
 """Competitions: the paper's Tables 2-3 CI widths of one example over many simulated test sets (widths.py)."""
-from simstats.io import script_logger, write_csv
+from simstats.io.write import script_logger, write_csv
 from simstats.studies.navamunoz2024.widths import example_widths
 
 with script_logger(snakemake.log[0]) as log:

@@ -1,7 +1,7 @@
 """Dror et al. (2019) under both ASO conventions beside the paper's numbers (Tables 1-4, section 6)."""
 import pandas as pd
 
-from simstats.io import script_logger, write_csv, write_text
+from simstats.io.write import script_logger, write_csv, write_text
 from simstats.studies.dror2019.conventions import conventions_markdown, conventions_table
 from simstats.studies.reference import paper_targets
 

@@ -1,9 +1,9 @@
 """Dror study, section 6: one of the false-positive / half-split / false-negative analyses."""
 from job_memory import keep_freed_memory
 from simstats.studies.dror2019.simulate import noise_analyses, synthetic_population
-from simstats.io import script_logger
+from simstats.io.write import script_logger
 from simstats.sim.seeding import generator
-from simstats.io import write_parquet
+from simstats.io.write import write_parquet
 
 keep_freed_memory()
 

@@ -3,9 +3,9 @@ import pandas as pd
 
 from simstats.studies.dror2019.simulate import noise_markdown, noise_summary
 from simstats.studies.dror2019.figures import dror_noise_figure
-from simstats.io import save_figure
-from simstats.io import script_logger
-from simstats.io import write_csv, write_text
+from simstats.io.write import save_figure
+from simstats.io.write import script_logger
+from simstats.io.write import write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:
     rows = pd.concat([pd.read_parquet(p) for p in snakemake.input], ignore_index=True)

@@ -2,8 +2,8 @@
 import pandas as pd
 
 from simstats.studies.dror2019.simulate import noise_summary, ukp_noise_markdown, ukp_pools
-from simstats.io import script_logger
-from simstats.io import write_csv, write_text
+from simstats.io.write import script_logger
+from simstats.io.write import write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:
     rows = pd.concat([pd.read_parquet(p) for p in snakemake.input.chunks], ignore_index=True)

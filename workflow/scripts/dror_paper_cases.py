@@ -2,7 +2,7 @@
 ASO beside the paper's, under deepsig's convention and the paper's own (dror2019)."""
 import pandas as pd
 
-from simstats.io import script_logger, write_csv, write_text
+from simstats.io.write import script_logger, write_csv, write_text
 from simstats.sim.seeding import generator
 from simstats.studies.dror2019.cases import case_comparisons, cases_markdown, real_case_comparisons
 

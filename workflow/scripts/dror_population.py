@@ -3,10 +3,10 @@ from job_memory import keep_freed_memory
 from simstats.studies.dror2019.simulate import (case_summary, cases_markdown, population_pairs, population_summary,
                                                 real_data_comparisons, synthetic_population)
 from simstats.studies.dror2019.figures import dror_eps_figure
-from simstats.io import save_figure
-from simstats.io import script_logger
+from simstats.io.write import save_figure
+from simstats.io.write import script_logger
 from simstats.sim.seeding import generator
-from simstats.io import write_csv, write_parquet, write_text
+from simstats.io.write import write_csv, write_parquet, write_text
 
 keep_freed_memory()
 

@@ -6,9 +6,9 @@ import pandas as pd
 
 from simstats.studies.dror2019.simulate import (case_summary, cases_markdown, ibm_distributions, read_ibm, real_data_comparisons,
                                  ukp_distributions)
-from simstats.io import script_logger
+from simstats.io.write import script_logger
 from simstats.sim.seeding import generator
-from simstats.io import write_csv, write_parquet, write_text
+from simstats.io.write import write_csv, write_parquet, write_text
 
 keep_freed_memory()
 

@@ -3,9 +3,9 @@ from job_memory import keep_freed_memory
 import pandas as pd
 
 from simstats.studies.dror2019.size_power import size_power
-from simstats.io import script_logger
+from simstats.io.write import script_logger
 from simstats.sim.seeding import generator
-from simstats.io import write_parquet
+from simstats.io.write import write_parquet
 
 keep_freed_memory()
 

@@ -3,9 +3,9 @@ import pandas as pd
 
 from simstats.studies.dror2019.size_power import size_power_markdown
 from simstats.studies.dror2019.figures import aso_size_power_figure
-from simstats.io import save_figure
-from simstats.io import script_logger
-from simstats.io import write_csv, write_text
+from simstats.io.write import save_figure
+from simstats.io.write import script_logger
+from simstats.io.write import write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:
     rows = pd.concat([pd.read_parquet(p) for p in snakemake.input], ignore_index=True)

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.io import script_logger, write_csv, write_text
+from simstats.io.write import script_logger, write_csv, write_text
 from simstats.studies.dror2019.simulate import ibm_distributions, read_ibm, ukp_distributions
 from simstats.studies.dror2019.so_readings import example_readings, so_readings, so_readings_markdown
 

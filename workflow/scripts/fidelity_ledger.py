@@ -1,7 +1,7 @@
 """results/fidelity.{csv,md}: the fidelity ledger of every published number (simstats.report.fidelity)."""
 from pathlib import Path
 
-from simstats.io import script_logger, write_csv, write_text
+from simstats.io.write import script_logger, write_csv, write_text
 from simstats.report.fidelity import fidelity_ledger, fidelity_markdown, systematic_findings
 
 with script_logger(snakemake.log[0]) as log:

@@ -1,6 +1,6 @@
 """Validation study of simstats fit: one design of runs and chunk of replicates, each simulated and fitted back."""
 from job_memory import keep_freed_memory
-from simstats.io import script_logger, write_parquet
+from simstats.io.write import script_logger, write_parquet
 from simstats.studies.fit.simulate import simulate_chunk
 
 keep_freed_memory()

@@ -3,7 +3,7 @@ size and truth)."""
 import pandas as pd
 
 from job_memory import keep_freed_memory
-from simstats.io import script_logger, write_parquet
+from simstats.io.write import script_logger, write_parquet
 from simstats.studies.harness.simulate import TRUTHS, simulate_cell
 
 keep_freed_memory()

@@ -2,8 +2,8 @@
 import pandas as pd
 
 from simstats.studies.noise.simulate import summary_markdown
-from simstats.io import script_logger
-from simstats.io import write_csv, write_text
+from simstats.io.write import script_logger
+from simstats.io.write import write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:
     summary = pd.concat([pd.read_parquet(f) for f in snakemake.input], ignore_index=True)

@@ -1,11 +1,11 @@
 """Figures 1-3 of one analysed competition."""
 import pandas as pd
 
-from simstats.studies.navamunoz2024.figures import bootstrap_difference_figure, difference_intervals_figure, ordered_intervals_figure
-from simstats.io import save_figure
+from simstats.io.competition import bootstrap_difference_figure, difference_intervals_figure, ordered_intervals_figure
+from simstats.io.write import save_figure
 from simstats.studies.navamunoz2024.tables import paper_pvalue_note
 from simstats.studies.reference import reference_table
-from simstats.io import script_logger
+from simstats.io.write import script_logger
 
 with script_logger(snakemake.log[0]) as log:
     case = snakemake.wildcards.case
@@ -21,11 +21,13 @@ with script_logger(snakemake.log[0]) as log:
     label = (f"simulated VaxxStance {language}" if language else f"simulated '{case}'") if example is not None \
         else "CompStats data (real)"
     fig = ordered_intervals_figure(tables["scores"], metric, None if paper is None else paper[paper.table == "T2"],
-                                   title=f"Ordered bootstrap 95 % CIs — {label}")
+                                   title=f"Ordered bootstrap 95 % CIs — {label}",
+                                   paper_label="paper (real VaxxStance data)")
     save_figure(fig, snakemake.output.intervals, snakemake.output.intervals_pdf)
     fig = difference_intervals_figure(tables["differences"], metric,
                                       None if paper is None else paper[paper.table == "T3"],
-                                      title=f"95 % CIs of differences from the best — {label}")
+                                      title=f"95 % CIs of differences from the best — {label}",
+                                      paper_label="paper (real data)")
     save_figure(fig, snakemake.output.differences, snakemake.output.differences_pdf)
     # the paper's Figure 3: the winner against the 4th system (a) and against the runner-up (b)
     winner = tables["scores"].system.iloc[0]

@@ -2,8 +2,8 @@
 import pandas as pd
 
 from simstats.studies.navamunoz2024.figures import competition_study_figure, competition_truth_figure
-from simstats.io import save_figure
-from simstats.io import script_logger
+from simstats.io.write import save_figure
+from simstats.io.write import script_logger
 
 with script_logger(snakemake.log[0]) as log:
     summary = pd.read_parquet(snakemake.input[0])

@@ -3,8 +3,8 @@ import pandas as pd
 
 from simstats.studies.reimers2018.figures import (reimers_calibration_figure, reimers_dev_test_figure, reimers_figure4,
                                                  reimers_figure4_tasks, reimers_power_figure)
-from simstats.io import save_figure
-from simstats.io import script_logger
+from simstats.io.write import save_figure
+from simstats.io.write import script_logger
 
 with script_logger(snakemake.log[0]) as log:
     tables = pd.read_csv(snakemake.input.tables)

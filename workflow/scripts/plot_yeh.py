@@ -1,9 +1,9 @@
 """Figures of the Yeh study."""
 import pandas as pd
 
-from simstats.io import save_figure
+from simstats.io.write import save_figure
 from simstats.studies.yeh2000.figures import yeh_cluster_figure, yeh_rate_figure, yeh_sd_ratio_figure, yeh_squad_figure
-from simstats.io import script_logger
+from simstats.io.write import script_logger
 
 with script_logger(snakemake.log[0]) as log:
     alpha = snakemake.params.alpha

@@ -3,8 +3,8 @@ Figure 4 / Table 2 curves of the stored parameters."""
 from job_memory import keep_freed_memory
 from simstats.studies.reimers2018.calibration import calibration_table
 from simstats.studies.reimers2018.selection import closed_form_curves
-from simstats.io import script_logger
-from simstats.io import write_csv
+from simstats.io.write import script_logger
+from simstats.io.write import write_csv
 
 keep_freed_memory()
 

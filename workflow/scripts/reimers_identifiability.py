@@ -3,7 +3,7 @@ from job_memory import keep_freed_memory
 from simstats.sim.noise import realised_item_sets
 from simstats.studies.reimers2018.calibration import (identifiability, identifiability_band, identifiability_markdown,
                                                       identifiability_task)
-from simstats.io import script_logger, write_csv, write_text
+from simstats.io.write import script_logger, write_csv, write_text
 
 keep_freed_memory()
 

@@ -6,9 +6,9 @@ from pathlib import Path
 import pandas as pd
 
 from simstats.studies.reimers2018.realdata import read_ukp, ukp_replicates
-from simstats.io import script_logger
+from simstats.io.write import script_logger
 from simstats.sim.seeding import generator
-from simstats.io import write_csv
+from simstats.io.write import write_csv
 
 keep_freed_memory()
 

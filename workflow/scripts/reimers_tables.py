@@ -4,8 +4,8 @@ import pandas as pd
 from simstats.studies.reimers2018.markdown import (calibration_markdown, fitted_cells, realdata_markdown,
                                                   simulated_calibration, tables_markdown)
 from simstats.studies.reimers2018.tables import required_runs, side_by_side
-from simstats.io import script_logger
-from simstats.io import write_csv, write_text
+from simstats.io.write import script_logger
+from simstats.io.write import write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:
     settings = snakemake.params.settings.value

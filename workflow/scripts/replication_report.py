@@ -2,8 +2,8 @@
 from pathlib import Path
 
 from simstats.report.replication import replication_report
-from simstats.io import script_logger
-from simstats.io import write_text
+from simstats.io.write import script_logger
+from simstats.io.write import write_text
 
 with script_logger(snakemake.log[0]) as log:
     p = snakemake.params

@@ -3,8 +3,8 @@ from job_memory import keep_freed_memory
 import pandas as pd
 
 from simstats.studies.navamunoz2024.simulate import simulate_cell
-from simstats.io import script_logger
-from simstats.io import write_parquet
+from simstats.io.write import script_logger
+from simstats.io.write import write_parquet
 
 keep_freed_memory()
 

@@ -1,8 +1,8 @@
 """Simulate one chunk of models of one scenario (noise study)."""
 from job_memory import keep_freed_memory
 from simstats.studies.noise.simulate import simulate_chunk
-from simstats.io import script_logger
-from simstats.io import write_parquet
+from simstats.io.write import script_logger
+from simstats.io.write import write_parquet
 
 keep_freed_memory()
 

@@ -2,8 +2,8 @@
 noise study's tables of those of its models that the noise study describes."""
 from job_memory import keep_freed_memory
 from simstats.studies.reimers2018.simulate import simulate_chunk
-from simstats.io import script_logger
-from simstats.io import write_parquet
+from simstats.io.write import script_logger
+from simstats.io.write import write_parquet
 
 keep_freed_memory()
 

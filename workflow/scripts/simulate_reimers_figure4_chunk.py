@@ -1,5 +1,5 @@
 """Reimers study, Figure 4 at large n: one job's pairs of groups of n fresh runs (figure4.py)."""
-from simstats.io import script_logger, write_parquet
+from simstats.io.write import script_logger, write_parquet
 from simstats.studies.reimers2018.figure4 import chunk_ranges, simulate_groups
 
 with script_logger(snakemake.log[0]) as log:

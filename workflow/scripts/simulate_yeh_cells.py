@@ -2,8 +2,8 @@
 from job_memory import keep_freed_memory
 import pandas as pd
 
-from simstats.io import script_logger
-from simstats.io import write_parquet
+from simstats.io.write import script_logger
+from simstats.io.write import write_parquet
 from simstats.studies.yeh2000.simulate import make_population, simulate_cell
 
 keep_freed_memory()

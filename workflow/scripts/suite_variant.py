@@ -2,7 +2,7 @@
 import pandas as pd
 
 from job_memory import keep_freed_memory
-from simstats.io import script_logger, write_parquet
+from simstats.io.write import script_logger, write_parquet
 from simstats.studies.suite.simulate import simulate_cell
 
 keep_freed_memory()

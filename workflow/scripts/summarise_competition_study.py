@@ -3,8 +3,8 @@ import pandas as pd
 
 from simstats.studies.navamunoz2024.simulate import summarise_study
 from simstats.studies.navamunoz2024.tables import study_markdown
-from simstats.io import script_logger
-from simstats.io import write_csv, write_parquet, write_text
+from simstats.io.write import script_logger
+from simstats.io.write import write_csv, write_parquet, write_text
 
 with script_logger(snakemake.log[0]) as log:
     designs, populations = snakemake.params.designs, snakemake.params.populations

@@ -5,8 +5,8 @@ import pandas as pd
 from simstats.studies.noise.figures import dev_vs_test_figure
 from simstats.studies.noise.simulate import merge_chunks, summarise
 from simstats.studies.reference import paper_value
-from simstats.io import save_figure, script_logger
-from simstats.io import write_csv, write_parquet
+from simstats.io.write import save_figure, script_logger
+from simstats.io.write import write_csv, write_parquet
 
 keep_freed_memory()
 

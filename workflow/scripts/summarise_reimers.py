@@ -2,8 +2,8 @@
 from job_memory import keep_freed_memory
 from simstats.studies.reimers2018.simulate import read_chunks
 from simstats.studies.reimers2018.tables import power_study, task_summary
-from simstats.io import script_logger
-from simstats.io import write_parquet
+from simstats.io.write import script_logger
+from simstats.io.write import write_parquet
 
 keep_freed_memory()
 

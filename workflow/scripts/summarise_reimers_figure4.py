@@ -1,7 +1,7 @@
 """Reimers study, Figure 4 at large n: % significant per n with its MCSE, from the chunks' pairs of groups."""
 import pandas as pd
 
-from simstats.io import script_logger, write_parquet
+from simstats.io.write import script_logger, write_parquet
 from simstats.studies.reimers2018.figure4 import figure4_summary
 
 with script_logger(snakemake.log[0]) as log:

@@ -1,8 +1,8 @@
 """Yeh study: rejection rates with MCSE, size verdicts, Markdown tables."""
 import pandas as pd
 
-from simstats.io import script_logger
-from simstats.io import write_csv, write_parquet, write_text
+from simstats.io.write import script_logger
+from simstats.io.write import write_csv, write_parquet, write_text
 from simstats.studies.yeh2000.simulate import size_power_markdown, summarise_cells
 
 with script_logger(snakemake.log[0]) as log:

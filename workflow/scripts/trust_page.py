@@ -4,7 +4,7 @@ import os
 
 import pandas as pd
 
-from simstats.io import save_figure, script_logger, write_csv, write_text
+from simstats.io.write import save_figure, script_logger, write_csv, write_text
 from simstats.studies.trust.page import page_figure, scenario_page
 from simstats.studies.trust.simulate import minimum_detectable, read_replicates, summarise
 

@@ -1,6 +1,6 @@
 """What can I trust: one scenario's simulated comparisons (two runs on one test set; approaches over seeds)."""
 from job_memory import keep_freed_memory
-from simstats.io import script_logger, write_parquet
+from simstats.io.write import script_logger, write_parquet
 from simstats.studies.trust.simulate import simulate_scenario
 
 keep_freed_memory()

@@ -3,7 +3,7 @@ figure, from the study's own ``simulate`` (summarise, read_replicates, study_mar
 (validation_figure) modules."""
 import importlib
 
-from simstats.io import save_figure, script_logger, write_csv, write_text
+from simstats.io.write import save_figure, script_logger, write_csv, write_text
 
 with script_logger(snakemake.log[0]) as log:
     study = importlib.import_module(f"simstats.studies.{snakemake.params.study}.simulate")

@@ -2,8 +2,8 @@
 from job_memory import keep_freed_memory
 import pandas as pd
 
-from simstats.io import script_logger
-from simstats.io import markdown_table, write_csv, write_parquet, write_text
+from simstats.io.write import script_logger
+from simstats.io.write import markdown_table, write_csv, write_parquet, write_text
 from simstats.studies.yeh2000.simulate import clustered_pair, simulate_cluster_cell, summarise_clusters
 
 keep_freed_memory()

@@ -1,7 +1,7 @@
 """Yeh (2000)'s worked example: exact and approximate randomization beside his trial counts."""
-from simstats.io import script_logger
+from simstats.io.write import script_logger
 from simstats.sim.seeding import generator
-from simstats.io import markdown_table, write_csv, write_text
+from simstats.io.write import markdown_table, write_csv, write_text
 from simstats.studies.yeh2000.example import yeh_example_table
 
 with script_logger(snakemake.log[0]) as log:

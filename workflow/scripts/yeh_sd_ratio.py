@@ -3,8 +3,8 @@ from job_memory import keep_freed_memory
 import pandas as pd
 
 from simstats.studies.reference import paper_value
-from simstats.io import script_logger
-from simstats.io import markdown_table, write_csv, write_text
+from simstats.io.write import script_logger
+from simstats.io.write import markdown_table, write_csv, write_text
 from simstats.studies.yeh2000.simulate import sd_ratio
 
 keep_freed_memory()

@@ -1,8 +1,8 @@
 """Yeh study, real data: SQuAD 2.0 leaderboard pairs, paired (McNemar) vs unpaired (z) tests."""
 import pandas as pd
 
-from simstats.io import script_logger
-from simstats.io import markdown_table, write_csv, write_parquet, write_text
+from simstats.io.write import script_logger
+from simstats.io.write import markdown_table, write_csv, write_parquet, write_text
 from simstats.studies.yeh2000.simulate import leaderboard_pairs, leaderboard_summary
 
 with script_logger(snakemake.log[0]) as log:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.io import figure_lines, markdown_table
+from simstats.io.write import figure_lines, markdown_table
 from simstats.stats.crossed import MIN_VALIDATED_RUNS
 from simstats.studies.approaches.validation import TEST_LABELS, TESTS
 from simstats.studies.reference import read_if_present

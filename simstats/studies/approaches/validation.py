@@ -55,7 +55,7 @@ from simstats.stats.crossed import bootstrap_variance, crossed_variance
 from simstats.stats.power import components_from_mean_squares, power, variance_components
 from simstats.sim.seeding import generator
 from simstats.studies.seed_score_tests import fill_seed_score_tests, rejects, seed_score_tests, winner_aso
-from simstats.io import markdown_table
+from simstats.io.write import markdown_table
 
 sps = lazy_module("scipy.stats")
 proportion = lazy_module("statsmodels.stats.proportion")

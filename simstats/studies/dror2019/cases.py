@@ -203,7 +203,7 @@ def _case_row(spec, samples, better_paper, source, *, rng, n_resamples, alpha_as
 
 
 def cases_markdown(frame: pd.DataFrame) -> str:
-    from simstats.io import markdown_table
+    from simstats.io.write import markdown_table
 
     shape = []
     for r in frame.itertuples(index=False):

@@ -256,7 +256,7 @@ def conventions_table(paper_cases: dict, comparisons: dict, noise_summary: pd.Da
 
 
 def conventions_markdown(table: pd.DataFrame) -> str:
-    from simstats.io import markdown_table
+    from simstats.io.write import markdown_table
 
     wide = table.pivot_table(index=["table", "source", "quantity", "paper"], columns="convention",
                              values=["ours", "verdict"], aggfunc="first", sort=False)

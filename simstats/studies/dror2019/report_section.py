@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.io import figure_lines, format_number, markdown_table
+from simstats.io.write import figure_lines, format_number, markdown_table
 from simstats.studies.reference import read_if_present
 
 CASE_NAMES = {"A": "A (COS and SO)", "B": "B (COS only)", "C": "C (neither)", "D": "D (SO only)"}

@@ -241,7 +241,7 @@ def parse_dror(value) -> DrorSettings:
 
 def cases_markdown(summary: pd.DataFrame, results: pd.DataFrame) -> str:
     from simstats.studies.reference import paper_targets
-    from simstats.io import markdown_table
+    from simstats.io.write import markdown_table
 
     paper = paper_targets()
     paper = paper[(paper.paper == "dror2019") & (paper.table == "T4_summary")]
@@ -409,7 +409,7 @@ def noise_summary(rows: pd.DataFrame, *, n_bootstrap: int = SUMMARY_BOOTSTRAP, w
 
 
 def noise_markdown(summary: pd.DataFrame) -> str:
-    from simstats.io import markdown_table
+    from simstats.io.write import markdown_table
 
     paper = pd.DataFrame([{"analysis": k, "statistic": "paper (eps)", **v} for k, v in PAPER_NOISE.items()])
     both = pd.concat([summary, paper], ignore_index=True).sort_values(["analysis", "statistic"], kind="stable")
@@ -426,7 +426,7 @@ def noise_markdown(summary: pd.DataFrame) -> str:
 def ukp_noise_markdown(summary: pd.DataFrame, pools: pd.DataFrame) -> str:
     """Section 6 on the real UKP pools beside the paper (``summary``: :func:`noise_summary` rows;
     ``pools``: index, task, factor, value, n, sd per pool)."""
-    from simstats.io import markdown_table
+    from simstats.io.write import markdown_table
 
     paper = pd.DataFrame([{"analysis": k, "statistic": "paper (eps)", **v} for k, v in PAPER_NOISE.items()])
     both = pd.concat([summary, paper], ignore_index=True).sort_values(["analysis", "statistic"], kind="stable")

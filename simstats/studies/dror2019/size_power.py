@@ -129,7 +129,7 @@ def size_power(pool: np.ndarray, scenario: str, *, n_runs, shifts, replicates: i
 
 
 def size_power_markdown(rows: pd.DataFrame, alpha: float, alpha_aso: float) -> str:
-    from simstats.io import markdown_table
+    from simstats.io.write import markdown_table
 
     rows = rows.copy()
     for key in ("claims_any", "claims_b", "claims_a"):

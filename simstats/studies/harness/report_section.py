@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from simstats.io import figure_lines
+from simstats.io.write import figure_lines
 from simstats.studies.harness.simulate import FAILING
 from simstats.studies.reference import read_if_present
 

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from simstats.stats.competition import adjust_pair_table, summary_measures
-from simstats.studies.navamunoz2024.conventions import significance_mark
+from simstats.io.competition import significance_mark
 from simstats.studies.reference import (NOT_COMPARED, Z95, identity_row, judge, ledger_frame, ledger_row,
                                         published_text, reference_table, rounding)
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.io import figure_lines, markdown_table
+from simstats.io.write import figure_lines, markdown_table
 from simstats.studies.navamunoz2024.ledger import example_checks
 from simstats.studies.reference import ledger_table, read_if_present
 

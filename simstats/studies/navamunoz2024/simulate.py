@@ -17,10 +17,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simstats.stats.competition import (PAPER, CompetitionAnalysis, adjusted_pvalues, analyse_competition,
+from simstats.stats.competition import (CompetitionAnalysis, adjusted_pvalues, analyse_competition,
                                         pair_groups)
 from simstats.stats.montecarlo import mean_with_se
 from simstats.stats.multitest import CORRECTIONS, quick_gc
+from simstats.studies.navamunoz2024.conventions import PRESET
 from simstats.studies.navamunoz2024.population import ClassifierPopulation, ExampleCompetition, StudyDesign, true_scores
 from simstats.stats.engine import improvement
 from simstats.sim.seeding import generator
@@ -82,7 +83,7 @@ def _replicate(population, design, m, n, r, thetas, names, truth, metric, root_s
     gold, preds = population.sample(thetas, n, generator(root_seed, "competition", design.name, m, n, r, "data"))
     analysis = analyse_competition(names, population.statistics(gold, preds), metric, n_resamples=n_resamples,
                                    rng=generator(root_seed, "competition", design.name, m, n, r, "bootstrap"),
-                                   **PAPER)
+                                   **PRESET)
     return {"design": design.name, "m": m, "n": n, "replicate": r, **replicate_row(analysis, truth, alpha)}
 
 
@@ -146,5 +147,5 @@ def example_competition(population: ClassifierPopulation, example: ExampleCompet
         raise ValueError(f"competition.examples.{name}: no simulated test set out of {MAX_RANKING_DRAWS:,} ranks the "
                          "systems in their true order; set condition_on_ranking: false")
     analysis = analyse_competition(names, stats, metric, n_resamples=n_resamples,
-                                   rng=generator(root_seed, "competition", name, *key, "bootstrap"), **PAPER)
+                                   rng=generator(root_seed, "competition", name, *key, "bootstrap"), **PRESET)
     return analysis, {"scores": dict(example.systems), "draws": draw + 1}

@@ -17,12 +17,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simstats.stats.competition import (CompetitionAnalysis, adjust_pair_table, bootstrap_ranks, decision_rule,
-                                        pvalue_description)
+from simstats.stats.competition import (CompetitionAnalysis, adjust_pair_table)
 from simstats.stats.multitest import CORRECTIONS
 from simstats.studies.reference import judge, reference_table
-from simstats.io import markdown_table
-from simstats.studies.navamunoz2024.conventions import difference_matrix, significance_mark
+from simstats.io.write import markdown_table
 from simstats.studies.reference import paper_value
 
 TABLE5_TOL = 0.5e-4
@@ -31,37 +29,6 @@ WIDTH_TOL = 0.15
 #: CompStats' documented one-sided p-values against INGEOTEC on its own data (weighted F1).
 COMPSTATS_DOCUMENTED = {"BoW (Class Weight)": .001, "Dense": .032, "BoW (Corpus)": .006, "StackBoW": .091,
                         "BoW": .265}
-
-
-def case_tables(analysis: CompetitionAnalysis, truth: dict | None = None, *,
-                alpha: float = 0.05) -> dict[str, pd.DataFrame]:
-    """The paper's Tables 2-6 for one competition (plus true scores when known), and under
-    ``ranks`` the rankings with uncertainty (:meth:`CompetitionAnalysis.rank_table`: bootstrap
-    rank intervals, P(rank 1), tie groups and possible winners; with ``truth``, also each system's
-    true rank).  Every verdict (Table 3's ``different``, Table 4's marks, ties, possible winners)
-    follows the analysis's one decision rule at ``alpha`` (:meth:`CompetitionAnalysis.decisions`);
-    ``pairs.attrs`` holds the settings for the report's headings."""
-    scores = analysis.score_intervals()
-    differences = analysis.differences_from_best(alpha=alpha)
-    pairs = analysis.pairs()
-    marked = pairs.pvalue if analysis.correction == "none" else pairs[f"pvalue_{analysis.correction}"]
-    pairs["mark"] = [significance_mark(p) for p in marked]
-    pairs.attrs = {"alpha": alpha, "correction": analysis.correction, "scope": analysis.scope,
-                   "alternative": analysis.alternative, "pvalue_rule": analysis.pvalue_rule,
-                   "confidence_level": analysis.confidence_level}
-    if truth is not None:
-        scores.insert(3, "true_score", [truth[s] for s in scores.system])
-        differences.insert(4, "true_difference",
-                           [truth[differences.reference.iloc[0]] - truth[s] if analysis.metric.higher_is_better
-                            else truth[s] - truth[differences.reference.iloc[0]] for s in differences.system])
-    summary = pd.DataFrame([analysis.summary(alpha=alpha)])
-    ranks = analysis.rank_table(alpha=alpha)
-    if truth is not None:
-        true_ranks = bootstrap_ranks([truth[s] for s in ranks.system], analysis.metric.higher_is_better)
-        ranks.insert(3, "true_rank", true_ranks.astype(int) if np.all(true_ranks % 1 == 0) else true_ranks)
-    ranks.attrs = dict(pairs.attrs)
-    return {"scores": scores, "differences": differences, "pairs": pairs, "matrix": difference_matrix(analysis),
-            "summary": summary, "ranks": ranks}
 
 
 def table5_check() -> pd.DataFrame:
@@ -179,45 +146,6 @@ def study_markdown(summary: pd.DataFrame, alpha: float) -> str:
              f"\n## Family-wise error rate over all pairs (α = {alpha})\n", markdown_table(t["fwer"]),
              "\n## False discovery rate\n", markdown_table(t["fdr"]),
              "\n## Power (share of truly different pairs declared significant)\n", markdown_table(t["power"])]
-    return "\n".join(parts)
-
-
-def ranks_heading(settings: dict) -> str:
-    """Section heading and legend of the rank table in a case report (``settings``: case_tables' attrs)."""
-    rule = decision_rule(settings["correction"], settings["scope"], settings["alpha"])
-    return ("## Rankings with uncertainty\n\n"
-            "rank: observed (1 = best, ties share the average rank); mean_rank, rank_low–rank_high: mean and "
-            "percentile interval (outward to integers) of the ranks in the same bootstrap samples; p_rank1: share "
-            f"of samples in which the system is best. Tie groups and possible winners follow the decision rule "
-            f"({rule}): a new group starts where a system differs from the one ranked just above it; tied_with: "
-            "every system not shown to differ from it; possible_winner: not shown to differ from the best.\n")
-
-
-def case_markdown(title: str, tables: dict[str, pd.DataFrame], extra: dict[str, pd.DataFrame] | None = None) -> str:
-    """The case report: Tables 2-6 and the rank table, with headings that say what each verdict used."""
-    settings = tables["pairs"].attrs
-    rule = decision_rule(settings["correction"], settings["scope"], settings["alpha"])
-    level = f"{100 * settings['confidence_level']:g} %"
-    family = "all pairs" if settings["scope"] == "all" else "each reference system's comparisons"
-    parts = [f"# {title}\n",
-             f"Every verdict below (Table 3's `different`, Table 4's marks, tie groups, possible winners) follows "
-             f"one decision rule: {rule}; p-values {pvalue_description(settings['alternative'], settings['pvalue_rule'])}."
-             "\n",
-             f"## Ordered bootstrap CIs (Table 2; {level} percentile intervals)\n", markdown_table(tables["scores"]),
-             f"\n## Differences from the best (Table 3; {level} percentile intervals, uncorrected; different: "
-             f"{rule})\n", markdown_table(tables["differences"]),
-             f"\n## Differences (column − row) and significance marks, {rule} (Table 4)\n"
-             "† p < .1, * p < .05, ** p < .01, *** p < .001.\n",
-             markdown_table(tables["matrix"]),
-             f"\n## Raw and adjusted p-values (Table 5; each correction over {family}; mark: {rule})\n",
-             markdown_table(tables["pairs"][["reference", "system", "difference", "pvalue", "pvalue_bonferroni",
-                                             "pvalue_holm", "pvalue_bh", "mark"]]),
-             f"\n## Summary measures (Table 6; ties per correction over {family}, alpha = {settings['alpha']:g})\n",
-             markdown_table(tables["summary"])]
-    if "ranks" in tables:
-        parts += ["\n" + ranks_heading(settings), markdown_table(tables["ranks"])]
-    for name, frame in (extra or {}).items():
-        parts += [f"\n## {name}\n", markdown_table(frame)]
     return "\n".join(parts)
 
 

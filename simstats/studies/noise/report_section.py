@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from simstats.io import figure_lines
+from simstats.io.write import figure_lines
 from simstats.studies.reference import read_if_present
 
 def validation_section(results: Path, figures: Path, rel: str) -> tuple[list[str], list[dict]]:

@@ -19,7 +19,7 @@ from simstats.sim.scenario import SPLITS, Scenario
 from simstats.sim.seeding import generator
 from simstats.stats.lazy import lazy_module
 from simstats.studies.reference import paper_value
-from simstats.io import markdown_table
+from simstats.io.write import markdown_table
 
 special = lazy_module("scipy.special")
 stats = lazy_module("scipy.stats")

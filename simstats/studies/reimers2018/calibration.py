@@ -46,7 +46,7 @@ from simstats.studies.reference import paper_value
 from simstats.sim.scenario import Scenario
 from simstats.stats.lazy import lazy_module
 from simstats.studies.reimers2018.selection import evaluation_values, mixture_difference_values
-from simstats.io import markdown_table
+from simstats.io.write import markdown_table
 
 optimize = lazy_module("scipy.optimize")
 stats = lazy_module("scipy.stats")

@@ -104,12 +104,12 @@ def mixture_reach(ledger: pd.DataFrame, rows: pd.DataFrame, results: Path) -> di
 
 
 def _config_scenarios() -> dict:
-    """The configured scenarios by reference task (config/config.yaml of the repository)."""
+    """The built-in scenarios by reference task (the default configuration shipped with the package)."""
     import yaml
 
-    from simstats.sim.scenario import parse_scenarios
+    from simstats.sim.scenario import BUILTIN_CONFIG_PATH, parse_scenarios
 
-    config = yaml.safe_load((Path(__file__).resolve().parents[3] / "config" / "config.yaml").read_text())
+    config = yaml.safe_load(BUILTIN_CONFIG_PATH.read_text())
     return {sc.reference: sc for sc in parse_scenarios(config["scenarios"]).values() if sc.reference}
 
 

@@ -5,7 +5,7 @@ import math
 
 import pandas as pd
 
-from simstats.io import markdown_table
+from simstats.io.write import markdown_table
 
 TABLE_TITLES = {
     "T1_eval1": "Table 1 - Evaluation 1: one model per approach (pairs of single runs)",

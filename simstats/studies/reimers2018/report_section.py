@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.io import figure_lines, format_number, markdown_table
+from simstats.io.write import figure_lines, format_number, markdown_table
 from simstats.studies.reference import NOT_COMPARED, read_if_present
 
 TABLE_TITLES = {

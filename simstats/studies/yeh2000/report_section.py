@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.io import figure_lines, markdown_table
+from simstats.io.write import figure_lines, markdown_table
 from simstats.studies.reference import paper_text, read_if_present
 from simstats.studies.yeh2000.ledger import RANDOMIZATION_ROWS
 

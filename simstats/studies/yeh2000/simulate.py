@@ -45,7 +45,7 @@ from simstats.sim.schema import apply_schema
 from simstats.stats.metrics import accuracy
 from simstats.sim.noise import bivariate_normal_equal_cdf
 from simstats.sim.fields import fail
-from simstats.io import markdown_table
+from simstats.io.write import markdown_table
 
 optimize = lazy_module("scipy.optimize")
 

@@ -2,9 +2,10 @@
 import numpy as np
 import pytest
 
-from simstats.stats.competition import PAPER, PRESETS, CompetitionAnalysis, analyse_competition, competition_settings
+from simstats.stats.competition import CompetitionAnalysis, analyse_competition, competition_settings, presets
+from simstats.studies.navamunoz2024.conventions import PRESET as PAPER
 from simstats.stats.metrics import accuracy, label_statistics
-from simstats.studies.navamunoz2024.conventions import difference_matrix, marked_significance, significance_mark
+from simstats.io.competition import difference_matrix, marked_significance, significance_mark
 
 
 def _toy(seed=3, n=60, m=4):
@@ -62,7 +63,8 @@ def test_library_defaults_are_the_recommended_settings_and_the_paper_is_opt_in()
     assert (res.pvalue_rule, res.alternative, res.correction, res.scope) == ("add-one", "two-sided", "none", "all")
     assert CompetitionAnalysis.__dataclass_fields__["pvalue_rule"].default == "add-one"
     assert PAPER == {"alternative": "greater", "pvalue_rule": "fraction", "correction": "none", "scope": "group"}
-    assert set(PRESETS) == {"recommended", "paper"}
+    assert set(presets()) == {"recommended", "paper"}          # "paper": registered by the study (entry point)
+    assert competition_settings("paper") == PAPER
 
 
 def test_competition_settings_and_overrides():

@@ -2,7 +2,7 @@
 
 Every reader returns a long table with the columns of :data:`COLUMNS`: the model, the task, the
 item id, the item's score (one sample), the sample's epoch (repeat), the item's cluster and, where
-the format has one, the item's content hash.  :func:`simstats.readers.paired.paired_scores` turns
+the format has one, the item's content hash.  :func:`simstats.io.paired.paired_scores` turns
 such a table into the per-item statistics the tests take.
 """
 from __future__ import annotations

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simstats.compare import InputError, show_value
-from simstats.readers import COLUMNS
+from simstats.io.checks import InputError, show_value
+from simstats.io.formats import COLUMNS
 
 __all__ = ["read_scores"]
 
@@ -18,7 +18,7 @@ REQUIRED = ("model", "item", "score")
 
 
 def read_scores(table: pd.DataFrame, *, cluster_column: str | None = None) -> pd.DataFrame:
-    """The rows of a long table of scores, checked, in the readers' shape (:data:`simstats.readers.COLUMNS`).
+    """The rows of a long table of scores, checked, in the readers' shape (:data:`simstats.io.formats.COLUMNS`).
 
     Parameters
     ----------
@@ -32,7 +32,7 @@ def read_scores(table: pd.DataFrame, *, cluster_column: str | None = None) -> pd
     Returns
     -------
     pandas.DataFrame
-        The columns of :data:`simstats.readers.COLUMNS`, one row per sample.
+        The columns of :data:`simstats.io.formats.COLUMNS`, one row per sample.
 
     Raises
     ------

@@ -1,10 +1,10 @@
-"""The suite figures (simstats.report.suite_figures): the critical-difference diagram's groups are autorank's; the
+"""The suite figures (simstats.io.suite_figures): the critical-difference diagram's groups are autorank's; the
 means figure and the rank-interval figure draw each model's interval (or rank interval) where the numbers say."""
 import numpy as np
 import pandas as pd
 import pytest
 
-from simstats.report.suite_figures import cd_diagram, rank_groups
+from simstats.io.suite_figures import cd_diagram, rank_groups
 from simstats.stats.suite import nemenyi_test
 
 autorank = pytest.importorskip("autorank")
@@ -31,7 +31,7 @@ def test_the_diagram_draws_every_model_and_group():
 
 
 def test_the_means_figure_sorts_the_models_and_draws_their_intervals():
-    from simstats.report.suite_figures import suite_means_figure
+    from simstats.io.suite_figures import suite_means_figure
 
     fig = suite_means_figure(["a", "b", "c"], [0.70, 0.80, 0.75], [0.66, 0.78, 0.70], [0.74, 0.82, 0.80],
                              claim="95% t intervals over tasks like these")
@@ -46,7 +46,7 @@ def test_the_means_figure_sorts_the_models_and_draws_their_intervals():
 
 
 def test_the_rank_figure_draws_each_interval_and_the_observed_rank():
-    from simstats.report.suite_figures import rank_intervals_figure
+    from simstats.io.suite_figures import rank_intervals_figure
 
     fig = rank_intervals_figure(["a", "b", "c", "d"], [0.6, 0.9, 0.88, 0.5], [3, 1, 1, 3], [4, 2, 2, 4])
     ax = fig.axes[0]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simstats.compare import InputError
+from simstats.io.checks import InputError
 from simstats.stats.metrics import STATISTICS
 
 __all__ = ["bleu_statistics", "read_translations"]

@@ -1,4 +1,4 @@
-"""From a readers' table (:data:`simstats.readers.COLUMNS`) to the per-item statistics of one task.
+"""From a readers' table (:data:`simstats.io.formats.COLUMNS`) to the per-item statistics of one task.
 
 Each model's samples of an item are averaged over their epochs (:func:`simstats.stats.analytic.item_means`
 reasoning: the item mean carries the within-item noise divided by the samples), and the models are
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simstats.compare import InputError, show_value
+from simstats.io.checks import InputError, show_value
 from simstats.stats.metrics import Metric, mean_score
 
 __all__ = ["MEAN_SCORE", "PairedScores", "paired_scores", "shared_tasks", "check_item_hashes"]
@@ -66,8 +66,8 @@ def paired_scores(evaluations: pd.DataFrame, *, task: str | None = None, models=
     Parameters
     ----------
     evaluations : pandas.DataFrame
-        A readers' table (:data:`simstats.readers.COLUMNS`), e.g. from
-        :func:`simstats.readers.scores.read_scores`.
+        A readers' table (:data:`simstats.io.formats.COLUMNS`), e.g. from
+        :func:`simstats.io.scores.read_scores`.
     task : str, optional
         The task to compare (required when the table has several).
     models : sequence of str, optional
@@ -88,7 +88,7 @@ def paired_scores(evaluations: pd.DataFrame, *, task: str | None = None, models=
     Examples
     --------
     >>> import pandas as pd
-    >>> from simstats.readers.scores import read_scores
+    >>> from simstats.io.scores import read_scores
     >>> rows = pd.DataFrame({"model": list("aaaabbbb"), "item": [1, 1, 2, 2] * 2,
     ...                      "score": [1, 0, 1, 1, 0, 0, 1, 0]})           # two epochs per item
     >>> paired = paired_scores(read_scores(rows))
@@ -189,7 +189,7 @@ def shared_tasks(evaluations: pd.DataFrame, *, models=None) -> list[str]:
     Parameters
     ----------
     evaluations : pandas.DataFrame
-        A readers' table (:data:`simstats.readers.COLUMNS`).
+        A readers' table (:data:`simstats.io.formats.COLUMNS`).
     models : sequence of str, optional
         The models to compare (default: all).
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.compare import InputError
-from simstats.readers import COLUMNS
+from simstats.io.checks import InputError
+from simstats.io.formats import COLUMNS
 
 __all__ = ["read_inspect", "INSTALL"]
 
@@ -56,7 +56,7 @@ def log_files(paths) -> list[Path]:
 
 
 def read_inspect(paths, *, scorer: str | None = None, cluster_field: str | None = None) -> pd.DataFrame:
-    """Per-sample scores of inspect_ai logs, in the readers' shape (:data:`simstats.readers.COLUMNS`).
+    """Per-sample scores of inspect_ai logs, in the readers' shape (:data:`simstats.io.formats.COLUMNS`).
 
     Parameters
     ----------

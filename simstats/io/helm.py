@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.compare import InputError
-from simstats.readers import COLUMNS
+from simstats.io.checks import InputError
+from simstats.io.formats import COLUMNS
 
 __all__ = ["read_helm", "DEFAULT_STAT"]
 
@@ -54,7 +54,7 @@ def run_folders(paths) -> list[Path]:
 
 def read_helm(paths, *, stat: str | None = None, split: str = "test", cluster_field: str | None = None
               ) -> pd.DataFrame:
-    """Per-instance scores of HELM runs, in the readers' shape (:data:`simstats.readers.COLUMNS`).
+    """Per-instance scores of HELM runs, in the readers' shape (:data:`simstats.io.formats.COLUMNS`).
 
     Parameters
     ----------

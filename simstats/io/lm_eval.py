@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.compare import InputError
-from simstats.readers import COLUMNS
+from simstats.io.checks import InputError
+from simstats.io.formats import COLUMNS
 
 __all__ = ["read_lm_eval", "read_lm_eval_translations"]
 
@@ -85,7 +85,7 @@ def lm_eval_runs(path) -> list[tuple[str, Path, dict[str, Path]]]:
 
 def read_lm_eval(paths, *, task: str | None = None, metric: str | None = None, filter: str | None = None,
                  cluster_field: str | None = None) -> pd.DataFrame:
-    """Per-document scores of lm-evaluation-harness runs, in the readers' shape (:data:`simstats.readers.COLUMNS`).
+    """Per-document scores of lm-evaluation-harness runs, in the readers' shape (:data:`simstats.io.formats.COLUMNS`).
 
     Parameters
     ----------
