@@ -95,7 +95,7 @@ __all__ = [
     # scenarios
     "Scenario", "ScenarioError", "parse_scenario", "parse_scenarios",
 ]
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 
 def __getattr__(name: str):

@@ -608,6 +608,8 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
 
     >>> import numpy as np
     >>> import pandas as pd
+    >>> from simstats.io.runs import runs_from_approaches
+    >>> from simstats.stats.approaches import approach_t_test
     >>> rng = np.random.default_rng(0)
     >>> gold = rng.integers(0, 2, 60)
     >>> table = pd.DataFrame({"gold": gold})

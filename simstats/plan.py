@@ -61,6 +61,8 @@ def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float
 
     >>> import numpy as np
     >>> import pandas as pd
+    >>> from simstats.io.runs import runs_from_approaches
+    >>> from simstats.stats.approaches import approach_t_test
     >>> rng = np.random.default_rng(0)
     >>> gold = rng.integers(0, 2, 60)
     >>> table = pd.DataFrame({"gold": gold})

@@ -96,11 +96,14 @@ def analyse_suite(suite: Suite, *, alpha: float = 0.05, higher_is_better: bool =
 
     Raises
     ------
-    simstats.compare.InputError
+    simstats.io.checks.InputError
         An unknown reference model, correction or scope.
 
     Examples
     --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from simstats.io.suite import read_suite
     >>> rng = np.random.default_rng(0)
     >>> rows = pd.DataFrame([{"model": m, "task": t, "seed": s, "score": 0.7 + 0.05 * k + rng.normal(0, 0.02)}
     ...                      for k, m in enumerate("abc") for t in range(8) for s in range(3)])

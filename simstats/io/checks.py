@@ -19,6 +19,7 @@ class InputError(ValueError):
     Examples
     --------
     >>> import pandas as pd
+    >>> from simstats.io.predictions import statistics_from_predictions
     >>> try:
     ...     statistics_from_predictions(pd.DataFrame({"gold": [1, 0], "a": [1, 1]}), "label")
     ... except InputError as err:

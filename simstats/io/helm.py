@@ -76,7 +76,7 @@ def read_helm(paths, *, stat: str | None = None, split: str = "test", cluster_fi
 
     Raises
     ------
-    simstats.compare.InputError
+    simstats.io.checks.InputError
         A folder without runs, a file that is not HELM's (file named), an entry without the
         statistic (instance named), a non-finite value, two runs of one model and task.
 

@@ -77,7 +77,7 @@ def read_inspect(paths, *, scorer: str | None = None, cluster_field: str | None 
 
     Raises
     ------
-    simstats.compare.InputError
+    simstats.io.checks.InputError
         inspect_ai not installed, a log that is not finished (status started, error or
         cancelled), a file inspect_ai cannot read, an unknown scorer or several with none chosen,
         a sample without the score, a value inspect_ai cannot map to a number, a missing metadata

@@ -112,7 +112,7 @@ def read_lm_eval(paths, *, task: str | None = None, metric: str | None = None, f
 
     Raises
     ------
-    simstats.compare.InputError
+    simstats.io.checks.InputError
         A folder without results or samples, a malformed line (file and line named), an unknown
         metric or filter, a corpus-level metric, a document scored twice, two runs of one model.
 
@@ -280,7 +280,7 @@ def read_lm_eval_translations(paths, *, task: str, metric: str = "bleu", filter:
 
     Raises
     ------
-    simstats.compare.InputError
+    simstats.io.checks.InputError
         An unknown task, metric or filter, a value that is not a [reference, prediction] pair.
 
     Examples

@@ -51,7 +51,7 @@ def bleu_statistics(hypotheses, references, **options) -> np.ndarray:
 
     Raises
     ------
-    simstats.compare.InputError
+    simstats.io.checks.InputError
         sacrebleu missing, or a reference stream of another length than the hypotheses.
 
     Examples
@@ -110,7 +110,7 @@ def read_translations(hypothesis_files, reference_files, **options) -> tuple[lis
 
     Raises
     ------
-    simstats.compare.InputError
+    simstats.io.checks.InputError
         A missing or non-UTF-8 file, files of different lengths (both named), repeated names.
 
     Examples

@@ -80,7 +80,7 @@ def paired_scores(evaluations: pd.DataFrame, *, task: str | None = None, models=
 
     Raises
     ------
-    simstats.compare.InputError
+    simstats.io.checks.InputError
         Several tasks and none chosen, an unknown task or model, a model that lacks items of the
         task (all of them counted), an item whose content hash differs between models (not the
         same item), an item in two clusters.
@@ -163,7 +163,7 @@ def check_item_hashes(rows: pd.DataFrame, task: str) -> None:
 
     Raises
     ------
-    simstats.compare.InputError
+    simstats.io.checks.InputError
         An item with two hashes.
 
     Examples
@@ -200,7 +200,7 @@ def shared_tasks(evaluations: pd.DataFrame, *, models=None) -> list[str]:
 
     Raises
     ------
-    simstats.compare.InputError
+    simstats.io.checks.InputError
         A model of ``models`` that the table does not have; no task has every model.
 
     Examples

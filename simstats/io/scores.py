@@ -36,7 +36,7 @@ def read_scores(table: pd.DataFrame, *, cluster_column: str | None = None) -> pd
 
     Raises
     ------
-    simstats.compare.InputError
+    simstats.io.checks.InputError
         One line naming the column, the value and its row (the file's line: the first data row is
         row 2): a missing column, a missing or non-numeric score, a missing model or item, a repeated
         (model, task, item, epoch).

@@ -100,7 +100,7 @@ def read_suite(table: pd.DataFrame, *, run_column: str | None = None) -> Suite:
 
     Raises
     ------
-    simstats.compare.InputError
+    simstats.io.checks.InputError
         A missing column, a score that is not a finite number (row named), a model without a task
         another model has, a model and task with a number of runs other than the others', a run
         given twice, an item column beside a run column, a model lacking items of a task that
@@ -199,7 +199,7 @@ def suite_from_evaluations(evaluations: pd.DataFrame, *, models=None) -> Suite:
 
     Raises
     ------
-    simstats.compare.InputError
+    simstats.io.checks.InputError
         Fewer than 2 models or tasks, a model without a task another model has, a model lacking items of
         a task (task, model and the first such item named), an item whose content hash differs between
         models, a task with one item.

@@ -62,8 +62,19 @@ METHODS = ("exact", "grid", "deepsig")
 
 
 def aso_methods() -> tuple[str, ...]:
-    """The ASO computations :func:`aso` accepts: :data:`METHODS` and the registered ones
-    (:mod:`simstats.stats.conventions`)."""
+    """The ASO computations :func:`aso` accepts: :data:`METHODS` and the registered ones.
+
+    Returns
+    -------
+    tuple of str
+        The generic methods, then the names registered as ASO methods in :mod:`simstats.stats.conventions`
+        (by entry point or at run time), sorted.
+
+    Examples
+    --------
+    >>> aso_methods()[:3]
+    ('exact', 'grid', 'deepsig')
+    """
     return METHODS + tuple(n for n in conventions.names("aso_methods") if n not in METHODS)
 
 

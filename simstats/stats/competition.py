@@ -67,8 +67,19 @@ RECOMMENDED = {"alternative": "two-sided", "pvalue_rule": "add-one", "correction
 
 
 def presets() -> tuple[str, ...]:
-    """Names of the bundles of settings (``simstats competition --preset``): "recommended" and the presets
-    registered in :mod:`simstats.stats.conventions`."""
+    """Names of the bundles of settings (``simstats competition --preset``).
+
+    Returns
+    -------
+    tuple of str
+        "recommended" (:data:`RECOMMENDED`), then the presets registered in :mod:`simstats.stats.conventions`
+        (by entry point or at run time), sorted.
+
+    Examples
+    --------
+    >>> presets()[0]
+    'recommended'
+    """
     return ("recommended",) + tuple(n for n in conventions.names("competition_presets") if n != "recommended")
 
 
@@ -81,7 +92,23 @@ def _preset(name: str) -> dict:
 
 
 def preset_description(name: str) -> str:
-    """One line stating a preset's settings, e.g. for the command line's help."""
+    """One line stating a preset's settings, e.g. for the command line's help.
+
+    Parameters
+    ----------
+    name : str
+        A name of :func:`presets`.
+
+    Returns
+    -------
+    str
+        The sidedness, p-value rule, correction and the family it corrects over.
+
+    Examples
+    --------
+    >>> preset_description("recommended")
+    'two-sided add-one p-values, correction holm over all pairs'
+    """
     s = _preset(name)
     sides = "two-sided" if s["alternative"] == "two-sided" else "one-sided"
     family = "all pairs" if s["scope"] == "all" else "each reference system's comparisons"

@@ -1,4 +1,4 @@
-"""Issue 17 odds and ends: compare's two-sided default, --aso-method, built-in scenario overrides, closed pipes."""
+"""Odds and ends: compare's two-sided default, --aso-method, built-in scenario overrides, closed pipes."""
 import json
 import math
 import subprocess

@@ -1,5 +1,5 @@
 """The paired sentence bootstrap's departure from a normal with the within-set standard error
-(``Population.bootstrap_shape``, issue 18): each moment against simulated pairs of runs on one realised
+(``Population.bootstrap_shape``): each moment against simulated pairs of runs on one realised
 test set (tolerances from Monte Carlo errors), the metric derivatives against finite differences, and the
 shaped p-value model (``selection.significance_probability``) against exact bootstraps."""
 import math

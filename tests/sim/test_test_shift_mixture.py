@@ -1,4 +1,4 @@
-"""The test_shift_mixture seed distribution (issue 18): parsing, draws, closed forms against
+"""The test_shift_mixture seed distribution: parsing, draws, closed forms against
 scipy, exact one-component identities and simulation (tolerances from Monte Carlo errors), and
 Evaluations 1-2 in closed form (``simstats.studies.reimers2018.selection``)."""
 import math

@@ -1,4 +1,4 @@
-"""Approach x item interaction (issue 16): each approach's own item offsets. Closed forms against
+"""Approach x item interaction: each approach's own item offsets. Closed forms against
 simulation with tolerances from Monte Carlo errors; the shared draws are unchanged."""
 import math
 

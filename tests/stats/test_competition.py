@@ -304,7 +304,7 @@ def test_rank_intervals_cover_the_true_ranks():
     assert rate >= 0.95 - 3 * mcse, (rate, mcse)
 
 
-# --- p-value rule, sidedness and named conventions (issue 17) ---
+# --- p-value rule, sidedness and named conventions ---
 
 def test_add_one_and_two_sided_pvalues_match_brute_force():
     from simstats.stats.bootstrap import pvalues_from_counts

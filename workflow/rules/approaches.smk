@@ -1,4 +1,4 @@
-# Approach-level comparisons over seeds x items: which test holds alpha for which claim (issue 16).
+# Approach-level comparisons over seeds x items: which test holds alpha for which claim.
 APPROACHES = SETTINGS.approaches
 APPROACHES_CATEGORY = "Comparing approaches over seeds and items"
 
@@ -13,6 +13,7 @@ rule simulate_approaches_variant:
     output:
         f"{RESULTS}/approaches/variants/{{variant}}/chunks/{{chunk}}.parquet",
     params:
+        library=library_hash("approaches"),
         settings=approaches_variant_settings,
         replicates=approaches_chunk_replicates,
         root_seed=ROOT_SEED,
@@ -37,6 +38,7 @@ rule check_approaches_planner:
     output:
         f"{RESULTS}/approaches/variants/{{variant}}/planner.csv",
     params:
+        library=library_hash("approaches"),
         settings=approaches_variant_settings,
     log:
         log_path("approaches/{variant}_planner"),
@@ -73,6 +75,7 @@ rule summarise_approaches:
         md=f"{RESULTS}/approaches/validation.md",
         **figure("approaches/validation", "approaches_validation_fig", APPROACHES_CATEGORY),
     params:
+        library=library_hash("approaches"),
         settings=parsed(APPROACHES),
     log:
         log_path("approaches/summarise"),

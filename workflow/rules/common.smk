@@ -3,7 +3,12 @@
 # functions of a workflow in one rule-free file, so every study's helpers live here, under its
 # heading; the study's .smk file holds its rules only.
 import dataclasses
+import functools
+import hashlib
 import sys
+from pathlib import Path
+
+import simstats
 
 from simstats.config import Parsed, check_configfile_overrides, validate_config
 from simstats.sim.scenario import ScenarioError
@@ -11,7 +16,7 @@ from simstats.studies import STUDIES
 from simstats.studies.reimers2018.calibration import has_targets
 
 try:
-    # a --configfile scenario named like a built-in one must say `replace: true` (issue 17)
+    # a --configfile scenario named like a built-in one must say `replace: true`
     check_configfile_overrides(workflow.overwrite_configfiles, "config/config.yaml")
     # The one application of the configuration schema (types, ranges, defaults) plus the
     # cross-field checks, with one-line errors naming the field.  The rules read the parsed
@@ -48,6 +53,27 @@ wildcard_constraints:
 
 # ---------------------------------------------------------------------------------------------
 # Rule boilerplate
+@functools.cache
+def library_hash(config_key=None):
+    """A digest of the library code a study's jobs run: stats/, io/, sim/, the shared modules of studies/, the
+    package's data and the study's own package (``config_key``; None: the whole package, for the report).
+    Every rule has it as a param, so that Snakemake's params trigger reruns a job whose library code changed
+    (its scripts are covered by the code trigger)."""
+    package = Path(simstats.__file__).resolve().parent
+    if config_key is None:
+        files = package.rglob("*")
+    else:
+        study = next(s for s in STUDIES if s.config_key == config_key)
+        files = [*(f for part in ("stats", "io", "sim", "data") for f in (package / part).rglob("*")),
+                 *package.glob("*.py"), *(package / "studies").glob("*.py"), *study.directory.rglob("*")]
+    digest = hashlib.sha256()
+    for f in sorted({f for f in files if f.is_file() and f.suffix != ".pyc"}):
+        for part in (f.relative_to(package).as_posix().encode(), f.read_bytes()):
+            digest.update(len(part).to_bytes(8, "little"))
+            digest.update(part)
+    return digest.hexdigest()[:16]
+
+
 def study_outputs(papers_only=False):
     """The final outputs of every registered study (of those that replicate a paper), each from the
     ``<config_key>_outputs()`` function under the study's heading below."""

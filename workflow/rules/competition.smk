@@ -15,6 +15,7 @@ rule competition_widths:
     output:
         f"{RESULTS}/competition/{{case}}/widths.csv",
     params:
+        library=library_hash("competition"),
         example=competition_example,
         population=competition_example_population,
         n_resamples=COMPETITION.n_resamples if COMPETITION else None,
@@ -49,6 +50,7 @@ rule competition_case:
             subcategory="{case}",
         ),
     params:
+        library=library_hash("competition"),
         example=competition_example,
         population=competition_example_population,
         n_resamples=COMPETITION.n_resamples if COMPETITION else None,
@@ -78,6 +80,7 @@ rule plot_competition_case:
             "{case}",
         ),
     params:
+        library=library_hash("competition"),
         example=competition_example,
         metric=competition_case_metric,
     log:
@@ -96,6 +99,8 @@ rule competition_table5_check:
             category=COMPETITION_CATEGORY,
         ),
         md=f"{RESULTS}/competition/table5_check.md",
+    params:
+        library=library_hash("competition"),
     log:
         log_path("competition/table5_check"),
     conda:
@@ -111,6 +116,7 @@ rule simulate_competition_design:
     output:
         f"{RESULTS}/competition/study/designs/{{design}}/chunks/{{chunk}}.parquet",
     params:
+        library=library_hash("competition"),
         design=competition_design,
         population=competition_design_population,
         replicates=competition_chunk_replicates,
@@ -148,6 +154,7 @@ rule summarise_competition_study:
         ),
         md=f"{RESULTS}/competition/study/summary.md",
     params:
+        library=library_hash("competition"),
         designs=competition_study_designs() if COMPETITION else None,
         populations=competition_study_populations() if COMPETITION else None,
         alpha=COMPETITION.alpha if COMPETITION else None,
@@ -170,6 +177,7 @@ rule plot_competition_study:
             "known truth",
         ),
     params:
+        library=library_hash("competition"),
         alpha=COMPETITION.alpha if COMPETITION else None,
     log:
         log_path("competition/study_plot"),

@@ -30,6 +30,7 @@ rule dror_real_data:
         ),
         md=f"{RESULTS}/dror/real_data_cases.md",
     params:
+        library=library_hash("dror"),
         n_resamples=DROR.n_resamples if DROR else None,
         min_scores=DROR.min_scores if DROR else None,
         root_seed=ROOT_SEED,
@@ -52,6 +53,8 @@ rule plot_dror_real_data:
         rules.dror_real_data.output.parquet,
     output:
         **figure("dror/real_data_eps", "dror_real_data_eps", DROR_CATEGORY),
+    params:
+        library=library_hash("dror"),
     log:
         log_path("dror/plot_real_data"),
     conda:
@@ -74,6 +77,7 @@ rule dror_population:
         png=f"{FIGURES}/dror/synthetic_eps.png",
         pdf=f"{FIGURES}/dror/synthetic_eps.pdf",
     params:
+        library=library_hash("dror"),
         n_distributions=DROR.population.n_distributions if DROR else None,
         tail_share=DROR.population.tail_share if DROR else None,
         n_resamples=DROR.n_resamples if DROR else None,
@@ -96,6 +100,7 @@ rule dror_noise:
     output:
         f"{RESULTS}/dror/noise/chunks/{{analysis}}_{{chunk}}.parquet",
     params:
+        library=library_hash("dror"),
         population=parsed(DROR.population) if DROR else None,
         n_resamples=DROR.n_resamples if DROR else None,
         alpha_aso=DROR.alpha_aso if DROR else None,
@@ -129,6 +134,8 @@ rule dror_noise_summary:
         ),
         md=f"{RESULTS}/dror/noise_analyses.md",
         **figure("dror/noise_eps", "dror_noise_eps", DROR_CATEGORY),
+    params:
+        library=library_hash("dror"),
     log:
         log_path("dror/noise_summary"),
     conda:
@@ -145,6 +152,7 @@ rule dror_noise_ukp:
     output:
         f"{RESULTS}/dror/noise_ukp/{{analysis}}.parquet",
     params:
+        library=library_hash("dror"),
         repetitions=DROR.ukp_noise.repetitions if DROR else None,
         min_scores=DROR.ukp_noise.min_scores if DROR else None,
         n_resamples=DROR.n_resamples if DROR else None,
@@ -177,6 +185,7 @@ rule dror_noise_ukp_summary:
         pools=f"{RESULTS}/dror/noise_ukp_pools.csv",
         md=f"{RESULTS}/dror/noise_ukp.md",
     params:
+        library=library_hash("dror"),
         min_scores=DROR.ukp_noise.min_scores if DROR else None,
     log:
         log_path("dror/noise_ukp_summary"),
@@ -194,6 +203,7 @@ rule dror_size_power:
     output:
         expand(f"{RESULTS}/dror/size_power/{{scenario}}.parquet", scenario=DROR_SIZE_POWER),
     params:
+        library=library_hash("dror"),
         scenarios=DROR_SIZE_POWER,
         n_runs=DROR.size_power.n if DROR else None,
         shifts=DROR.size_power.shifts if DROR else None,
@@ -227,6 +237,7 @@ rule dror_size_power_table:
         md=f"{RESULTS}/dror/size_power.md",
         **figure("dror/size_power", "dror_size_power_fig", DROR_CATEGORY),
     params:
+        library=library_hash("dror"),
         alpha_so=DROR.alpha_so if DROR else None,
         alpha_aso=DROR.alpha_aso if DROR else None,
     log:
@@ -251,6 +262,7 @@ rule dror_paper_cases:
         md=f"{RESULTS}/dror/paper_cases.md",
         dror2019=f"{RESULTS}/dror/paper_cases_dror2019.csv",
     params:
+        library=library_hash("dror"),
         n_resamples=DROR.n_resamples if DROR else None,
         alpha_aso=DROR.alpha_aso if DROR else None,
         root_seed=ROOT_SEED,
@@ -281,6 +293,8 @@ rule dror_conventions:
             category=DROR_CATEGORY,
         ),
         md=f"{RESULTS}/dror/conventions.md",
+    params:
+        library=library_hash("dror"),
     log:
         log_path("dror/conventions"),
     conda:
@@ -304,6 +318,7 @@ rule dror_so_readings:
         examples=f"{RESULTS}/dror/so_readings_examples.csv",
         md=f"{RESULTS}/dror/so_readings.md",
     params:
+        library=library_hash("dror"),
         min_scores=DROR.min_scores if DROR else None,
         alpha_so=DROR.alpha_so if DROR else None,
     log:

@@ -1,4 +1,4 @@
-# Fitting the noise model to runs (simstats fit): recovery of known parameters (issue 42).
+# Fitting the noise model to runs (simstats fit): recovery of known parameters.
 FIT = SETTINGS.fit
 FIT_CATEGORY = "Fitting the noise model to runs"
 
@@ -13,6 +13,7 @@ rule simulate_fit_variant:
     output:
         f"{RESULTS}/fit/variants/{{variant}}/chunks/{{chunk}}.parquet",
     params:
+        library=library_hash("fit"),
         settings=fit_variant_settings,
         replicates=fit_chunk_replicates,
         root_seed=ROOT_SEED,
@@ -46,6 +47,7 @@ rule summarise_fit:
         md=f"{RESULTS}/fit/validation.md",
         **figure("fit/validation", "fit_validation_fig", FIT_CATEGORY),
     params:
+        library=library_hash("fit"),
         settings=parsed(FIT),
         study="fit",
     log:

@@ -1,4 +1,4 @@
-# Comparing two models from an evaluation's per-item scores (harness logs): coverage, size and power (issue 40).
+# Comparing two models from an evaluation's per-item scores (harness logs): coverage, size and power.
 HARNESS = SETTINGS.harness
 HARNESS_CATEGORY = "Comparing models from harness logs"
 
@@ -13,6 +13,7 @@ rule simulate_harness_variant:
     output:
         f"{RESULTS}/harness/variants/{{variant}}/chunks/{{chunk}}.parquet",
     params:
+        library=library_hash("harness"),
         settings=harness_variant_settings,
         replicates=harness_chunk_replicates,
         root_seed=ROOT_SEED,
@@ -46,6 +47,7 @@ rule summarise_harness:
         md=f"{RESULTS}/harness/validation.md",
         **figure("harness/validation", "harness_validation_fig", HARNESS_CATEGORY),
     params:
+        library=library_hash("harness"),
         settings=parsed(HARNESS),
         study="harness",
     log:

@@ -8,6 +8,7 @@ rule simulate_noise_chunk:
         scores=f"{RESULTS}/noise/{{scenario}}/chunks/{{chunk}}.parquet",
         pairs=f"{RESULTS}/noise/{{scenario}}/chunks/{{chunk}}.pairs.parquet",
     params:
+        library=library_hash("noise"),
         scenario=noise_scenario,
         root_seed=ROOT_SEED,
         n_models=NOISE.n_models,
@@ -38,6 +39,7 @@ rule summarise_noise:
         csv=f"{RESULTS}/noise/{{scenario}}/summary.csv",
         **figure("noise/{scenario}_dev_vs_test", "noise_dev_vs_test", NOISE_CATEGORY, "{scenario}"),
     params:
+        library=library_hash("noise"),
         scenario=noise_scenario,
         root_seed=ROOT_SEED,
         n_models=NOISE.n_models,
@@ -65,6 +67,8 @@ rule noise_table:
             category=NOISE_CATEGORY,
         ),
         md=f"{RESULTS}/noise/summary.md",
+    params:
+        library=library_hash("noise"),
     log:
         log_path("noise/table"),
     conda:

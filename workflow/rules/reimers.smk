@@ -17,6 +17,7 @@ rule reimers_calibration:
         csv=f"{RESULTS}/reimers/calibration_fit.csv",
         curves=f"{RESULTS}/reimers/closed_form_curves.csv",
     params:
+        library=library_hash("reimers"),
         scenarios=reimers_task_scenarios(),
         ns=REIMERS.figure4_n if REIMERS else None,
         alpha=REIMERS.alpha if REIMERS else None,
@@ -39,6 +40,7 @@ rule reimers_identifiability:
         csv=f"{RESULTS}/reimers/identifiability.csv",
         md=f"{RESULTS}/reimers/identifiability.md",
     params:
+        library=library_hash("reimers"),
         scenarios=reimers_task_scenarios(),
         low_prob=REIMERS.identifiability_low_prob if REIMERS else None,
         theta_ratio=REIMERS.identifiability_theta_ratio if REIMERS else None,
@@ -63,6 +65,7 @@ rule simulate_reimers_chunk:
         noise_scores=f"{RESULTS}/reimers/{{scenario}}/chunks/{{chunk}}.noise.parquet",
         noise_pairs=f"{RESULTS}/reimers/{{scenario}}/chunks/{{chunk}}.noise.pairs.parquet",
     params:
+        library=library_hash("reimers"),
         scenario=reimers_task,
         settings=reimers_task_settings,
         root_seed=ROOT_SEED,
@@ -92,6 +95,7 @@ rule summarise_reimers:
         summary=f"{RESULTS}/reimers/{{scenario}}/summary.parquet",
         power=f"{RESULTS}/reimers/{{scenario}}/power.parquet",
     params:
+        library=library_hash("reimers"),
         scenario=reimers_task,
         settings=reimers_task_settings,
         root_seed=ROOT_SEED,
@@ -116,6 +120,7 @@ rule reimers_realdata:
     output:
         csv=f"{RESULTS}/reimers/realdata.csv",
     params:
+        library=library_hash("reimers"),
         root_seed=ROOT_SEED,
         n_resamples=REIMERS.realdata_resamples if REIMERS else None,
     log:
@@ -136,6 +141,7 @@ rule simulate_reimers_figure4_chunk:
     output:
         f"{RESULTS}/reimers/figure4/{{scenario}}/n{{n}}_{{chunk}}.parquet",
     params:
+        library=library_hash("reimers"),
         scenario=reimers_task,
         root_seed=ROOT_SEED,
         settings=parsed(REIMERS),
@@ -160,6 +166,7 @@ rule summarise_reimers_figure4:
     output:
         f"{RESULTS}/reimers/figure4/{{scenario}}/summary.parquet",
     params:
+        library=library_hash("reimers"),
         scenario=reimers_task,
         alpha=REIMERS.alpha if REIMERS else None,
     log:
@@ -190,6 +197,7 @@ rule reimers_tables:
         power_csv=f"{RESULTS}/reimers/power_runs_needed.csv",
         realdata_md=f"{RESULTS}/reimers/realdata.md",
     params:
+        library=library_hash("reimers"),
         settings=parsed(REIMERS),
         origins=scenario_origins(),
     log:
@@ -215,6 +223,7 @@ rule plot_reimers:
             REIMERS_CATEGORY,
         ),
     params:
+        library=library_hash("reimers"),
         power_target=REIMERS.power_target if REIMERS else None,
         metrics=reimers_metrics(),
     log:

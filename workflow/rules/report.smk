@@ -13,6 +13,8 @@ rule fidelity_ledger:
             caption="../report/fidelity.rst",
             category="Replication report",
         ),
+    params:
+        library=library_hash(None),
     log:
         log_path("fidelity_ledger"),
     conda:
@@ -33,6 +35,7 @@ rule replication_report:
             category="Replication report",
         ),
     params:
+        library=library_hash(None),
         figures_dir=figures_dir,
         scale=scale_summary(SETTINGS),
         root_seed=ROOT_SEED,

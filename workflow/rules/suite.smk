@@ -1,4 +1,4 @@
-# Many models over a suite of tasks: error rates of the per-task decisions, coverage, size of the rank tests (issue 41).
+# Many models over a suite of tasks: error rates of the per-task decisions, coverage, size of the rank tests.
 SUITE = SETTINGS.suite
 SUITE_CATEGORY = "Many models over a suite of tasks"
 
@@ -13,6 +13,7 @@ rule simulate_suite_variant:
     output:
         f"{RESULTS}/suite/variants/{{variant}}/chunks/{{chunk}}.parquet",
     params:
+        library=library_hash("suite"),
         settings=suite_variant_settings,
         replicates=suite_chunk_replicates,
         root_seed=ROOT_SEED,
@@ -46,6 +47,7 @@ rule summarise_suite:
         md=f"{RESULTS}/suite/validation.md",
         **figure("suite/validation", "suite_validation_fig", SUITE_CATEGORY),
     params:
+        library=library_hash("suite"),
         settings=parsed(SUITE),
         study="suite",
     log:

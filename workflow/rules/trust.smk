@@ -1,4 +1,4 @@
-# What can I trust, per scenario: the comparisons a researcher makes, at each scenario's own parameters (issue 42).
+# What can I trust, per scenario: the comparisons a researcher makes, at each scenario's own parameters.
 TRUST = SETTINGS.trust
 TRUST_CATEGORY = "What can I trust, per scenario"
 
@@ -13,6 +13,7 @@ rule simulate_trust:
     output:
         f"{RESULTS}/trust/{{scenario}}/replicates.parquet",
     params:
+        library=library_hash("trust"),
         scenario=noise_scenario,
         settings=trust_simulation_settings,
         root_seed=ROOT_SEED,
@@ -44,6 +45,7 @@ rule trust_page:
         ),
         **figure("trust/{scenario}", "trust_page_fig", TRUST_CATEGORY),
     params:
+        library=library_hash("trust"),
         scenario=noise_scenario,
         settings=trust_page_settings,
         row_size=REIMERS.row_size if REIMERS else None,

@@ -9,6 +9,7 @@ rule simulate_yeh_cells:
     output:
         f"{RESULTS}/yeh/cells/{{metric}}_{{size}}.parquet",
     params:
+        library=library_hash("yeh"),
         r12=YEH.r12 if YEH else None,
         differences=yeh_differences,
         replicates=YEH.replicates if YEH else None,
@@ -48,6 +49,7 @@ rule summarise_yeh:
         ),
         md=f"{RESULTS}/yeh/size_power.md",
     params:
+        library=library_hash("yeh"),
         alpha=YEH.alpha if YEH else None,
     log:
         log_path("yeh/summarise"),
@@ -69,6 +71,7 @@ rule yeh_sd_ratio:
         ),
         md=f"{RESULTS}/yeh/sd_ratio.md",
     params:
+        library=library_hash("yeh"),
         settings=parsed(YEH.sd_ratio) if YEH else None,
         r12=YEH.r12 if YEH else None,
         root_seed=ROOT_SEED,
@@ -95,6 +98,7 @@ rule yeh_clusters:
         ),
         md=f"{RESULTS}/yeh/clusters.md",
     params:
+        library=library_hash("yeh"),
         settings=parsed(YEH.clusters) if YEH else None,
         alpha=YEH.alpha if YEH else None,
         n_resamples=YEH.n_resamples if YEH else None,
@@ -126,6 +130,7 @@ rule yeh_squad:
         ),
         md=f"{RESULTS}/yeh/squad_summary.md",
     params:
+        library=library_hash("yeh"),
         n_questions=YEH.n_questions if YEH else None,
         alpha=YEH.alpha if YEH else None,
     log:
@@ -146,6 +151,7 @@ rule yeh_example:
         ),
         md=f"{RESULTS}/yeh/example.md",
     params:
+        library=library_hash("yeh"),
         root_seed=ROOT_SEED,
     log:
         log_path("yeh/example"),
@@ -167,6 +173,7 @@ rule plot_yeh:
     output:
         **figures({fig: f"yeh/{fig}" for fig in YEH_FIGURES}, "yeh_fig_", YEH_CATEGORY),
     params:
+        library=library_hash("yeh"),
         alpha=YEH.alpha if YEH else None,
     log:
         log_path("yeh/plot"),

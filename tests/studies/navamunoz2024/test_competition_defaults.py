@@ -1,4 +1,4 @@
-"""Issue 17, deliverable 2: `simstats competition`'s default convention controls the family-wise
+"""`simstats competition`'s default convention controls the family-wise
 error over the whole table; the paper's convention (what the replication uses) does not.
 
 The setting is the competition study's global null (config: competition.study.designs.global_null):

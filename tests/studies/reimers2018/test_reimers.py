@@ -207,7 +207,7 @@ def test_refit_reproduces_the_stored_task_parameters(refit):
     np.testing.assert_allclose(three.fit, three.value, rtol=2e-3, atol=2e-3)
     reached = targets[(targets.quantity == "pct_significant_eval2") & targets.scenario.isin(TABLE2_REACHED)]
     np.testing.assert_allclose(reached.fit, reached.value, atol=1e-4)
-    # issue 18: in closed form Table 2's % significant within 3 points in 6 of 7 tasks (GermEval's closest fit
+    # in closed form Table 2's % significant within 3 points in 6 of 7 tasks (GermEval's closest fit
     # 18.4 %, paper 16.72; TempEval 12.6 %, paper 9.38; both with the shaped bootstrap p)
     table2 = targets[targets.quantity == "pct_significant_eval2"].set_index("scenario")
     assert ((table2.fit - table2.value).abs() <= 3).sum() == 6

@@ -1,4 +1,4 @@
-"""Reimers & Gurevych (2018) in the fidelity ledger (issue 39): tolerances from the paper's own Monte Carlo
+"""Reimers & Gurevych (2018) in the fidelity ledger: tolerances from the paper's own Monte Carlo
 error, Delta_max's interval, the dedicated Figure 4 simulation, roles, the checks behind the notes."""
 import math
 from pathlib import Path
