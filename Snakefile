@@ -14,10 +14,15 @@ configfile: "config/config.yaml"
 include: "workflow/rules/common.smk"
 
 
-# one rules file per registered study (simstats.studies.STUDIES): workflow/rules/<config_key>.smk
+# every registered study (simstats.studies.STUDIES) brings its helpers and rules in its package
 for study in STUDIES:
 
-    include: f"workflow/rules/{study.config_key}.smk"
+    include: study.directory / "helpers.smk"
+
+
+for study in STUDIES:
+
+    include: study.directory / "rules.smk"
 
 
 include: "workflow/rules/report.smk"

@@ -54,6 +54,8 @@ _EXPORTS = {
     "custom_metric": "simstats.stats.metrics",
     "f1": "simstats.stats.metrics",
     "get_metric": "simstats.stats.metrics",
+    "register_metric": "simstats.stats.metrics",
+    "metric_names": "simstats.stats.metrics",
     "label_statistics": "simstats.stats.metrics",
     "mae": "simstats.stats.metrics",
     "precision": "simstats.stats.metrics",
@@ -84,7 +86,7 @@ __all__ = [
     # score distributions
     "aso", "multi_aso", "violation_ratio", "cos_verdict", "ASOResult", "SmallSampleWarning",
     # metrics
-    "Metric", "accuracy", "recall", "precision", "f1", "mae", "get_metric", "classification_f1", "custom_metric",
+    "Metric", "accuracy", "recall", "precision", "f1", "mae", "get_metric", "register_metric", "metric_names", "classification_f1", "custom_metric",
     "label_statistics",
     # analytic standard errors and intervals
     "proportion_interval", "mean_interval", "paired_difference", "item_means",

@@ -7,7 +7,7 @@ import pandas as pd
 
 from simstats.io.checks import (InputError, check_gold, check_predictions, first_not_finite, in_all, lacking,
                                 no_missing, show_value)
-from simstats.stats.metrics import STATISTICS_METRICS, Metric, accuracy, classification_f1, get_metric, label_statistics, mae
+from simstats.stats.metrics import Metric, accuracy, classification_f1, get_metric, label_statistics, mae, metric_names
 
 
 LABEL_METRICS = ("accuracy", "f1", "precision", "recall", "macro_f1", "weighted_f1", "mae")
@@ -185,7 +185,8 @@ def statistics_from_predictions(table: pd.DataFrame, gold_column: str, systems=N
 
 
 def statistics_metric(name: str) -> Metric:
-    """The metric ``--statistics`` input is scored with (accuracy, f1, precision, recall, mae, bleu).
+    """The metric ``--statistics`` input is scored with: a registered metric (accuracy, f1, precision, recall,
+    mae, bleu, or one added with :func:`simstats.stats.metrics.register_metric`).
 
     Parameters
     ----------
@@ -209,11 +210,10 @@ def statistics_metric(name: str) -> Metric:
     >>> statistics_metric("f1").statistics
     ('recalled', 'gold', 'spurious')
     """
-    try:
-        return STATISTICS_METRICS[name]
-    except KeyError:
+    if name not in metric_names():
         raise InputError(f"metric {name!r} is not available for --statistics input "
-                         f"({', '.join(STATISTICS_METRICS)})") from None
+                         f"({', '.join(metric_names())})")
+    return get_metric(name)
 
 
 def statistics_from_long(table: pd.DataFrame, metric: Metric):
@@ -271,7 +271,9 @@ def statistics_from_long(table: pd.DataFrame, metric: Metric):
         if i is not None:
             raise InputError(f"statistics table: system {show_value(table.system.iloc[i])}, column {c!r}: "
                              f"{show_value(table[c].iloc[i])} (row {i + 2}) is not a finite number")
-    for c in metric.statistics:  # every statistic is a count but mae's absolute error, a number >= 0
+    for c in metric.statistics:  # the metric's counts are integers >= 0; mae's absolute error a number >= 0
+        if c not in metric.counts and c != "abs_error":
+            continue
         values = pd.to_numeric(table[c]).to_numpy(float)
         bad = np.flatnonzero(values < 0 if c == "abs_error" else (values < 0) | (values != np.round(values)))
         if bad.size:

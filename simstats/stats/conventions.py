@@ -1,4 +1,4 @@
-"""Named conventions that other packages register: ASO computations and competition presets.
+"""Named conventions that other packages register: ASO computations, competition presets and metrics.
 
 The library offers the generic methods (:func:`simstats.stats.aso.aso`'s ``"exact"``, ``"grid"`` and
 ``"deepsig"``; the ``"recommended"`` competition settings). A package adds a convention under a name of its
@@ -10,6 +10,9 @@ the package, as an entry point in its ``pyproject.toml``::
 
     [project.entry-points."simstats.competition_presets"]
     my_preset = "my_package.module:MY_PRESET"    # a dict: alternative, pvalue_rule, correction, scope
+
+    [project.entry-points."simstats.metrics"]
+    my_metric = "my_package.module:MY_METRIC"    # a simstats.stats.metrics.Metric named my_metric
 
 An entry point is loaded on first use of its name, never at import. The pipeline's studies register the
 conventions of their papers this way (e.g. ASO as a paper's released code computes it).
@@ -33,7 +36,7 @@ from typing import Any
 __all__ = ["KINDS", "register", "unregister", "names", "get"]
 
 #: The kinds of convention, each the name of its entry-point group (``simstats.<kind>``).
-KINDS = ("aso_methods", "competition_presets")
+KINDS = ("aso_methods", "competition_presets", "metrics")
 
 _REGISTERED: dict[str, dict[str, Any]] = {kind: {} for kind in KINDS}
 

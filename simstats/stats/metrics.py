@@ -17,7 +17,10 @@ from typing import Mapping
 
 import numpy as np
 
+from simstats.stats import conventions
+
 __all__ = ["STATISTICS", "Metric", "accuracy", "mean_score", "recall", "precision", "f1", "mae", "bleu", "get_metric",
+           "register_metric", "unregister_metric", "metric_names",
            "classification_f1", "custom_metric", "label_statistics", "metric_from_sums", "accuracy_of", "recall_of",
            "precision_of", "f1_of", "bleu_of"]
 
@@ -250,8 +253,9 @@ def metric_from_sums(metric: str, sums: Mapping[str, np.ndarray]):
 
     Parameters
     ----------
-    metric : {'accuracy', 'recall', 'precision', 'f1', 'bleu'}
-        The metric's name.
+    metric : str
+        The metric's name: 'accuracy', 'recall', 'precision', 'f1', 'bleu' or a registered one
+        (:func:`register_metric`; 'mae' too).
     sums : mapping of str to float or array_like
         Summed statistics by name; it needs at least the names :data:`STATISTICS` lists for
         ``metric`` (further entries are ignored).
@@ -274,14 +278,17 @@ def metric_from_sums(metric: str, sums: Mapping[str, np.ndarray]):
     >>> round(metric_from_sums("f1", {"recalled": 30, "gold": 40, "spurious": 20}), 4)
     0.6667
     """
-    try:
-        function = _FUNCTIONS[metric]
-    except KeyError:
-        raise ValueError(f"unknown metric {metric!r} (known: {', '.join(_FUNCTIONS)})") from None
+    if metric not in _FUNCTIONS:           # a registered metric: its function of the stacked sums
+        registered = get_metric(metric)
+        missing = [s for s in registered.statistics if s not in sums]
+        if missing:
+            raise ValueError(f"metric {metric!r} needs statistics {missing} that were not given")
+        return registered(np.stack(np.broadcast_arrays(*(np.asarray(sums[s], dtype=np.float64)
+                                                         for s in registered.statistics)), axis=-1))
     missing = [s for s in STATISTICS[metric] if s not in sums]
     if missing:
         raise ValueError(f"metric {metric!r} needs statistics {missing} that were not given")
-    return function(*(sums[s] for s in STATISTICS[metric]))
+    return _FUNCTIONS[metric](*(sums[s] for s in STATISTICS[metric]))
 
 
 # --------------------------------------------------------------------------- metric objects
@@ -312,8 +319,10 @@ class Metric:
         True if ``function`` combines the statistics s[..., j] element by element with +, -,
         * and / only (no sum or mean over them, no exp or log): its values then do not depend
         on how the sums are laid out in memory, and the engine may hand it each statistic as
-        a contiguous array.  Default False.  All six are kept as attributes of the same names
-        (``statistics`` and ``ratio_of`` as tuples).
+        a contiguous array.  Default False.
+    counts : sequence of str, optional
+        The statistics that are counts (integers >= 0). Default: all of them.  All seven are kept
+        as attributes of the same names (``statistics``, ``ratio_of`` and ``counts`` as tuples).
 
     See Also
     --------
@@ -333,7 +342,7 @@ class Metric:
     """
 
     def __init__(self, name: str, statistics, function, higher_is_better: bool = True, ratio_of=None,
-                 elementwise: bool = False):
+                 elementwise: bool = False, counts=None):
         self.name = name
         self.statistics = tuple(statistics)
         self.function = function
@@ -346,6 +355,8 @@ class Metric:
         #: only (no sum or mean over them, no exp or log): its values then do not depend on how the
         #: sums are laid out in memory, and the engine may hand it each statistic as a contiguous array.
         self.elementwise = bool(elementwise)
+        #: The statistics that are counts (integers >= 0); a table of per-item statistics must hold them as such.
+        self.counts = self.statistics if counts is None else tuple(counts)
 
     def __call__(self, sums) -> np.ndarray:
         sums = np.asarray(sums, dtype=np.float64)
@@ -362,7 +373,7 @@ accuracy = Metric("accuracy", ("correct", "items"), lambda s: _ratio(s[..., 0], 
                   elementwise=True)
 """Accuracy from per-item (correct, items)."""
 mean_score = Metric("mean_score", ("score", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), ratio_of=(0, 1),
-                    elementwise=True)
+                    elementwise=True, counts=("items",))
 """The mean item score from per-item (score, 1): an item's score is any number (a judge's grade, partial
 credit, the mean of its samples), summed like accuracy's correct counts."""
 recall = Metric("recall", STATISTICS["recall"], lambda s: recall_of(s[..., 0], s[..., 1], s[..., 2]), ratio_of=(0, 1),
@@ -374,7 +385,7 @@ precision = Metric("precision", STATISTICS["precision"], lambda s: precision_of(
 f1 = Metric("f1", STATISTICS["f1"], lambda s: f1_of(s[..., 0], s[..., 1], s[..., 2]), elementwise=True)
 """F1 in Yeh (2000)'s form, from per-item (recalled, gold, spurious)."""
 mae = Metric("mae", ("abs_error", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), higher_is_better=False,
-             ratio_of=(0, 1), elementwise=True)
+             ratio_of=(0, 1), elementwise=True, counts=("items",))
 """Mean absolute error (lower is better) from per-item (abs_error, items)."""
 
 bleu = Metric("bleu", STATISTICS["bleu"], lambda s: bleu_of(s[..., 0], s[..., 1], s[..., 2:6], s[..., 6:10]))
@@ -383,18 +394,93 @@ bleu = Metric("bleu", STATISTICS["bleu"], lambda s: bleu_of(s[..., 0], s[..., 1]
 ``BLEU()._extract_corpus_statistics(hypotheses, [references])``, or per sentence
 ``BLEU().sentence_score(h, refs)``'s sys_len, ref_len, counts and totals."""
 
+#: The registry of metrics by name: the built-in ones and those added with :func:`register_metric`.
 _METRICS = {"accuracy": accuracy, "recall": recall, "precision": precision, "f1": f1, "mae": mae, "bleu": bleu}
-#: Metrics that ``simstats compare --statistics`` reads from per-item statistics.
-STATISTICS_METRICS = dict(_METRICS)
+_BUILT_IN = tuple(_METRICS)
 
 
-def get_metric(name: str) -> Metric:
-    """The built-in metric called ``name``.
+def register_metric(metric: Metric, *, replace: bool = False) -> Metric:
+    """Register a metric under its name: :func:`get_metric`, :func:`metric_names`, :func:`metric_from_sums`
+    and the command line's per-item statistics input (``simstats compare --statistics --metric NAME``,
+    ``simstats competition --statistics``) then know it.
 
     Parameters
     ----------
-    name : {'accuracy', 'recall', 'precision', 'f1', 'mae', 'bleu'}
+    metric : Metric
+        The metric, e.g. from :func:`custom_metric`.
+    replace : bool
+        Whether it may replace a registered metric of the same name (never a built-in one).
+
+    Returns
+    -------
+    Metric
+        ``metric`` itself.
+
+    Raises
+    ------
+    ValueError
+        If the name is taken (and ``replace`` is False) or is a built-in metric's.
+
+    Examples
+    --------
+    >>> from simstats.stats.metrics import custom_metric, get_metric, register_metric, unregister_metric
+    >>> brier = register_metric(custom_metric("brier", ("squared_error", "items"), lambda s: s[..., 0] / s[..., 1],
+    ...                                       higher_is_better=False))
+    >>> get_metric("brier") is brier
+    True
+    >>> unregister_metric("brier")
+    """
+    if metric.name in _BUILT_IN or (metric.name in _METRICS and not replace):
+        raise ValueError(f"a metric named {metric.name!r} is already registered")
+    _METRICS[metric.name] = metric
+    return metric
+
+
+def unregister_metric(name: str) -> None:
+    """Remove a metric added with :func:`register_metric` (built-in ones stay).
+
+    Parameters
+    ----------
+    name : str
         The metric's name.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> unregister_metric("no such metric")
+    """
+    if name not in _BUILT_IN:
+        _METRICS.pop(name, None)
+
+
+def metric_names() -> tuple[str, ...]:
+    """The names of the registered metrics, built-in ones first, then those added with :func:`register_metric`
+    and those of the entry-point group ``simstats.metrics`` (:mod:`simstats.stats.conventions`).
+
+    Returns
+    -------
+    tuple of str
+        What :func:`get_metric` accepts.
+
+    Examples
+    --------
+    >>> metric_names()[:6]
+    ('accuracy', 'recall', 'precision', 'f1', 'mae', 'bleu')
+    """
+    return tuple(_METRICS) + tuple(n for n in conventions.names("metrics") if n not in _METRICS)
+
+
+def get_metric(name: str) -> Metric:
+    """The registered metric called ``name`` (:func:`metric_names`).
+
+    Parameters
+    ----------
+    name : str
+        The metric's name: 'accuracy', 'recall', 'precision', 'f1', 'mae', 'bleu' or one added with
+        :func:`register_metric`.
 
     Returns
     -------
@@ -415,11 +501,14 @@ def get_metric(name: str) -> Metric:
     >>> get_metric("mae").statistics, get_metric("mae").higher_is_better
     (('abs_error', 'items'), False)
     """
+    if name not in _METRICS and name in conventions.names("metrics"):     # an entry point, loaded on first use
+        register_metric(conventions.get("metrics", name))
     try:
         return _METRICS[name]
     except KeyError:
-        raise ValueError(f"unknown metric {name!r} (built in: {', '.join(_METRICS)}; "
-                         "macro/weighted F1 via classification_f1, anything else via custom_metric)") from None
+        raise ValueError(f"unknown metric {name!r} (registered: {', '.join(_METRICS)}; "
+                         "macro/weighted F1 via classification_f1, anything else via custom_metric and "
+                         "register_metric)") from None
 
 
 def classification_f1(classes, average: str = "macro", subset=None) -> Metric:
@@ -506,7 +595,7 @@ def classification_f1(classes, average: str = "macro", subset=None) -> Metric:
     return Metric(name, names, function)
 
 
-def custom_metric(name: str, statistics, function, higher_is_better: bool = True) -> Metric:
+def custom_metric(name: str, statistics, function, higher_is_better: bool = True, counts=()) -> Metric:
     """Any metric of summed statistics, e.g. corpus BLEU from per-segment n-gram counts.
 
     A shorthand for :class:`Metric` for metrics the module does not provide.
@@ -521,6 +610,9 @@ def custom_metric(name: str, statistics, function, higher_is_better: bool = True
         Maps summed statistics of shape (..., k) to metric values of shape (...).
     higher_is_better : bool, optional
         False for error metrics.  Default True.
+    counts : sequence of str, optional
+        The statistics that are counts (integers >= 0), which a table of per-item statistics must
+        hold as such.  Default none.
 
     Returns
     -------
@@ -539,7 +631,7 @@ def custom_metric(name: str, statistics, function, higher_is_better: bool = True
     >>> float(mse(per_item.sum(axis=0))), float(np.mean(errors**2))
     (0.875, 0.875)
     """
-    return Metric(name, statistics, function, higher_is_better)
+    return Metric(name, statistics, function, higher_is_better, counts=counts)
 
 
 def label_statistics(metric: Metric, gold, pred, *, positive=None, classes=None) -> np.ndarray:

@@ -17,9 +17,13 @@ A study is one line of :data:`STUDIES` (its configuration key, package, paper an
   ``validation_section(results, figures, rel) -> (lines, overview)`` (checks against known truth);
 * ``checks.py`` and ``explanations.yaml``: ``CHECKS``, the computed checks behind the explanations of
   the paper's misses, and the explanations as data;
-* the study's simulation, tables and figures, used by its rules (``workflow/rules/<config_key>.smk``).
+* ``rules.smk``, ``helpers.smk``, ``scripts/`` and ``report/``: the study's part of the pipeline: its rules (writing
+  under ``results/<config_key>/`` and ``figures/<config_key>/``), its rule-free helper functions (input and params
+  functions, and ``STUDY_OUTPUTS[config_key]``, the function listing its final outputs), the scripts its rules run
+  and the captions of its entries in Snakemake's HTML report; the Snakefile includes them through this registry;
+* the study's simulation, tables and figures, used by its scripts.
 
-Adding a study: one package, one line below, one ``workflow/rules/<config_key>.smk``.  The registry
+Adding a study: one package and one line below.  The registry
 imports a study's modules only when asked, so that a workflow job importing one simulation module
 does not import every study.
 """

@@ -368,21 +368,17 @@ def test_killed_run_resumes_to_identical_outputs_across_cores_and_chunk_sizes(tm
 
 
 def test_long_jobs_keep_freed_memory_in_their_heap(monkeypatch):
-    """workflow/scripts/job_memory.py sets glibc's limits (the C library accepts every one of them), and a
+    """simstats.sim.memory sets glibc's limits (the C library accepts every one of them), and a
     user's own MALLOC_* or GLIBC_TUNABLES setting wins (nothing is set).  How many page faults that saves
     depends on the kernel and the machine's memory, so the test does not count them."""
     import platform
 
-    scripts = str(ROOT / "workflow" / "scripts")
+    from simstats.sim.memory import keep_freed_memory
+
     for name in ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_", "GLIBC_TUNABLES"):
         monkeypatch.delenv(name, raising=False)
-    sys.path.append(scripts)
-    try:
-        from job_memory import keep_freed_memory
-        assert keep_freed_memory() is (platform.libc_ver()[0] == "glibc")
-        for name in ("MALLOC_TOP_PAD_", "GLIBC_TUNABLES"):
-            monkeypatch.setenv(name, "0")
-            assert keep_freed_memory() is False
-            monkeypatch.delenv(name)
-    finally:
-        sys.path.remove(scripts)
+    assert keep_freed_memory() is (platform.libc_ver()[0] == "glibc")
+    for name in ("MALLOC_TOP_PAD_", "GLIBC_TUNABLES"):
+        monkeypatch.setenv(name, "0")
+        assert keep_freed_memory() is False
+        monkeypatch.delenv(name)

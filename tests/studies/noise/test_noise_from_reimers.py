@@ -1,6 +1,6 @@
 """The noise study's tables of a Reimers task come from the Reimers chunks: the same models, so the same rows.
 
-workflow/rules/noise.smk reads a scenario the Reimers study covers from the Reimers chunk jobs instead of
+simstats/studies/noise/rules.smk reads a scenario the Reimers study covers from the Reimers chunk jobs instead of
 simulating its models again; these tests hold that to the noise study's own chunks, exactly.
 """
 import numpy as np
