@@ -6,7 +6,7 @@ The public API, in the style of scipy.stats: one function per test, result objec
 Layers: :mod:`simstats.stats` (paper-agnostic tests), :mod:`simstats.sim` (simulation),
 :mod:`simstats.studies` (the paper replications), :mod:`simstats.report`.
 """
-import importlib
+from simstats.stats.lazy import lazy_module
 
 # The public names are imported on first use (PEP 562), so that `import simstats.io` in a workflow
 # job does not pay for scipy, statsmodels and pandas imports it does not need.
@@ -102,7 +102,7 @@ __version__ = "0.3.0"
 
 def __getattr__(name: str):
     if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        value = getattr(lazy_module(_EXPORTS[name]), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'simstats' has no attribute {name!r}")

@@ -18,7 +18,7 @@ from simstats.stats import classical
 from simstats.stats.aso import MIN_SCORES as ASO_MIN_SCORES, WARN_SCORES, SmallSampleWarning, aso, aso_methods
 from simstats.stats.bootstrap import PAIRED_PVALUE_METHODS, PVALUE_RULES, bootstrap_scores, paired_bootstrap
 from simstats.stats.multitest import adjust_pvalues
-from simstats.stats.renamed import renamed_parameters
+from simstats.stats.renamed import Renamed, renamed
 from simstats.stats.metrics import (Metric)
 from simstats.stats.randomization import randomization_test
 from simstats.stats.lazy import lazy_module
@@ -45,11 +45,11 @@ CORRECTIONS = {"none": None, "bonferroni": "bonferroni", "holm": "holm", "bh": "
 CORRECTION_CHOICES = ("none", "bonferroni", "holm", "bh")
 
 
-@renamed_parameters(seed="rng", convention="pvalue_method")
 def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", reference: str = "best",
                     n_resamples: int = 10_000, rng=0, correction: str = "none",
                     alternative: str = "two-sided", confidence_level: float = 0.95,
-                    pvalue_method: str = "shift", pvalue_rule: str = "add-one", clusters=None) -> pd.DataFrame:
+                    pvalue_method: str = "shift", pvalue_rule: str = "add-one", clusters=None,
+                    seed=Renamed("rng"), convention=Renamed("pvalue_method")) -> pd.DataFrame:
     """Each system against the reference (default: the best by observed score) on one test set.
 
     Parameters
@@ -116,6 +116,8 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
          a    system 0.7367           0.0605
          c    system 0.6800           0.0010
     """
+    rng = renamed("compare_systems", "seed", "rng", seed, rng, 0)
+    pvalue_method = renamed("compare_systems", "convention", "pvalue_method", convention, pvalue_method, "shift")
     if test not in TESTS:
         raise InputError(f"unknown test {test!r} (choose from {', '.join(TESTS)})")
     if pvalue_method not in PAIRED_PVALUE_METHODS:
@@ -344,11 +346,11 @@ def _score_groups(table: pd.DataFrame) -> tuple[dict[str, pd.Series], bool]:
     return groups, True
 
 
-@renamed_parameters(seed="rng")
 def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best", tests=("welch", "mwu"),
                                 correction: str = "none", alternative: str = "two-sided", min_scores: int = 3,
                                 aso_alpha: float = 0.05, aso_threshold: float | None = None, rng: int = 0,
-                                confidence_level: float = 0.95, aso_method: str = "exact") -> pd.DataFrame:
+                                confidence_level: float = 0.95, aso_method: str = "exact",
+                                seed=Renamed("rng")) -> pd.DataFrame:
     """Score distributions (one score per run, e.g. per training seed) of each system vs a reference.
 
     Parameters
@@ -406,6 +408,7 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     >>> round(float(scipy.stats.ttest_ind(runs.score[:5], runs.score[5:], equal_var=False).pvalue), 4)
     0.0805
     """
+    rng = renamed("compare_score_distributions", "seed", "rng", seed, rng, 0)
     seed = rng
     if min_scores < 2:
         raise InputError(f"the fewest scores a system may have (--min-scores) must be at least 2, got {min_scores}")
@@ -540,12 +543,11 @@ def _one_seed(runs: Runs, resample: str, test: str = "bootstrap") -> None:
 APPROACH_TESTS = ("t", "bootstrap")
 
 
-@renamed_parameters(seed="rng")
 def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both", reference: str = "best",
                           alternative: str = "two-sided", n_resamples: int = 10_000, rng: int = 0,
                           confidence_level: float = 0.95, correction: str = "none", paired_seeds=None,
                           margin: float | None = None, claim: str = "non-inferiority", alpha: float = 0.05,
-                          variance: str = "moments") -> pd.DataFrame:
+                          variance: str = "moments", seed=Renamed("rng")) -> pd.DataFrame:
     """Each approach against the reference approach, over new seeds and new test items.
 
     Parameters
@@ -631,6 +633,7 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
     >>> round(approach_t_test(runs.stats, runs.metric, runs.approach, runs.seed).pvalue, 4)
     0.3465
     """
+    rng = renamed("compare_approach_runs", "seed", "rng", seed, rng, 0)
     seed = rng
     if variance not in ("moments", "bootstrap"):
         raise InputError(f"--variance must be moments or bootstrap, got {variance!r}")

@@ -201,8 +201,8 @@ def _item_level(table, run_col, item_col, args) -> ScenarioFit:
             clusters[s] = ids.loc[wide.columns].to_numpy()
     if "test" not in outcomes:
         raise InputError("no test rows: the split column needs test rows")
-    return fit_outcomes(outcomes, clusters or None, confidence=args.confidence, n_resamples=args.n_resamples,
-                        failure_alpha=args.failure_alpha, seed=args.seed, runs=runs)
+    return fit_outcomes(outcomes, clusters or None, confidence_level=args.confidence, n_resamples=args.n_resamples,
+                        failure_alpha=args.failure_alpha, rng=args.seed, runs=runs)
 
 
 def _run_level(table, run_col, args) -> ScenarioFit:
@@ -253,8 +253,8 @@ def _run_level(table, run_col, args) -> ScenarioFit:
         raise InputError("run-level scores need --test-size (items, or gold items for f1/precision/recall)")
     if "dev" in scores and "dev" not in sizes:
         sizes["dev"] = sizes["test"]
-    return fit_scores(scores, metric=args.metric, sizes=sizes, groups=groups, confidence=args.confidence,
-                      assumed_item_share=args.assume_item_share, failure_alpha=args.failure_alpha, seed=args.seed,
+    return fit_scores(scores, metric=args.metric, sizes=sizes, groups=groups, confidence_level=args.confidence,
+                      assumed_item_share=args.assume_item_share, failure_alpha=args.failure_alpha, rng=args.seed,
                       runs=labels)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from simstats.compare import CLAIMS
+from simstats.stats.renamed import Renamed, renamed
 from simstats.io.checks import InputError
 from simstats.io.runs import Runs
 from simstats.stats.approaches import oriented_unit_values
@@ -17,7 +18,7 @@ from simstats.stats.power import (MIN_DISCORDANT, paired_item_variance, paired_i
 
 
 def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float = 0.05, target: float = 0.8,
-                   difference=None, confidence: float = 0.95, paired_seeds=None) -> pd.DataFrame:
+                   difference=None, confidence_level: float = 0.95, paired_seeds=None, confidence=Renamed("confidence_level")) -> pd.DataFrame:
     """The planner (:mod:`simstats.stats.power`) on pilot runs of exactly two approaches.
 
     Parameters
@@ -34,7 +35,7 @@ def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float
         Target power.
     difference : float, optional
         The difference to detect (default: the pilot's observed difference).
-    confidence : float
+    confidence_level : float
         Level of the intervals from the pilot's uncertainty.
     paired_seeds : bool, optional
         As in :func:`simstats.approach_t_test`.
@@ -85,6 +86,7 @@ def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float
     >>> round(approach_t_test(runs.stats, runs.metric, runs.approach, runs.seed).standard_error, 4)
     0.063
     """
+    confidence = renamed("plan_from_runs", "confidence", "confidence_level", confidence, confidence_level, 0.95)
     if len(runs.names) != 2:
         raise InputError(f"plan needs exactly two approaches, got {len(runs.names)} ({', '.join(runs.names)}); "
                          "choose two with --systems (long table) or --approach")
@@ -102,7 +104,7 @@ def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float
     observed = difference is None
     difference = abs(comp.difference) if observed else float(difference)
     out = plan(comp, seeds=seeds, items=items, difference=difference, alpha=alpha, target=target,
-               confidence=confidence)
+               confidence_level=confidence)
     grid = seeds_items_grid(comp, difference, seeds=seeds, alpha=alpha, target=target) if difference > 0 else None
     needed = {} if grid is None else {str(k): (None if math.isnan(n) else int(n))
                                       for k, n in zip(grid.seeds, grid.items_needed)}
@@ -120,7 +122,7 @@ def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float
 
 
 def plan_one_run(names, stats, metric: Metric, *, items=None, alpha: float = 0.05, target: float = 0.8,
-                 difference=None, confidence: float = 0.95, clusters=None, rates=None) -> pd.DataFrame:
+                 difference=None, confidence_level: float = 0.95, clusters=None, rates=None, confidence=Renamed("confidence_level")) -> pd.DataFrame:
     """The planner for one run per system (:func:`simstats.stats.power.paired_plan`).
 
     A paired comparison of two runs on new test items, from a pilot (``names``, ``stats``
@@ -145,7 +147,7 @@ def plan_one_run(names, stats, metric: Metric, *, items=None, alpha: float = 0.0
     difference : float, optional
         The difference to detect (default: the pilot's observed difference; from rates,
         accuracy A minus accuracy B).
-    confidence : float
+    confidence_level : float
         Level of the intervals from the pilot.
     clusters : array (items,), optional
         Cluster id per pilot item.
@@ -184,6 +186,7 @@ def plan_one_run(names, stats, metric: Metric, *, items=None, alpha: float = 0.0
     >>> out.attrs["items_needed"], out.attrs["few_discordant"]
     (1957, [500])
     """
+    confidence = renamed("plan_one_run", "confidence", "confidence_level", confidence, confidence_level, 0.95)
     if rates is not None:
         try:
             var = paired_item_variance_from_rates(*rates)
@@ -207,7 +210,7 @@ def plan_one_run(names, stats, metric: Metric, *, items=None, alpha: float = 0.0
     observed = difference is None
     difference = abs(var.difference) if observed else float(difference)
     try:
-        out = paired_plan(var, items=items, difference=difference, alpha=alpha, target=target, confidence=confidence)
+        out = paired_plan(var, items=items, difference=difference, alpha=alpha, target=target, confidence_level=confidence)
     except ValueError as err:
         raise InputError(f"plan: {err}") from None
     out.attrs["claim"] = "these two runs on new test items (not their training procedures: that needs several seeds)"

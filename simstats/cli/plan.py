@@ -69,7 +69,7 @@ def run(args) -> int:
             raise InputError("plan needs a pilot table or --rates ACC_A,ACC_B,DISAGREEMENT (not both)")
         rates = float_list(args.rates, "--rates", 3)
         return plan_one_run_command(args, plan_one_run(None, None, None, items=items, alpha=args.alpha, target=args.power,
-                                                difference=args.difference, confidence=args.confidence,
+                                                difference=args.difference, confidence_level=args.confidence,
                                                 rates=rates))
     table = read_table(args.table)
     runs = runs_of(args, table)
@@ -84,11 +84,11 @@ def run(args) -> int:
                                                                exclude=exclude)
         return plan_one_run_command(args, plan_one_run(names, stats, metric, items=items, alpha=args.alpha,
                                                 target=args.power, difference=args.difference,
-                                                confidence=args.confidence, clusters=clusters))
+                                                confidence_level=args.confidence, clusters=clusters))
     if args.clusters is not None:
         runs = runs_clusters(runs, table, args.clusters)
     out = plan_from_runs(runs, seeds=seeds, items=items, alpha=args.alpha, target=args.power,
-                         difference=args.difference, confidence=args.confidence,
+                         difference=args.difference, confidence_level=args.confidence,
                          paired_seeds={"auto": None, "yes": True, "no": False}[args.paired_seeds])
     a = out.attrs
     (name_a, name_b), (ka, kb) = a["approaches"], a["pilot_runs"]

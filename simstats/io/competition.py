@@ -10,19 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simstats.io.write import markdown_table
+from simstats.io.write import markdown_table, pyplot
 from simstats.stats.competition import CompetitionAnalysis, bootstrap_ranks, decision_rule, pvalue_description
-
-
-def _pyplot():
-    """matplotlib.pyplot with the non-interactive Agg backend, imported on first use (reading tables costs
-    no matplotlib)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 MARKS = ((0.001, "***"), (0.01, "**"), (0.05, "*"), (0.1, "†"))
@@ -149,7 +138,7 @@ def ordered_intervals_figure(scores: pd.DataFrame, metric_name: str, paper: pd.D
     """Figure 1: every system's score with its 95 % bootstrap CI, best on top (``label``: the legend
     entry of these intervals; ``paper``: published intervals, columns system, mean, lci, uci, drawn
     beside them as ``paper_label``)."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 0.55 * len(scores) + 2.0), layout="constrained")
     y = np.arange(len(scores))[::-1].astype(float)
     ax.errorbar(scores.score, y, xerr=[scores.score - scores.ci_low, scores.ci_high - scores.score], fmt="o",
@@ -173,7 +162,7 @@ def difference_intervals_figure(differences: pd.DataFrame, metric_name: str, pap
                                 title: str = "", rule: str | None = None, paper_label: str = "published"):
     """Figure 2: CIs of the winner's improvement over each system; red if the CI contains 0 (as the
     paper), or with ``rule`` (the decision rule in words) red where the column ``different`` is False."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 0.55 * len(differences) + 2.0), layout="constrained")
     y = np.arange(len(differences))[::-1].astype(float)
     for k, row in enumerate(differences.itertuples(index=False)):
@@ -210,7 +199,7 @@ def bootstrap_difference_figure(panels, metric_name: str):
 
     panels: list of (label, replicates, delta, pvalue) or (label, replicates, delta, pvalue,
     paper_note): ``paper_note`` (e.g. the paper's p-values of the same pair) is printed in the panel."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 3.8), constrained_layout=True,
                              squeeze=False)
     for ax, panel in zip(axes[0], panels):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simstats.io.write import pyplot
+
 
 def rank_groups(average_ranks, critical_difference: float) -> list[tuple[int, int]]:
     """The maximal runs of models, in rank order, whose average ranks lie within the critical difference:
@@ -45,10 +47,7 @@ def cd_diagram(names, average_ranks, critical_difference: float, *, alpha: float
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     ranks = np.asarray(average_ranks, dtype=float)
     order = np.argsort(ranks, kind="stable")
@@ -119,10 +118,7 @@ def suite_means_figure(names, estimates, ci_low, ci_high, *, claim: str | None =
     >>> [t.get_text() for t in fig.axes[0].get_yticklabels()], fig.axes[0].get_xlabel()     # bottom to top
     (['b', 'c', 'a'], 'mean score over tasks')
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     estimates, low, high = (np.asarray(v, dtype=float) for v in (estimates, ci_low, ci_high))
     order = _observed_order(estimates, higher_is_better)[::-1]          # the best drawn last, at the top
@@ -176,10 +172,7 @@ def rank_intervals_figure(names, estimates, rank_low, rank_high, *, alpha: float
     >>> [t.get_text() for t in fig.axes[0].get_yticklabels()], fig.axes[0].get_xlabel()     # bottom to top
     (['c', 'b', 'a'], 'rank (1 = best)')
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     estimates = np.asarray(estimates, dtype=float)
     low, high = np.asarray(rank_low, dtype=float), np.asarray(rank_high, dtype=float)

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from simstats.stats.lazy import lazy_module
+
 
 def current_umask() -> int:
     """The process umask (read without changing it for longer than one call)."""
@@ -64,9 +66,17 @@ def write_text(text: str, path) -> None:
     atomic_write(path, write)
 
 
+def pyplot():
+    """matplotlib.pyplot with the non-interactive Agg backend, imported at the first call: jobs and
+    commands that draw no figure never import matplotlib."""
+    matplotlib = lazy_module("matplotlib")
+    matplotlib.use("Agg")
+    return lazy_module("matplotlib.pyplot")
+
+
 def save_figure(fig, png_path, pdf_path) -> None:
     """Write a matplotlib figure as PNG and PDF atomically; the PDF carries no creation date."""
-    import matplotlib.pyplot as plt   # here: jobs that write no figure skip matplotlib
+    plt = pyplot()
 
     atomic_write(png_path, lambda tmp: fig.savefig(tmp, format="png", dpi=150, metadata={"Software": None}))
     atomic_write(pdf_path, lambda tmp: fig.savefig(tmp, format="pdf", metadata={"CreationDate": None,

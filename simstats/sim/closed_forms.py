@@ -16,6 +16,7 @@ from simstats.sim.scenario import Scenario
 from simstats.stats.lazy import lazy_module
 
 interpolate = lazy_module("scipy.interpolate")
+special = lazy_module("scipy.special")
 
 __all__ = ["bootstrap_shape", "component_moments", "component_spearman", "components_and_shape", "implied_values",
            "logistic_normal_mean", "node_moments", "score_moments"]
@@ -171,9 +172,7 @@ def logistic_normal_mean(mu, sd: float, nodes: int = 120):
     >>> round(float(logistic_normal_mean(0.0, 1.5)), 12)      # symmetric about 0.5
     0.5
     """
-    from scipy.special import expit
-
     x, w = np.polynomial.hermite_e.hermegauss(nodes)
     mu = np.asarray(mu, dtype=float)
-    return np.tensordot(expit(mu[..., None] + sd * x), w, axes=1) / math.sqrt(2 * math.pi)
+    return np.tensordot(special.expit(mu[..., None] + sd * x), w, axes=1) / math.sqrt(2 * math.pi)
 

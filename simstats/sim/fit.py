@@ -54,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simstats.sim.noise import Population, _solve_mu
+from simstats.stats.renamed import Renamed, renamed
 from simstats.sim.scenario import Scenario, SplitSpec, parse_scenario
 from simstats.stats.crossed import cluster_values, two_way_mean_squares
 from simstats.stats.lazy import lazy_module
@@ -493,9 +494,9 @@ def _check_spread(scores: np.ndarray, split: str) -> None:
                        "fit")
 
 
-def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence: float = 0.95,
-                 n_resamples: int = 200, failure_alpha: float = 0.01, seed: int = 0,
-                 description: str = "", runs=None) -> ScenarioFit:
+def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence_level: float = 0.95,
+                 n_resamples: int = 200, failure_alpha: float = 0.01, rng: int = 0,
+                 description: str = "", runs=None, confidence=Renamed("confidence_level"), seed=Renamed("rng")) -> ScenarioFit:
     """Fit the noise model to item-level outcomes of several runs of one approach.
 
     Parameters
@@ -506,13 +507,13 @@ def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence: fl
     clusters : dict, optional
         Per split, the cluster (document) id of each item; the clusters are the units resampled and
         sigma_c is fitted.
-    confidence : float
+    confidence_level : float
         Level of every interval.
     n_resamples : int
         Bootstrap resamples (over items or clusters) for the intervals of sigma_item, sigma_c, sigma_e.
     failure_alpha : float
         Level of the generalised ESD test that flags failed runs (0 turns the detection off).
-    seed : int
+    rng : int
         Seed of the bootstrap and of the pivotal draws.
     runs : sequence, optional
         The runs' names (rows), for the messages (default: their positions).
@@ -533,6 +534,8 @@ def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence: fl
     >>> round(fit.value("sigma_item"), 1), round(fit.value("sigma_e"), 1)
     (0.8, 0.6)
     """
+    confidence = renamed("fit_outcomes", "confidence", "confidence_level", confidence, confidence_level, 0.95)
+    seed = renamed("fit_outcomes", "seed", "rng", seed, rng, 0)
     _check_confidence(confidence)
     if "test" not in outcomes:
         raise FitError("the outcomes need a test split")
@@ -742,9 +745,9 @@ def _noise_curve(base: Scenario, theta: float, split: str, grid: np.ndarray) -> 
     return out
 
 
-def fit_scores(scores: dict, *, metric: str = "accuracy", sizes: dict, groups=None, confidence: float = 0.95,
-               assumed_item_share: float = 0.5, failure_alpha: float = 0.01, seed: int = 0,
-               description: str = "", runs=None) -> ScenarioFit:
+def fit_scores(scores: dict, *, metric: str = "accuracy", sizes: dict, groups=None, confidence_level: float = 0.95,
+               assumed_item_share: float = 0.5, failure_alpha: float = 0.01, rng: int = 0,
+               description: str = "", runs=None, confidence=Renamed("confidence_level"), seed=Renamed("rng")) -> ScenarioFit:
     """Fit the noise model to run-level scores (one score per run on test, optionally on dev).
 
     Parameters
@@ -770,6 +773,8 @@ def fit_scores(scores: dict, *, metric: str = "accuracy", sizes: dict, groups=No
     -------
     ScenarioFit
     """
+    confidence = renamed("fit_scores", "confidence", "confidence_level", confidence, confidence_level, 0.95)
+    seed = renamed("fit_scores", "seed", "rng", seed, rng, 0)
     _check_confidence(confidence)
     if metric not in ("accuracy", "recall", "precision", "f1"):
         raise FitError(f"metric must be accuracy, recall, precision or f1, got {metric!r}")
@@ -946,11 +951,12 @@ def run_statistics(scores: dict, groups=None, outcomes: dict | None = None) -> d
 
 
 def reproduction_check(fit: ScenarioFit, observed: dict, *, runs: int, groups=None, item_level: bool,
-                       replicates: int = 200, seed: int = 0):
+                       replicates: int = 200, rng: int = 0, seed=Renamed("rng")):
     """Simulate the fitted scenario with the data's design (runs, splits, items, groups) ``replicates`` times
     with the instance-level simulator and place each observed statistic (:func:`run_statistics`) in the
     simulated distribution: its percentile and whether it lies in the central ``fit.confidence`` range.
     """
+    seed = renamed("reproduction_check", "seed", "rng", seed, rng, 0)
     import pandas as pd
 
     from simstats.sim.noise import simulate_models

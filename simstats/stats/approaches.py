@@ -43,7 +43,7 @@ from simstats.stats.engine import as_generator, improvement, replicates, system_
 from simstats.stats.metrics import Metric
 from simstats.stats.resample import Joint, SeedCounts, aggregate_clusters
 from simstats.stats.lazy import lazy_module
-from simstats.stats.renamed import renamed_parameters
+from simstats.stats.renamed import Renamed, renamed
 from simstats.stats.results import ConfidenceInterval, TestResult, check_alternative, check_confidence_level
 
 distributions = lazy_module("scipy.stats")
@@ -195,12 +195,11 @@ def checked_runs(stats, metric: Metric, approach, seed, approaches, paired_seeds
     return stats, names, runs, pairing
 
 
-@renamed_parameters(seed="seed_id", convention="pvalue_method")
 def compare_approaches(stats, metric: Metric, approach, seed_id=None, *, approaches=None,
                        resample=("seeds", "items"), alternative: str = "two-sided", n_resamples: int = 10_000,
                        confidence_level: float | None = 0.95, pvalue_method: str = "shift",
                        pvalue_rule: str = "add-one", paired_seeds=None, clusters=None, compress_items: bool = True,
-                       rng) -> ApproachComparisonResult:
+                       rng, seed=Renamed("seed_id"), convention=Renamed("pvalue_method")) -> ApproachComparisonResult:
     """Test whether approach A is better than approach B over seeds and test items.
 
     Parameters
@@ -276,6 +275,8 @@ def compare_approaches(stats, metric: Metric, approach, seed_id=None, *, approac
     >>> bool(items.pvalue == paired_bootstrap(one, accuracy, n_resamples=2000, rng=3).pvalue[0])
     True
     """
+    seed_id = renamed("compare_approaches", "seed", "seed_id", seed, seed_id, None)
+    pvalue_method = renamed("compare_approaches", "convention", "pvalue_method", convention, pvalue_method, "shift")
     check_bootstrap_options(alternative, pvalue_method, n_resamples, confidence_level, pvalue_rule=pvalue_rule)
     resample = tuple(sorted(set(resample)))
     if resample not in TARGETS:
@@ -441,11 +442,10 @@ def t_reference(estimate, reference: str = "parametric"):
     return StudentisedReference(fitted_mean_squares(estimate))
 
 
-@renamed_parameters(seed="seed_id")
 def approach_t_test(stats, metric: Metric, approach, seed_id=None, *, approaches=None, alternative: str = "two-sided",
                     confidence_level: float | None = 0.95, paired_seeds=None, clusters=None,
                     reference: str = "parametric", variance: str = "moments", n_resamples: int = 10_000,
-                    rng=None) -> ApproachTTestResult:
+                    rng=None, seed=Renamed("seed_id")) -> ApproachTTestResult:
     """Test whether approach A is better than approach B over new seeds and new test items.
 
     The difference of the approaches' mean scores, its variance over new seeds and new items
@@ -521,6 +521,7 @@ def approach_t_test(stats, metric: Metric, approach, seed_id=None, *, approaches
     >>> round(res.statistic, 3), round(res.df, 1), res.pvalue < 0.05
     (0.048, 10.8, True)
     """
+    seed_id = renamed("approach_t_test", "seed", "seed_id", seed, seed_id, None)
     return _approach_t(stats, metric, approach, seed_id, approaches=approaches, alternative=alternative,
                        confidence_level=confidence_level, paired_seeds=paired_seeds, clusters=clusters,
                        reference=reference, variance=variance, n_resamples=n_resamples, rng=rng)[0]
@@ -671,11 +672,10 @@ class MarginTestResult(TestResult):
     verdict: str = ""
 
 
-@renamed_parameters(seed="seed_id")
 def approach_margin_test(stats, metric: Metric, approach, seed_id=None, *, margin: float,
                          hypothesis: str = "non-inferiority", alpha: float = 0.05, approaches=None,
                          paired_seeds=None, clusters=None, reference: str = "parametric", variance: str = "moments",
-                         n_resamples: int = 10_000, rng=None) -> MarginTestResult:
+                         n_resamples: int = 10_000, rng=None, seed=Renamed("seed_id")) -> MarginTestResult:
     """Test that approach A is non-inferior, or equivalent, to approach B within a margin.
 
     Is approach A at most ``margin`` worse than B (non-inferiority), or within ``margin`` of B
@@ -743,6 +743,7 @@ def approach_margin_test(stats, metric: Metric, approach, seed_id=None, *, margi
     >>> round(float(welch.pvalue), 4)
     0.0769
     """
+    seed_id = renamed("approach_margin_test", "seed", "seed_id", seed, seed_id, None)
     _check_margin(margin, hypothesis, alpha)
     base, dist = _approach_t(stats, metric, approach, seed_id, approaches=approaches, alternative="two-sided",
                              confidence_level=1 - 2 * alpha, paired_seeds=paired_seeds, clusters=clusters,

@@ -34,7 +34,7 @@ from simstats.stats.engine import (BOOTSTRAP_COMPRESS_FACTOR, TIE_TOL, ColumnPac
                                    improvement, item_groups, replicates, system_totals)
 from simstats.stats.metrics import Metric
 from simstats.stats.resample import ClusterCounts, ItemCounts, RowCounts, aggregate_clusters, check_weights
-from simstats.stats.renamed import renamed_parameters
+from simstats.stats.renamed import Renamed, renamed
 from simstats.stats.results import (BootstrapResult, ConfidenceInterval, ScoreIntervals, check_alternative,
                                     check_confidence_level)
 
@@ -207,11 +207,10 @@ def _shared_ratio(stats: np.ndarray, metric: Metric, systems: np.ndarray):
     return None
 
 
-@renamed_parameters(convention="pvalue_method")
 def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "two-sided", n_resamples: int = 10_000,
                      confidence_level: float | None = 0.95, pvalue_method: str = "shift",
                      pvalue_rule: str = "add-one", clusters=None, weights=None, compress_items: bool = True,
-                     rng) -> BootstrapResult:
+                     rng, convention=Renamed("pvalue_method")) -> BootstrapResult:
     """Paired bootstrap test of the improvement of system A over system B, for each (A, B) pair.
 
     Parameters
@@ -299,6 +298,7 @@ def paired_bootstrap(stats, metric: Metric, pairs=None, *, alternative: str = "t
     >>> len(res), round(float(res[1].statistic), 4), res[1].scores.round(4).tolist()
     (2, 0.1667, [0.8333, 0.6667])
     """
+    pvalue_method = renamed("paired_bootstrap", "convention", "pvalue_method", convention, pvalue_method, "shift")
     check_bootstrap_options(alternative, pvalue_method, n_resamples, confidence_level, PAIRED_PVALUE_METHODS,
                             pvalue_rule)
     stats, pairs = check_stats(stats, metric, pairs)

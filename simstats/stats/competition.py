@@ -50,8 +50,11 @@ import warnings
 from simstats.stats import conventions
 from simstats.stats.bootstrap import PVALUE_RULES, bootstrap_score_matrix, extreme_counts, pvalues_from_counts
 from simstats.stats.engine import improvement
+from simstats.stats.lazy import lazy_module
 from simstats.stats.metrics import Metric
 from simstats.stats.multitest import CORRECTIONS, adjust_pvalues, quick_gc
+
+sps = lazy_module("scipy.stats")
 
 __all__ = ["analyse_competition", "CompetitionAnalysis", "competition_settings", "decision_rule", "pvalue_description",
            "tie_structure", "possible_winners", "required_resamples", "resolution_warning", "RECOMMENDED",
@@ -370,10 +373,8 @@ def bootstrap_ranks(values, higher_is_better: bool = True) -> np.ndarray:
     Lower-is-better metrics (``higher_is_better=False``, e.g. MAE) rank the smallest score
     first.  Scores equal to :data:`RANK_DECIMALS` decimals are tied and share their average
     rank (two systems tied for first both get 1.5)."""
-    from scipy.stats import rankdata
-
     v = np.round(np.asarray(values, dtype=float), RANK_DECIMALS)
-    return rankdata(-v if higher_is_better else v, method="average", axis=-1)
+    return sps.rankdata(-v if higher_is_better else v, method="average", axis=-1)
 
 
 def _pvalue_matrix(names, pairs: pd.DataFrame, column: str) -> np.ndarray:

@@ -3,6 +3,10 @@
 A workflow job is a fresh interpreter, and importing scipy.stats, scipy.optimize or statsmodels costs
 about 0.3-0.6 s each time (docs/pipeline.md), while many jobs never call them.  ``stats =
 lazy_module("scipy.stats")`` stands for the module and imports it at the first attribute access.
+
+This is the package's one way of deferring an import: modules name their heavy dependencies with
+``lazy_module`` at the top, the package's public names (``simstats.paired_bootstrap``) load their module
+through it, and :func:`simstats.io.write.pyplot` gives matplotlib's pyplot with the Agg backend.
 """
 import importlib
 

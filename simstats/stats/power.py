@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simstats.stats.renamed import renamed_parameters
+from simstats.stats.renamed import Renamed, renamed
 from simstats.stats.approaches import checked_runs, oriented_unit_values
 from simstats.stats.crossed import (REFERENCE_DRAWS, MeanSquare, chi2_draws, fitted_values, floored_estimates, satterthwaite_df,
                                     two_way_mean_squares)
@@ -154,12 +154,13 @@ class VarianceComponents:
         h = 1 / self.runs[0] + 1 / self.runs[1]
         return np.array([2 / (k * n_p), 1 / n, -2 / (k * n_p) - h / n + 2 / (k * n)])
 
-    def variance_interval(self, seeds: int, items: int, confidence: float = 0.95) -> tuple[float, float]:
+    def variance_interval(self, seeds: int, items: int, confidence_level: float = 0.95, *, confidence=Renamed("confidence_level")) -> tuple[float, float]:
         """Interval for V(k, n) from the pilot's uncertainty: the modified large-sample interval of a
         combination sum_t a_t M_t of independent mean squares with coefficients of either sign
         (Graybill & Wang 1980; Burdick & Graybill 1992, ch. 3), exact for a single mean square.  The
         lower end is at least the lower end for the residual part alone (V cannot be smaller than the
         run x item noise the pilot measures on many degrees of freedom)."""
+        confidence = renamed("variance_interval", "confidence", "confidence_level", confidence, confidence_level, 0.95)
         if not self.terms:
             v = float(self.variance(seeds, items))
             return v, v
@@ -243,9 +244,8 @@ def components_from_mean_squares(first: float, units: float, residual: float, *,
                               floored=tuple(c for c in COMPONENTS if raw[c] < 0), terms=terms)
 
 
-@renamed_parameters(seed="seed_id")
 def variance_components(stats, metric: Metric, approach, seed_id=None, *, approaches=None, paired_seeds=None,
-                        clusters=None) -> VarianceComponents:
+                        clusters=None, seed=Renamed("seed_id")) -> VarianceComponents:
     """Estimate the variance components of an approach comparison from pilot runs.
 
     The first step of planning a study: a few seeds per approach on one test set give the
@@ -304,6 +304,7 @@ def variance_components(stats, metric: Metric, approach, seed_id=None, *, approa
     >>> comp.runs, comp.items, comp.paired, comp.floored
     ((4, 4), 500, False, ())
     """
+    seed_id = renamed("variance_components", "seed", "seed_id", seed, seed_id, None)
     stats, names, runs, pairing = checked_runs(stats, metric, approach, seed_id, approaches, paired_seeds)
     if pairing is not None:
         runs = list(pairing)
@@ -534,7 +535,7 @@ def items_needed(components: VarianceComponents, seeds: int, difference: float, 
 
 
 def plan(components: VarianceComponents, *, seeds=(3, 5, 10, 20), items=None, difference=None,
-         alpha: float = 0.05, target: float = 0.8, confidence: float = 0.95) -> pd.DataFrame:
+         alpha: float = 0.05, target: float = 0.8, confidence_level: float = 0.95, confidence=Renamed("confidence_level")) -> pd.DataFrame:
     """Plan a comparison of approaches: predictions for a grid of seeds and test items.
 
     Parameters
@@ -551,7 +552,7 @@ def plan(components: VarianceComponents, *, seeds=(3, 5, 10, 20), items=None, di
         Significance level of the two-sided test.  Default 0.05.
     target : float, optional
         The power of the minimum detectable difference.  Default 0.8.
-    confidence : float, optional
+    confidence_level : float, optional
         Confidence level of the intervals from the pilot's uncertainty.  Default 0.95.
 
     Returns
@@ -580,6 +581,7 @@ def plan(components: VarianceComponents, *, seeds=(3, 5, 10, 20), items=None, di
         10    500 0.0131 0.0385 0.5894     0.1814      0.8934
         10   2000 0.0101 0.0300 0.7999     0.1922      1.0000
     """
+    confidence = renamed("plan", "confidence", "confidence_level", confidence, confidence_level, 0.95)
     items = (components.items, 2 * components.items, 4 * components.items) if items is None else items
     rows = []
     for k in seeds:
@@ -692,9 +694,10 @@ class PairedItemVariance:
             return self.variance
         return max(self.disagreement - float(difference) ** 2, 0.0)
 
-    def variance_interval(self, confidence: float = 0.95) -> tuple[float, float]:
+    def variance_interval(self, confidence_level: float = 0.95, *, confidence=Renamed("confidence_level")) -> tuple[float, float]:
         """Chi-square interval of Var(d_i) on units - 1 degrees of freedom (normal-theory: approximate for
         0/1 differences); the variance itself when it was given."""
+        confidence = renamed("variance_interval", "confidence", "confidence_level", confidence, confidence_level, 0.95)
         if self.units < 2:
             return self.variance, self.variance
         df = self.units - 1
@@ -858,7 +861,7 @@ def paired_power(variance: PairedItemVariance, items, difference, *, alpha: floa
 
 
 def paired_plan(variance: PairedItemVariance, *, items, difference=None, alpha: float = 0.05, target: float = 0.8,
-                confidence: float = 0.95) -> pd.DataFrame:
+                confidence_level: float = 0.95, confidence=Renamed("confidence_level")) -> pd.DataFrame:
     """Plan a paired comparison of one run per system over numbers of test items.
 
     Parameters
@@ -873,7 +876,7 @@ def paired_plan(variance: PairedItemVariance, *, items, difference=None, alpha: 
         Significance level.  Default 0.05.
     target : float, optional
         The power of the minimum detectable difference.  Default 0.8.
-    confidence : float, optional
+    confidence_level : float, optional
         Confidence level of the intervals from the pilot's uncertainty of Var(d_i) (from rates
         there is none: the ends equal the estimate).  Default 0.95.
 
@@ -902,6 +905,7 @@ def paired_plan(variance: PairedItemVariance, *, items, difference=None, alpha: 
     >>> table.attrs["items_needed"]
     1957
     """
+    confidence = renamed("paired_plan", "confidence", "confidence_level", confidence, confidence_level, 0.95)
     if not alpha < target < 1:
         raise ValueError(f"target power must lie in (alpha, 1), got {target}")
     low, high = variance.variance_interval(confidence) if variance.units >= 2 else (None, None)

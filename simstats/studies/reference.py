@@ -18,6 +18,9 @@ import numpy as np
 import pandas as pd
 
 from simstats.io.write import format_number, markdown_table, mcse_suffix
+from simstats.stats.lazy import lazy_module
+
+proportion = lazy_module("statsmodels.stats.proportion")   # simulation jobs importing this module skip statsmodels
 
 #: The normal quantile of the two-sided 95 % Monte Carlo interval used by :func:`judge`.
 Z95 = 1.959963984540054
@@ -119,12 +122,10 @@ def rate_interval(rate: float, count: int, *, scale: float = 1.0, level: float =
     """Wilson interval of a simulated rate (``rate`` in units of ``scale``, e.g. 100 for percent) from
     ``count`` replicates (statsmodels ``proportion_confint``).  Unlike rate ± 1.96 binomial se it does
     not shrink to a point at 0 or 1 hits, so a handful of hits cannot make a confident miss."""
-    from statsmodels.stats.proportion import proportion_confint   # here: simulation jobs importing this module skip statsmodels
-
     if not count or not math.isfinite(rate):
         return math.nan, math.nan
     hits = round(rate / scale * count)
-    low, high = proportion_confint(hits, count, alpha=1 - level, method="wilson")
+    low, high = proportion.proportion_confint(hits, count, alpha=1 - level, method="wilson")
     return scale * float(low), scale * float(high)
 
 

@@ -37,7 +37,7 @@ def test_numbers_are_the_librarys(capsys):
     frame = pd.read_csv(DIGITS)
     outcomes = {s: part.pivot(index="seed", columns="item", values="correct").to_numpy()
                 for s, part in frame.groupby("split")}
-    fit = fit_outcomes(outcomes, n_resamples=50, seed=3)
+    fit = fit_outcomes(outcomes, n_resamples=50, rng=3)
     for name, param in fit.parameters.items():
         assert table.loc[name, "estimate"] == pytest.approx(param.estimate, rel=1e-12)
         assert table.loc[name, "low"] == pytest.approx(param.low, rel=1e-12)

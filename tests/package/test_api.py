@@ -43,7 +43,24 @@ def test_renamed_keywords_warn_and_give_the_same_answer():
     new = simstats.paired_bootstrap(rows, simstats.accuracy, pvalue_method="percentile", rng=1, n_resamples=500)
     assert old.pvalue[0] == new.pvalue[0] and new.pvalue_method == "percentile"
     with pytest.raises(TypeError, match="give pvalue_method only"):
-        simstats.paired_bootstrap(rows, simstats.accuracy, convention="shift", pvalue_method="shift", rng=1)
+        simstats.paired_bootstrap(rows, simstats.accuracy, convention="shift", pvalue_method="percentile", rng=1)
+
+
+@pytest.mark.parametrize("function, old, new", [
+    ("paired_bootstrap", "convention", "pvalue_method"), ("compare_approaches", "convention", "pvalue_method"),
+    ("compare_approaches", "seed", "seed_id"), ("approach_t_test", "seed", "seed_id"),
+    ("approach_margin_test", "seed", "seed_id"), ("simstats.stats.power.variance_components", "seed", "seed_id"),
+    ("simstats.compare.compare_systems", "seed", "rng"), ("simstats.compare.compare_systems", "convention", "pvalue_method"),
+    ("simstats.compare.compare_score_distributions", "seed", "rng"),
+    ("simstats.compare.compare_approach_runs", "seed", "rng")])
+def test_renamed_keywords_are_in_the_signature(function, old, new):
+    import importlib
+    import inspect
+    module, _, name = function.rpartition(".")
+    func = getattr(importlib.import_module(module) if module else simstats, name)
+    parameters = inspect.signature(func).parameters
+    assert new in parameters and repr(parameters[old].default) == f"<renamed {new}>"
+    assert not hasattr(func, "__wrapped__")
 
 
 def expand(rows, weights):

@@ -74,7 +74,7 @@ def _recovery(entry: dict, runs: int, reps: int, splits=("dev", "test"), n_resam
         root = 5000 + r
         batch = simulate_models(sc, "A", 0, runs, root, keep_outcomes=splits)
         clusters = ({p: make_item_set(sc, p, root).cluster for p in splits} if sc.clusters else None)
-        fit = fit_outcomes({p: batch.outcomes[p] for p in splits}, clusters, n_resamples=n_resamples, seed=r)
+        fit = fit_outcomes({p: batch.outcomes[p] for p in splits}, clusters, n_resamples=n_resamples, rng=r)
         for name, value in truth.items():
             p = fit.parameters.get(name)
             if p is not None and p.basis == "estimated":
@@ -133,7 +133,7 @@ def test_recovery_run_level_scores():
     for r in range(40):
         batch = simulate_models(sc, "A", 0, 40, 7000 + r)
         fit = fit_scores({"dev": batch.psi["dev"], "test": batch.psi["test"]}, metric="f1",
-                         sizes={"dev": 3000, "test": 3000}, seed=r)
+                         sizes={"dev": 3000, "test": 3000}, rng=r)
         covered.append([fit.parameters[name].covers(value) for name, value in
                         (("target", 0.85), ("sigma_item", 0.8), ("sigma_e", 0.6), ("sigma_seed", 0.05),
                          ("sigma_shift", 0.03), ("dev_offset", 0.0))])
@@ -183,7 +183,7 @@ def test_sklearn_digits_runs_are_reproduced():
     table = pd.read_csv(DIGITS)
     outcomes = {s: part.pivot(index="seed", columns="item", values="correct").to_numpy()
                 for s, part in table.groupby("split")}
-    fit = fit_outcomes(outcomes, seed=1)
+    fit = fit_outcomes(outcomes, rng=1)
     observed = run_statistics({s: y.mean(axis=1) for s, y in outcomes.items()}, None, outcomes)
     check = reproduction_check(fit, observed, runs=20, item_level=True, replicates=100)
     _assert_reproduced(check, {"dev_sd", "test_sd", "dev_test_correlation", "run_pair_agreement"})

@@ -14,7 +14,10 @@ from simstats.sim.fit import fit_outcomes, fit_scores
 from simstats.sim.noise import Population, make_item_set, simulate_models
 from simstats.sim.scenario import Scenario
 from simstats.sim.seeding import generator
+from simstats.stats.lazy import lazy_module
 from simstats.stats.montecarlo import coverage_verdict, proportion_with_se
+
+special = lazy_module("scipy.special")
 
 #: Verdicts that count as a miss of the default.
 FAILING = ("undercovers",)
@@ -73,20 +76,18 @@ def simulate_chunk(variant: Variant, replicates, root_seed: int, n_resamples: in
         if variant.data == "items":
             clusters = ({p: make_item_set(sc, p, root).cluster for p in variant.splits}
                         if sc.clusters is not None else None)
-            fit = fit_outcomes({p: batch.outcomes[p] for p in variant.splits}, clusters, confidence=confidence_level,
-                               n_resamples=n_resamples, failure_alpha=failure_alpha, seed=int(replicate))
+            fit = fit_outcomes({p: batch.outcomes[p] for p in variant.splits}, clusters, confidence_level=confidence_level,
+                               n_resamples=n_resamples, failure_alpha=failure_alpha, rng=int(replicate))
         else:
             scores = {p: np.asarray(batch.psi[p], float) for p in variant.splits}
             groups = variant.groups
             if groups is not None:   # configurations: a latent offset per configuration (probit scale)
-                from scipy import special
-
                 rng = generator(root_seed, "fit", variant.name, "configurations", int(replicate))
                 offsets = variant.group_sd * rng.standard_normal(groups.max() + 1)
                 scores = {p: special.ndtr(special.ndtri(x) + offsets[groups]) for p, x in scores.items()}
             sizes = {p: sc.split(p).items + sc.split(p).gold for p in variant.splits}
-            fit = fit_scores(scores, metric=sc.metric, sizes=sizes, groups=groups, confidence=confidence_level,
-                             failure_alpha=failure_alpha, seed=int(replicate))
+            fit = fit_scores(scores, metric=sc.metric, sizes=sizes, groups=groups, confidence_level=confidence_level,
+                             failure_alpha=failure_alpha, rng=int(replicate))
         truth = true_values(variant, offsets)
         for name, param in fit.parameters.items():
             if name not in truth:
