@@ -58,6 +58,7 @@ from simstats.stats.renamed import Renamed, renamed
 from simstats.sim.scenario import Scenario, SplitSpec, parse_scenario
 from simstats.stats.crossed import cluster_values, two_way_mean_squares
 from simstats.stats.lazy import lazy_module
+from simstats.stats.resample import RowCounts
 
 special = lazy_module("scipy.special")
 distributions = lazy_module("scipy.stats")
@@ -419,7 +420,7 @@ def _target_half_width(runs_part: float, runs_df: int, set_part: float, confiden
 
 # --------------------------------------------------------------------------- item-level fit
 def _resample_weights(n_units: int, n_resamples: int, rng) -> np.ndarray:
-    return rng.multinomial(n_units, np.full(n_units, 1.0 / n_units), size=n_resamples).astype(float)
+    return RowCounts(rng, n_resamples, np.ones(n_units)).draw(n_resamples).astype(float)
 
 
 def _pair_rho(Y: np.ndarray, pairs: np.ndarray, unit: np.ndarray, weights: np.ndarray | None):

@@ -11,6 +11,7 @@ import pandas as pd
 
 from simstats.sim.scenario import Scenario
 from simstats.sim.seeding import generator
+from simstats.stats.resample import RowCounts
 
 __all__ = ["PAIR_COLUMNS", "PAIR_DTYPES", "R12_ITEM_BOOT", "SCORE_COLUMNS", "SCORE_DTYPES", "item_resample_counts",
            "model_tables", "pair_item_counts", "phi_correlation", "phi_correlation_weighted"]
@@ -64,10 +65,9 @@ def item_resample_counts(root_seed: int, scenario: Scenario, clusters: np.ndarra
     """
     rng = generator(root_seed, stream, scenario.name, "r12-item-bootstrap")
     if scenario.clusters is None:
-        n = clusters.size
-        return rng.multinomial(n, np.full(n, 1.0 / n), size=n_resamples).astype(np.uint16)
+        return RowCounts(rng, n_resamples, np.ones(clusters.size)).draw(n_resamples).astype(np.uint16)
     ids, members = np.unique(clusters, return_inverse=True)
-    per_cluster = rng.multinomial(ids.size, np.full(ids.size, 1.0 / ids.size), size=n_resamples).astype(np.uint16)
+    per_cluster = RowCounts(rng, n_resamples, np.ones(ids.size)).draw(n_resamples).astype(np.uint16)
     return per_cluster[:, members]
 
 

@@ -49,6 +49,7 @@ from simstats.stats.engine import as_generator, column_sums
 from simstats.stats.results import TestResult, check_confidence_level
 from simstats.stats import conventions
 from simstats.stats.lazy import lazy_module
+from simstats.stats.resample import ItemIndices
 
 special = lazy_module("scipy.special")
 
@@ -435,7 +436,7 @@ def sorted_resample_indices(n: int, n_resamples: int, rng: np.random.Generator, 
     [[2, 3, 4, 4, 4], [1, 1, 2, 3, 4], [0, 0, 0, 1, 4]]
     """
     small = n <= np.iinfo(np.int16).max
-    idx = rng.integers(0, n, size=(n_resamples, n if size is None else size), dtype=np.int16 if small else np.int64)
+    idx = ItemIndices(rng, n_resamples, n, size, dtype=np.int16 if small else np.int64).draw(n_resamples)
     idx.sort(axis=1, kind=_int16_sort_kind() if small else None)
     return idx
 

@@ -1,11 +1,13 @@
 """Resamplers: seeded sources of the weight matrices the resampling tests multiply with statistics.
 
 A resampler stands for the B replicates of one test.  ``draw(b)`` gives the weights of the next
-b replicates, a (b, units) float32 matrix W; the engine (:func:`simstats.stats.engine.replicates`)
+b replicates, a (b, units) float32 matrix W (:class:`ItemIndices`: the drawn items' indices); the engine (:func:`simstats.stats.engine.replicates`)
 turns each block into every system's resampled sums W @ S.  Every resampler draws its random
 numbers in a fixed order of its own, so the B replicates are the same whatever blocks they are
 asked for in (and, for a given seed, the same in every run).
 
+* :class:`ItemIndices` - the bootstrap over n items as the drawn indices, for statistics that are not
+  weighted sums (quantiles, rank statistics, correlations of resampled rows).
 * :class:`ItemCounts` - the bootstrap over n items: Multinomial(n; 1/n, ..., 1/n) counts per
   replicate, from n uniform item indices per replicate (sacrebleu's ``rng.choice(n, (B, n))``).
 * :class:`ClusterCounts` - the bootstrap over clusters of items: ItemCounts over the clusters,
@@ -19,6 +21,8 @@ asked for in (and, for a given seed, the same in every run).
 * :class:`RowSwaps` - the same over distinct rows: Binomial(size, 1/2) swapped items per row.
 * :class:`SeedCounts` - the bootstrap over the runs (seeds) of two approaches, paired or not.
 * :class:`Joint` - several resamplers drawn side by side (items and seeds of an approach test).
+
+Every resampling site of the package draws its replicates from one of these classes.
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
-__all__ = ["Resampler", "ItemCounts", "ClusterCounts", "RowCounts", "Swaps", "RowSwaps", "SeedCounts", "Joint",
+__all__ = ["Resampler", "ItemIndices", "ItemCounts", "ClusterCounts", "RowCounts", "Swaps", "RowSwaps", "SeedCounts", "Joint",
            "aggregate_clusters"]
 
 #: Items x replicates counted at once by :class:`ItemCounts`: their int64 counts (128,000 bytes) stay in
@@ -87,6 +91,8 @@ class Resampler(ABC):
 
     #: replicates per call of :meth:`_draw`
     chunk = SEED_BLOCK
+    #: type of the drawn blocks
+    block_dtype = np.float32
 
     def __init__(self, rng: np.random.Generator, n_resamples: int, units: int):
         if n_resamples < 1:
@@ -102,14 +108,14 @@ class Resampler(ABC):
         """The next ``rows`` replicates, (rows, units)."""
 
     def draw(self, b: int) -> np.ndarray:
-        """The weights of the next ``b`` replicates, (b, units) float32."""
+        """The weights of the next ``b`` replicates, (b, units) of type :attr:`block_dtype` (float32)."""
         spare = self._spare
         if spare is not None and spare.shape[0] >= b:
             self._spare = spare[b:] if spare.shape[0] > b else None
-            return spare[:b].astype(np.float32)
+            return spare[:b].astype(self.block_dtype)
         if b > (0 if spare is None else spare.shape[0]) + self._undrawn:
             raise ValueError(f"only {self.n_resamples} replicates: cannot draw {b} more")
-        out = np.empty((b, self.units), np.float32)
+        out = np.empty((b, self.units), self.block_dtype)
         pos = 0
         if spare is not None:
             out[:spare.shape[0]] = spare
@@ -125,6 +131,57 @@ class Resampler(ABC):
                 self._spare = part[take:]
             pos += take
         return out
+
+
+class ItemIndices(Resampler):
+    """Bootstrap resamples of ``n`` items as indices: row r lists the ``size`` items replicate r draws.
+
+    For statistics that are not weighted sums of the items' statistics (quantiles, ranks,
+    correlations).  The draws are those of one ``rng.integers(0, n, size=(B, size), dtype=dtype)``
+    call, whatever blocks they are asked for in; 16-bit indices are drawn in one call (numpy buffers
+    their bits within a call), 32- and 64-bit ones ``COUNT_BLOCK`` values at a time.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The seeded source of the draws.
+    n_resamples : int
+        B, the number of replicates.
+    n : int
+        The number of items.
+    size : int, optional
+        Items drawn per replicate (default n).
+    dtype : numpy integer type, optional
+        Type of the indices (default int64; int16 halves int32's memory for n up to 32,767).
+    chunk : int, optional
+        Replicates drawn from ``rng`` at a time; 1 lets several resamplers share one generator
+        replicate by replicate (the default draws as many as fit ``COUNT_BLOCK`` values).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.resample import ItemIndices
+    >>> boot = ItemIndices(np.random.default_rng(0), 3, 5)
+    >>> np.vstack([boot.draw(1), boot.draw(2)]).tolist()
+    [[4, 3, 2, 1, 1], [0, 0, 0, 0, 4], [3, 4, 2, 3, 4]]
+    >>> np.random.default_rng(0).integers(0, 5, size=(3, 5)).tolist()
+    [[4, 3, 2, 1, 1], [0, 0, 0, 0, 4], [3, 4, 2, 3, 4]]
+    """
+
+    def __init__(self, rng, n_resamples: int, n: int, size: int | None = None, dtype=np.int64,
+                 chunk: int | None = None):
+        self.n = int(n)
+        self.block_dtype = np.dtype(dtype).type
+        if self.n > np.iinfo(self.block_dtype).max + 1:
+            raise ValueError(f"{self.n} items do not fit {np.dtype(dtype).name} indices")
+        super().__init__(rng, n_resamples, self.n if size is None else int(size))
+        if chunk is not None and np.dtype(dtype).itemsize < 4:
+            raise ValueError("16- and 8-bit indices are drawn in one call (chunk must be None)")
+        self.chunk = (self.n_resamples if np.dtype(dtype).itemsize < 4 else
+                      int(chunk) if chunk is not None else max(1, COUNT_BLOCK // max(self.units, 1)))
+
+    def _draw(self, rows):
+        return self.rng.integers(0, self.n, size=(rows, self.units), dtype=self.block_dtype)
 
 
 class ItemCounts(Resampler):

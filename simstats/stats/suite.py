@@ -32,6 +32,7 @@ import pandas as pd
 
 from simstats.stats.lazy import lazy_module
 from simstats.stats.multitest import adjust_pvalues
+from simstats.stats.resample import ItemIndices
 from simstats.stats.results import ClassicalTestResult
 
 sps = lazy_module("scipy.stats")
@@ -377,13 +378,14 @@ def stratified_bootstrap(scores, statistic, *, n_resamples: int = 10_000, confid
     estimate = float(statistic(*matrices))
     draws = np.empty(n_resamples)
     tasks = matrices[0].shape[1]
+    # runs drawn within each task, one resample after another (the stream does not depend on the batch)
+    resamplers = [ItemIndices(rng, n_resamples, m.shape[0], m.shape[0] * tasks, chunk=1) for m in matrices]
     for start in range(0, n_resamples, batch):
         size = min(batch, n_resamples - start)
-        # runs drawn within each task, one resample after another (the stream does not depend on the batch)
         rows = [np.empty((size, m.shape[0], tasks), dtype=np.int64) for m in matrices]
         for b in range(size):
-            for drawn, m in zip(rows, matrices):
-                drawn[b] = rng.integers(0, m.shape[0], size=(m.shape[0], tasks))
+            for drawn, m, resampler in zip(rows, matrices, resamplers):
+                drawn[b] = resampler.draw(1).reshape(m.shape[0], tasks)
         resampled = [np.take_along_axis(m[None], drawn, axis=1) for drawn, m in zip(rows, matrices)]
         if vectorized:
             draws[start:start + size] = statistic(*resampled)

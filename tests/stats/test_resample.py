@@ -15,7 +15,7 @@ from simstats.stats import resample
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.engine import ColumnPack, orient_by_winner, replicates, system_totals
 from simstats.stats.metrics import get_metric, label_statistics
-from simstats.stats.resample import (ClusterCounts, ItemCounts, Joint, RowCounts, RowSwaps, SeedCounts, Swaps,
+from simstats.stats.resample import (ClusterCounts, ItemCounts, ItemIndices, Joint, RowCounts, RowSwaps, SeedCounts, Swaps,
                                      aggregate_clusters)
 
 SIZES = np.array([5, 1, 12, 3, 40, 2, 7])
@@ -38,6 +38,27 @@ def make(kind, seed, n_resamples):
 
 KINDS = ("items", "kept items", "many items", "clusters", "rows", "swaps", "odd swaps", "row swaps", "seeds",
          "paired seeds")
+
+
+@pytest.mark.parametrize("dtype, n", [(np.int64, 37), (np.int32, 5003), (np.int16, 37), (np.int16, 30_000)])
+def test_item_indices_are_one_integers_call_in_any_blocks(dtype, n):
+    n_resamples = 4500
+    reference = np.random.default_rng(7).integers(0, n, size=(n_resamples, 11), dtype=dtype)
+    whole = ItemIndices(np.random.default_rng(7), n_resamples, n, 11, dtype=dtype).draw(n_resamples)
+    assert whole.dtype == dtype and np.array_equal(whole, reference)
+    blocks = draw_in_blocks(ItemIndices(np.random.default_rng(7), n_resamples, n, 11, dtype=dtype), [1, 7, 4000, 492])
+    assert np.array_equal(blocks, reference)
+
+
+def test_item_indices_of_several_samples_share_one_generator_replicate_by_replicate():
+    rng = np.random.default_rng(3)
+    reference = [(rng.integers(0, 4, size=8), rng.integers(0, 6, size=12)) for _ in range(50)]
+    shared = np.random.default_rng(3)
+    a, b = ItemIndices(shared, 50, 4, 8, chunk=1), ItemIndices(shared, 50, 6, 12, chunk=1)
+    for x, y in reference:
+        assert np.array_equal(a.draw(1)[0], x) and np.array_equal(b.draw(1)[0], y)
+    with pytest.raises(ValueError, match="do not fit"):
+        ItemIndices(shared, 5, 40_000, dtype=np.int16)
 
 
 def draw_in_blocks(resampler, blocks):

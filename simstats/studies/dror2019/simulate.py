@@ -30,6 +30,7 @@ from simstats.stats.aso import aso, cos_verdict
 from simstats.stats.engine import as_generator
 from simstats.sim.schema import apply_schema
 from simstats.studies.dror2019.conventions import CASES, PAPER_NOISE, dror2019_aso, dror2019_u_test, so_verdict
+from simstats.stats.resample import ItemIndices
 
 #: The schema of this study's configuration section.
 SCHEMA = Path(__file__).with_name("schema.yaml")
@@ -393,7 +394,7 @@ def noise_summary(rows: pd.DataFrame, *, n_bootstrap: int = SUMMARY_BOOTSTRAP, w
             picks = [np.repeat(starts, sizes) + np.floor(rng.random(clusters.size) * np.repeat(sizes, sizes)
                                                          ).astype(np.int64) for _ in range(n_bootstrap)]
         else:
-            draws = rng.integers(0, starts.size, (n_bootstrap, starts.size))
+            draws = ItemIndices(rng, n_bootstrap, starts.size).draw(n_bootstrap)
             picks = [np.concatenate([np.arange(bounds[c], bounds[c + 1]) for c in d]) for d in draws]
         cos = g.cos.to_numpy()
         for stat in ("violation_ratio", "eps_min", "violation_ratio_dror2019", "eps_min_dror2019"):

@@ -27,6 +27,7 @@ from simstats.stats.aso import SmallSampleWarning, aso
 from simstats.stats.montecarlo import proportion_with_se
 from simstats.stats.lazy import lazy_module
 from simstats.studies.dror2019.conventions import so_verdict
+from simstats.stats.resample import ItemIndices
 
 stats = lazy_module("scipy.stats")
 
@@ -113,9 +114,10 @@ def size_power(pool: np.ndarray, scenario: str, *, n_runs, shifts, replicates: i
         for shift in shifts:
             a, b = np.empty((replicates, n)), np.empty((replicates, n))
             eps_b, eps_a = np.empty(replicates), np.empty(replicates)
+            runs_a, runs_b = (ItemIndices(rng, replicates, pool.size, n, chunk=1) for _ in "ab")
             for r in range(replicates):      # the draws in the order of one comparison after another
-                a[r] = pool[rng.integers(0, pool.size, n)]
-                b[r] = pool[rng.integers(0, pool.size, n)] + shift * sd
+                a[r] = pool[runs_a.draw(1)[0]]
+                b[r] = pool[runs_b.draw(1)[0]] + shift * sd
                 eps_b[r], eps_a[r] = _aso_claims(a[r], b[r], rng, alpha_aso=alpha_aso, n_resamples=n_resamples)
             claims = _claims(a, b, eps_b, eps_a, alpha=alpha)
             for m in METHODS:

@@ -18,6 +18,7 @@ from simstats.sim.noise import make_item_set, simulate_models
 from simstats.sim.scenario import SPLITS, Scenario
 from simstats.sim.seeding import generator
 from simstats.stats.lazy import lazy_module
+from simstats.stats.resample import ItemIndices
 from simstats.studies.reference import paper_value
 from simstats.io.write import markdown_table
 
@@ -106,8 +107,9 @@ def summarise(scenario: Scenario, scores: pd.DataFrame, pairs: pd.DataFrame, roo
         point = {k: float(v[0]) for k, v in _score_statistics(frame, np.arange(n)[None, :]).items()}
         block = max(1, max_block // n)
         reps: dict[str, list] = {k: [] for k in point}
+        models = ItemIndices(rng, n_resamples, n)
         for lo in range(0, n_resamples, block):
-            idx = rng.integers(0, n, size=(min(block, n_resamples - lo), n))
+            idx = models.draw(min(block, n_resamples - lo))
             for k, v in _score_statistics(frame, idx).items():
                 reps[k].append(v)
         implied = implied_values(scenario, spec.name, item_sets)

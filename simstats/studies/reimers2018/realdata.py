@@ -31,6 +31,7 @@ import pandas as pd
 
 from simstats.studies.reimers2018.tables import ZETA_TAIL, prediction_interval_width
 from simstats.stats.lazy import lazy_module
+from simstats.stats.resample import ItemCounts
 
 stats = lazy_module("scipy.stats")
 
@@ -188,8 +189,7 @@ def ukp_replicates(table: pd.DataFrame, rng: np.random.Generator, n_resamples: i
                 if sizes.sum() <= len(a):       # else too few simulated runs (a small run): no model value
                     model = _statistics(grouped_like(100 * a.psi_dev.to_numpy(), 100 * a.psi_test.to_numpy(),
                                                      sizes))
-            counts = np.stack([np.bincount(rng.integers(0, len(parts), size=len(parts)), minlength=len(parts))
-                               for _ in range(n_resamples)])
+            counts = ItemCounts(rng, n_resamples, len(parts)).draw(n_resamples).astype(np.int64)
             reps = _resampled_statistics(parts, counts)
             for key in QUANTITIES:
                 lo = hi = math.nan

@@ -38,6 +38,7 @@ from simstats.studies.reimers2018.simulate import ReimersSettings
 from simstats.sim.seeding import generator
 from simstats.sim.scenario import ORIGIN_LABELS
 from simstats.stats.lazy import lazy_module
+from simstats.stats.resample import ItemIndices
 
 stats = lazy_module("scipy.stats")
 
@@ -339,8 +340,8 @@ def power_study(scenario, settings: ReimersSettings, scores: pd.DataFrame, root_
     rows = []
     r = settings.power_replicates
     for n in settings.power_n:
-        a = pool[rng.integers(0, pool.size, size=(r, n))]
-        b = pool[rng.integers(0, pool.size, size=(r, n))]
+        a = pool[ItemIndices(rng, r, pool.size, n).draw(r)]
+        b = pool[ItemIndices(rng, r, pool.size, n).draw(r)]
         for d in (0.0, *settings.power_d):
             welch = stats.ttest_ind(b + d, a, axis=1, equal_var=False).pvalue < settings.alpha
             mwu = stats.mannwhitneyu(b + d, a, axis=1, alternative="two-sided").pvalue < settings.alpha

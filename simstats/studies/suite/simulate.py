@@ -51,6 +51,7 @@ from simstats.stats.lazy import lazy_module
 from simstats.stats.multitest import adjust_pvalues, quick_gc
 from simstats.stats.montecarlo import coverage_verdict, mean_with_se, proportion_with_se, size_verdict
 from simstats.stats.suite import (compare_within_tasks, friedman_test, interquartile_mean, nemenyi_test,
+from simstats.stats.resample import ItemIndices
                                   probability_of_improvement, stratified_bootstrap, suite_mean, wilcoxon_holm)
 
 sps = lazy_module("scipy.stats")
@@ -217,7 +218,7 @@ def evaluate(variant: Variant, cells, truth: np.ndarray, run_parameters, *, alph
         row[f"cover:ranks_{key}"] = float(_covers_ranks(res.rank_low, res.rank_high, target))
     # the percentile bootstrap the t intervals stand in for (model 0): tasks resampled ("tasks like these")
     task_means = np.array([x[:, 0].mean() for x in cells])
-    boot = rng.integers(0, task_means.size, size=(n_resamples, task_means.size))
+    boot = ItemIndices(rng, n_resamples, task_means.size).draw(n_resamples)
     low, high = np.quantile(task_means[boot].mean(axis=1), [(1 - confidence_level) / 2, (1 + confidence_level) / 2])
     row["cover:mean_bootstrap_like_these"] = float(low <= truths["tasks like these"][0] <= high)
     # rank tests over tasks

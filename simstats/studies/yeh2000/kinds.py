@@ -36,6 +36,7 @@ from simstats.stats.bootstrap import extreme_counts, pvalues_from_counts
 from simstats.stats.engine import TIE_TOL
 from simstats.stats.metrics import Metric
 from simstats.stats.lazy import lazy_module
+from simstats.stats.resample import RowCounts
 
 stats = lazy_module("scipy.stats")
 
@@ -287,7 +288,7 @@ def bootstrap_pvalues(counts: np.ndarray, metric: Metric, rngs, n_resamples: int
     n = pooled.sum(axis=1)
     draws = np.empty((len(counts), n_resamples, len(groups)), np.float64)
     for i, rng in enumerate(rngs):
-        draws[i] = rng.multinomial(int(n[i]), pooled[i] / n[i], size=n_resamples)
+        draws[i] = RowCounts(rng, n_resamples, pooled[i]).draw(n_resamples)
     delta_star = metric(draws @ stats_a) - metric(draws @ stats_b)
     hits = extreme_counts(delta_star.T, delta, "two-sided", "shift")
     return pvalues_from_counts(hits, n_resamples, "two-sided", "shift", "fraction")
