@@ -50,8 +50,8 @@ from simstats.sim.seeding import generator
 from simstats.stats.lazy import lazy_module
 from simstats.stats.multitest import adjust_pvalues, quick_gc
 from simstats.stats.montecarlo import coverage_verdict, mean_with_se, proportion_with_se, size_verdict
-from simstats.stats.suite import (compare_within_tasks, friedman_test, interquartile_mean, nemenyi_test,
 from simstats.stats.resample import ItemIndices
+from simstats.stats.suite import (compare_within_tasks, friedman_test, interquartile_mean, nemenyi_test,
                                   probability_of_improvement, stratified_bootstrap, suite_mean, wilcoxon_holm)
 
 sps = lazy_module("scipy.stats")
