@@ -19,6 +19,7 @@ from simstats.stats.aso import MIN_SCORES as ASO_MIN_SCORES, WARN_SCORES, SmallS
 from simstats.stats.bootstrap import PAIRED_PVALUE_METHODS, PVALUE_RULES, bootstrap_scores, paired_bootstrap
 from simstats.stats.multitest import adjust_pvalues
 from simstats.stats.renamed import Renamed, renamed
+from simstats.stats.results import ALTERNATIVES
 from simstats.stats.metrics import (Metric)
 from simstats.stats.randomization import randomization_test
 from simstats.stats.lazy import lazy_module
@@ -26,7 +27,7 @@ from simstats.stats.approaches import (TARGETS, approach_margin_test, approach_t
 
 sps = lazy_module("scipy.stats")
 
-__all__ = ["compare_systems", "compare_score_distributions", "compare_approach_runs"]
+__all__ = ["Comparisons", "compare_systems", "compare_score_distributions", "compare_approach_runs"]
 
 
 
@@ -45,9 +46,63 @@ CORRECTIONS = {"none": None, "bonferroni": "bonferroni", "holm": "holm", "bh": "
 CORRECTION_CHOICES = ("none", "bonferroni", "holm", "bh")
 
 
-def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", reference: str = "best",
-                    n_resamples: int = 10_000, rng=0, correction: str = "none",
-                    alternative: str = "two-sided", confidence_level: float = 0.95,
+@dataclasses.dataclass(frozen=True)
+class Comparisons:
+    """How every system is compared with the reference: shared by :func:`compare_systems`,
+    :func:`compare_score_distributions` and :func:`compare_approach_runs`.
+
+    Parameters
+    ----------
+    reference : str
+        The system every other is compared with; "best" (default) picks the best observed score.
+    alternative : {"two-sided", "greater", "less"}
+        H1 about the reference's improvement over each system; two-sided by default.  With
+        ``reference="best"`` the data choose the reference, so "greater" is one-sided in the
+        direction the data chose and rejects about 2 alpha of the time under no difference.
+    correction : {"none", "bonferroni", "holm", "bh"}
+        Correction of the p-values over the comparisons with the reference.
+    confidence_level : float
+        Level of the two-sided intervals.
+    alpha : float
+        Level of the verdicts, where a function states them (:func:`compare_approach_runs`).
+
+    Raises
+    ------
+    InputError
+        An unknown alternative or correction, or a level outside (0, 1).
+
+    Examples
+    --------
+    >>> Comparisons(correction="holm").correction
+    'holm'
+    >>> Comparisons(correction="sidak")
+    Traceback (most recent call last):
+    ...
+    simstats.io.checks.InputError: unknown correction 'sidak' (choose from none, bonferroni, holm, bh, fdr_bh)
+    """
+
+    reference: str = "best"
+    alternative: str = "two-sided"
+    correction: str = "none"
+    confidence_level: float = 0.95
+    alpha: float = 0.05
+
+    def __post_init__(self):
+        if self.alternative not in ALTERNATIVES:
+            raise InputError(f"unknown alternative {self.alternative!r} (choose from {', '.join(ALTERNATIVES)})")
+        if self.correction not in CORRECTIONS:
+            raise InputError(f"unknown correction {self.correction!r} (choose from {', '.join(CORRECTIONS)})")
+        if not 0 < self.confidence_level < 1:
+            raise InputError(f"confidence level must be in (0, 1), got {self.confidence_level}")
+        if not 0 < self.alpha < 1:
+            raise InputError(f"alpha must be in (0, 1), got {self.alpha}")
+
+
+DEFAULT_COMPARISONS = Comparisons()
+
+
+def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap",
+                    comparisons: Comparisons = DEFAULT_COMPARISONS, n_resamples: int = 10_000, rng=0,
                     pvalue_method: str = "shift", pvalue_rule: str = "add-one", clusters=None,
                     seed=Renamed("rng"), convention=Renamed("pvalue_method")) -> pd.DataFrame:
     """Each system against the reference (default: the best by observed score) on one test set.
@@ -68,24 +123,17 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
         score).  With ``"t"`` the scores' intervals are analytic too: Clopper-Pearson's for a proportion
         (every item 0 or 1, no clusters), else the t interval (:func:`simstats.mean_interval`); the
         intervals of the differences are the paired t-test's.
-    reference : str
-        The system every other is compared with; "best" (default) picks the best observed score.
+    comparisons : Comparisons
+        The reference (default: the best observed score), the alternative about its improvement
+        over each system, the correction over the m - 1 comparisons with it and the level of the
+        two-sided intervals of the scores and differences (percentile bootstrap; with ``test="t"``
+        Clopper-Pearson's or the t intervals).
     n_resamples : int
         Bootstrap resamples (intervals, and the bootstrap's p-values) or shuffles (randomization).
     rng : int or numpy.random.Generator
         Seed of the resampling (default 0).  With ``pvalue_method="sacrebleu"`` the test's resamples
         come from a fresh generator seeded ``rng``, so ``rng=12345, n_resamples=1000`` gives
         ``sacrebleu --paired-bs``'s p-values.
-    correction : {"none", "bonferroni", "holm", "bh"}
-        Correction of the p-values over the m - 1 comparisons with the reference.
-    alternative : {"two-sided", "greater", "less"}
-        H1 about the reference's improvement over each system; two-sided by default ("the
-        reference differs").  With reference="best" the data choose the reference, so "greater"
-        is one-sided in the direction the data chose and rejects about 2 alpha of the time under
-        no difference.
-    confidence_level : float
-        Level of the two-sided intervals of the scores and differences (percentile bootstrap; with
-        ``test="t"`` Clopper-Pearson's or the t intervals).
     pvalue_method : {"shift", "percentile", "sacrebleu"}
         Which bootstrap replicates count as extreme (``test="bootstrap"`` only).
     pvalue_rule : {"add-one", "fraction"}
@@ -109,7 +157,8 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
     >>> gold = np.arange(300) % 2
     >>> right = np.random.default_rng(0).random((3, 300)) < [[0.80], [0.78], [0.70]]
     >>> stats = np.stack([label_statistics(accuracy, gold, np.where(r, gold, 1 - gold)) for r in right])
-    >>> out = compare_systems(["a", "b", "c"], stats, accuracy, n_resamples=2000, correction="holm")
+    >>> out = compare_systems(["a", "b", "c"], stats, accuracy, n_resamples=2000,
+    ...                       comparisons=Comparisons(correction="holm"))
     >>> print(out[["system", "role", "score", "pvalue_adjusted"]].round(4).to_string(index=False))
     system      role  score  pvalue_adjusted
          b reference 0.8033              NaN
@@ -117,6 +166,7 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
          c    system 0.6800           0.0010
     """
     rng = renamed("compare_systems", "seed", "rng", seed, rng, 0)
+    reference, alternative, correction, confidence_level = _settings(comparisons)
     pvalue_method = renamed("compare_systems", "convention", "pvalue_method", convention, pvalue_method, "shift")
     if test not in TESTS:
         raise InputError(f"unknown test {test!r} (choose from {', '.join(TESTS)})")
@@ -133,8 +183,6 @@ def compare_systems(names, stats, metric: Metric, *, test: str = "bootstrap", re
         raise InputError(f"--pvalue-rule {pvalue_rule} applies to --test bootstrap with --pvalue-method shift or "
                          "percentile (approximate randomization and sacrebleu's method use (c + 1)/(B + 1); the "
                          "exact randomization test counts every arrangement, so its p-value is exact)")
-    if correction not in CORRECTIONS:
-        raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
     if clusters is not None and (test not in ("bootstrap", "t") or pvalue_method == "sacrebleu"):
         raise InputError(f"--clusters resamples whole clusters in the bootstrap (--test bootstrap, --pvalue-method "
                          f"shift or percentile) or is the cluster-robust t-test's unit (--test t); got --test {test}"
@@ -256,6 +304,12 @@ def _compare_systems_t(names, stats, metric, *, reference, correction, alternati
     return out
 
 
+def _settings(comparisons: Comparisons) -> tuple[str, str, str, float]:
+    if not isinstance(comparisons, Comparisons):
+        raise TypeError(f"comparisons must be a Comparisons object, got {type(comparisons).__name__}")
+    return comparisons.reference, comparisons.alternative, comparisons.correction, comparisons.confidence_level
+
+
 def reference_index(names: list, scores, metric: Metric, reference: str) -> int:
     """The index of the reference system: ``reference`` by name, or "best" - the best observed score (the
     lowest for a lower-is-better metric)."""
@@ -346,10 +400,37 @@ def _score_groups(table: pd.DataFrame) -> tuple[dict[str, pd.Series], bool]:
     return groups, True
 
 
-def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best", tests=("welch", "mwu"),
-                                correction: str = "none", alternative: str = "two-sided", min_scores: int = 3,
+def _checked_score_groups(table, tests, min_scores, aso_threshold, aso_method) -> tuple[dict, bool]:
+    """The input checks of :func:`compare_score_distributions`; each system's scores, and whether they
+    carry seed ids."""
+    if min_scores < 2:
+        raise InputError(f"the fewest scores a system may have (--min-scores) must be at least 2, got {min_scores}")
+    if aso_threshold is not None and not 0 < aso_threshold <= 0.5:
+        raise InputError(f"the ASO threshold (--aso-threshold) must be in (0, 0.5], got {aso_threshold}")
+    groups, has_seed = _score_groups(table)
+    if len(groups) < 2:
+        raise InputError(f"need at least two systems to compare, got {len(groups)}")
+    if "aso" in tests:
+        few = [s for s, v in groups.items() if v.size < ASO_MIN_SCORES]
+        if few:
+            raise InputError(f"--tests aso needs at least {ASO_MIN_SCORES} scores per system; "
+                             f"{', '.join(repr(s) for s in few)} {'has' if len(few) == 1 else 'have'} "
+                             f"{', '.join(str(groups[s].size) for s in few)}")
+    small = [s for s, v in groups.items() if v.size < min_scores]
+    if small:
+        raise InputError(f"system(s) {', '.join(map(str, small))} have fewer than {min_scores} scores")
+    unknown = [t for t in tests if t not in SCORE_TESTS]
+    if unknown:
+        raise InputError(f"unknown score test(s) {unknown} (choose from {', '.join(SCORE_TESTS)})")
+    if aso_method not in aso_methods():
+        raise InputError(f"unknown ASO method {aso_method!r} (choose from {', '.join(aso_methods())})")
+    return groups, has_seed
+
+
+def compare_score_distributions(table: pd.DataFrame, *, tests=("welch", "mwu"),
+                                comparisons: Comparisons = DEFAULT_COMPARISONS, min_scores: int = 3,
                                 aso_alpha: float = 0.05, aso_threshold: float | None = None, rng: int = 0,
-                                confidence_level: float = 0.95, aso_method: str = "exact",
+                                aso_method: str = "exact",
                                 seed=Renamed("rng")) -> pd.DataFrame:
     """Score distributions (one score per run, e.g. per training seed) of each system vs a reference.
 
@@ -358,18 +439,14 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     table : pandas.DataFrame
         Long (columns system, score and optionally seed) or wide (one column of scores per
         system, one row per seed, optional seed column).
-    reference : str
-        The system every other is compared with; "best" (default): the highest mean score.
     tests : sequence of {"welch", "mwu", "wilcoxon", "aso"}
         Welch's t-test, Mann-Whitney U (independent runs), Wilcoxon signed-rank (scores paired
         by seed id: an error when a system's seeds differ from the reference's) and ASO's eps_min.
-    correction : {"none", "bonferroni", "holm", "bh"}
-        Correction of each test's p-values over the comparisons with the reference (ASO: the
-        level is divided by their number unless "none").
-    alternative : {"two-sided", "greater", "less"}
-        H1 about the reference's scores against each system's; two-sided by default.  With
-        ``reference="best"`` the data choose the reference, so "greater" is one-sided in the
-        direction the data chose (about 2 alpha false positives under no difference).
+    comparisons : Comparisons
+        The reference ("best": the highest mean score), the alternative about its scores against
+        each system's, the correction of each test's p-values over the comparisons with it (ASO:
+        the level is divided by their number unless "none") and the level of the two-sided Welch
+        interval of the difference of means.
     min_scores : int
         Fewest scores a system may have (at least 2; default 3, as the command).
     aso_alpha : float
@@ -380,8 +457,6 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
         (:data:`simstats.stats.aso.NOT_A_TEST`), so no decision is made without a threshold.
     rng : int
         Seed of ASO's bootstrap.
-    confidence_level : float
-        Level of the two-sided Welch interval of the difference of means.
     aso_method : str
         ASO computation: one of :func:`simstats.stats.aso.aso_methods` (the generic ones and those
         registered in :mod:`simstats.stats.conventions`).
@@ -409,37 +484,14 @@ def compare_score_distributions(table: pd.DataFrame, *, reference: str = "best",
     0.0805
     """
     rng = renamed("compare_score_distributions", "seed", "rng", seed, rng, 0)
+    reference, alternative, correction, confidence_level = _settings(comparisons)
     seed = rng
-    if min_scores < 2:
-        raise InputError(f"the fewest scores a system may have (--min-scores) must be at least 2, got {min_scores}")
-    if aso_threshold is not None and not 0 < aso_threshold <= 0.5:
-        raise InputError(f"the ASO threshold (--aso-threshold) must be in (0, 0.5], got {aso_threshold}")
-    groups, has_seed = _score_groups(table)
-    if len(groups) < 2:
-        raise InputError(f"need at least two systems to compare, got {len(groups)}")
-    if "aso" in tests:
-        few = [s for s, v in groups.items() if v.size < ASO_MIN_SCORES]
-        if few:
-            raise InputError(f"--tests aso needs at least {ASO_MIN_SCORES} scores per system; "
-                             f"{', '.join(repr(s) for s in few)} {'has' if len(few) == 1 else 'have'} "
-                             f"{', '.join(str(groups[s].size) for s in few)}")
-    small = [s for s, v in groups.items() if v.size < min_scores]
-    if small:
-        raise InputError(f"system(s) {', '.join(map(str, small))} have fewer than {min_scores} scores")
-    unknown = [t for t in tests if t not in SCORE_TESTS]
-    if unknown:
-        raise InputError(f"unknown score test(s) {unknown} (choose from {', '.join(SCORE_TESTS)})")
-    if not 0 < confidence_level < 1:
-        raise InputError(f"confidence level must be in (0, 1), got {confidence_level}")
-    if aso_method not in aso_methods():
-        raise InputError(f"unknown ASO method {aso_method!r} (choose from {', '.join(aso_methods())})")
+    groups, has_seed = _checked_score_groups(table, tests, min_scores, aso_threshold, aso_method)
     names = list(groups)
     means = {s: float(v.mean()) for s, v in groups.items()}
     ref = max(means, key=means.get) if reference == "best" else reference
     if ref not in groups:
         raise InputError(f"reference system {ref!r} not found")
-    if correction not in CORRECTIONS:
-        raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
     if "wilcoxon" in tests and not has_seed:
         raise InputError("wilcoxon pairs scores by seed: give a 'seed' column (or a wide table, one row per seed)")
     method = CORRECTIONS[correction]
@@ -543,10 +595,61 @@ def _one_seed(runs: Runs, resample: str, test: str = "bootstrap") -> None:
 APPROACH_TESTS = ("t", "bootstrap")
 
 
-def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both", reference: str = "best",
-                          alternative: str = "two-sided", n_resamples: int = 10_000, rng: int = 0,
-                          confidence_level: float = 0.95, correction: str = "none", paired_seeds=None,
-                          margin: float | None = None, claim: str = "non-inferiority", alpha: float = 0.05,
+def _check_approach_options(test: str, resample: str, variance: str, margin) -> None:
+    if variance not in ("moments", "bootstrap"):
+        raise InputError(f"--variance must be moments or bootstrap, got {variance!r}")
+    if variance != "moments" and test != "t":
+        raise InputError("--variance applies to the approach t-test (--test t)")
+    if margin is not None and test != "t":
+        raise InputError("--margin applies to the approach t-test (--test t)")
+    if test not in APPROACH_TESTS:
+        raise InputError(f"the approach test must be one of {', '.join(APPROACH_TESTS)}, got {test!r}")
+    if resample not in RESAMPLE:
+        raise InputError(f"--resample must be one of {', '.join(RESAMPLE)}, got {resample!r}")
+    if test == "t" and resample != "both":
+        raise InputError(f"--resample {resample} applies to --test bootstrap; the t-test's claim is about new seeds "
+                         "and new test items")
+
+
+def _approach_settings(runs, test, resample, results, compared, comparisons, margin, claim, variance, n_resamples,
+                       seed) -> dict:
+    """The ``attrs`` of :func:`compare_approach_runs`: the claim, the methods and every setting."""
+    correction, alternative, alpha = comparisons.correction, comparisons.alternative, comparisons.alpha
+    confidence_level = comparisons.confidence_level
+    settings = {}
+    common_attrs = dict(metric=runs.metric.name, correction=correction,
+                        correction_scope=comparisons_with_reference(compared), alternative=alternative, alpha=alpha,
+                        margin=margin, margin_claim=claim if margin is not None else None,
+                        confidence_level=confidence_level, items=int(runs.stats.shape[1]),
+                        clusters=int(runs.clusters.max() + 1) if runs.clusters is not None else None,
+                        difference="reference minus system: difference of the approaches' mean scores over seeds")
+    if test == "t":
+        settings.update(test="approach t-test (approach_t_test)", claim=CLAIMS["both"], variance_estimate=variance,
+                         **({"n_resamples": n_resamples, "seed": seed} if variance == "bootstrap" else {}),
+                         target=TARGETS[("items", "seeds")], **common_attrs,
+                         pvalue_method="fitted-components reference: the null distribution of difference / se "
+                                       "under the fitted variance components (approach_t_test, "
+                                       "reference='parametric')",
+                         df="Satterthwaite's degrees of freedom of the variance estimate, a summary",
+                         intervals="two-sided, from the same reference distribution",
+                         variance="estimated variance of the difference over new seeds and new items (method of "
+                                  "moments): var_seeds (seed effects), var_items (approach x item effects), "
+                                  "var_residual (run x item noise); the three sum to it unless floored")
+    else:
+        settings.update(test="approach bootstrap (compare_approaches)", resample=resample,
+                         target=results[0].target if results else "", claim=CLAIMS[resample], pvalue_method="shift",
+                         pvalue_rule="add-one", extreme=f"c = {SHIFT_RULE[alternative]}: p = (c + 1)/(B + 1)",
+                         n_resamples=n_resamples, seed=seed, **common_attrs,
+                         intervals="percentile bootstrap, two-sided",
+                         variance="bootstrap variance of the difference: var_seeds (seeds only), var_items (items "
+                                  "only), var_residual (the seeds x items variance minus the two; the three sum to "
+                                  "it)")
+    return settings
+
+
+def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both",
+                          comparisons: Comparisons = DEFAULT_COMPARISONS, n_resamples: int = 10_000, rng: int = 0,
+                          paired_seeds=None, margin: float | None = None, claim: str = "non-inferiority",
                           variance: str = "moments", seed=Renamed("rng")) -> pd.DataFrame:
     """Each approach against the reference approach, over new seeds and new test items.
 
@@ -559,29 +662,23 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
         :func:`simstats.compare_approaches`, resampling what ``resample`` names.
     resample : {"both", "items", "seeds"}
         What the bootstrap resamples (the t-test's claim is about both).
-    reference : str
-        The approach every other is compared with; "best" (default): the best mean score.
-    alternative : {"two-sided", "greater", "less"}
-        H1 about the reference's improvement over each approach.
+    comparisons : Comparisons
+        The reference approach ("best": the best mean score), the alternative about its
+        improvement over each approach, the correction over the comparisons with it, the level of
+        the intervals of the differences and ``alpha``, the level of the verdicts.
     n_resamples : int
         Bootstrap resamples (``test="bootstrap"`` or ``variance="bootstrap"``).
     rng : int
         The bootstrap uses ``rng`` (an int seed) in every comparison, as a direct call would.
-    confidence_level : float
-        Level of the intervals of the differences.
-    correction : {"none", "bonferroni", "holm", "bh"}
-        Correction of the p-values over the comparisons with the reference.
     paired_seeds : bool, optional
         As in :func:`simstats.approach_t_test`.
     margin : float, optional
         With ``margin`` (t-test only) each row also tests the ``claim`` that the reference is
         non-inferior to the approach (at most ``margin`` worse) or equivalent to it (within
-        ``margin``), :func:`simstats.approach_margin_test` at ``alpha``: ``claim_pvalue``,
+        ``margin``), :func:`simstats.approach_margin_test` at ``comparisons.alpha``: ``claim_pvalue``,
         ``claim_shown``.
     claim : {"non-inferiority", "equivalence"}
         The claim tested with ``margin``.
-    alpha : float
-        Level of the verdicts.
     variance : {"moments", "bootstrap"}
         ``"bootstrap"`` (t-test only): the variance of the difference from the seeds x items
         bootstrap corrected for the crossed design (``n_resamples``, ``rng``).
@@ -634,22 +731,10 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
     0.3465
     """
     rng = renamed("compare_approach_runs", "seed", "rng", seed, rng, 0)
+    reference, alternative, correction, confidence_level = _settings(comparisons)
+    alpha = comparisons.alpha
     seed = rng
-    if variance not in ("moments", "bootstrap"):
-        raise InputError(f"--variance must be moments or bootstrap, got {variance!r}")
-    if variance != "moments" and test != "t":
-        raise InputError("--variance applies to the approach t-test (--test t)")
-    if margin is not None and test != "t":
-        raise InputError("--margin applies to the approach t-test (--test t)")
-    if test not in APPROACH_TESTS:
-        raise InputError(f"the approach test must be one of {', '.join(APPROACH_TESTS)}, got {test!r}")
-    if resample not in RESAMPLE:
-        raise InputError(f"--resample must be one of {', '.join(RESAMPLE)}, got {resample!r}")
-    if test == "t" and resample != "both":
-        raise InputError(f"--resample {resample} applies to --test bootstrap; the t-test's claim is about new seeds "
-                         "and new test items")
-    if correction not in CORRECTIONS:
-        raise InputError(f"unknown correction {correction!r} (choose from {', '.join(CORRECTIONS)})")
+    _check_approach_options(test, resample, variance, margin)
     _one_seed(runs, resample, test)
     scores = runs.scores()
     means = {name: float(scores[runs.approach == name].mean()) for name in runs.names}
@@ -716,30 +801,6 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
                               f"{ref} and {name} are not shown to differ: adjusted p = {adj:.2g} >= {alpha:g}")
         rows.append(row)
     out = sorted_by_score(pd.DataFrame(rows), runs.metric.higher_is_better)
-    common_attrs = dict(metric=runs.metric.name, correction=correction,
-                        correction_scope=comparisons_with_reference(len(others)), alternative=alternative, alpha=alpha,
-                        margin=margin, margin_claim=claim if margin is not None else None,
-                        confidence_level=confidence_level, items=int(runs.stats.shape[1]),
-                        clusters=int(runs.clusters.max() + 1) if runs.clusters is not None else None,
-                        difference="reference minus system: difference of the approaches' mean scores over seeds")
-    if test == "t":
-        out.attrs.update(test="approach t-test (approach_t_test)", claim=CLAIMS["both"], variance_estimate=variance,
-                         **({"n_resamples": n_resamples, "seed": seed} if variance == "bootstrap" else {}),
-                         target=TARGETS[("items", "seeds")], **common_attrs,
-                         pvalue_method="fitted-components reference: the null distribution of difference / se "
-                                       "under the fitted variance components (approach_t_test, "
-                                       "reference='parametric')",
-                         df="Satterthwaite's degrees of freedom of the variance estimate, a summary",
-                         intervals="two-sided, from the same reference distribution",
-                         variance="estimated variance of the difference over new seeds and new items (method of "
-                                  "moments): var_seeds (seed effects), var_items (approach x item effects), "
-                                  "var_residual (run x item noise); the three sum to it unless floored")
-    else:
-        out.attrs.update(test="approach bootstrap (compare_approaches)", resample=resample,
-                         target=results[0].target if results else "", claim=CLAIMS[resample], pvalue_method="shift",
-                         pvalue_rule="add-one", extreme=f"c = {SHIFT_RULE[alternative]}: p = (c + 1)/(B + 1)", n_resamples=n_resamples, seed=seed, **common_attrs,
-                         intervals="percentile bootstrap, two-sided",
-                         variance="bootstrap variance of the difference: var_seeds (seeds only), var_items (items "
-                                  "only), var_residual (the seeds x items variance minus the two; the three sum to "
-                                  "it)")
+    out.attrs.update(_approach_settings(runs, test, resample, results, len(others), comparisons, margin, claim,
+                                        variance, n_resamples, seed))
     return out

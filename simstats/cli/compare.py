@@ -14,7 +14,7 @@ from simstats.cli.output import BEST_ONE_SIDED, DIFFERENCE_SIGN, IMPROVEMENT_H1,
 def run(args) -> int:
     import pandas as pd
 
-    from simstats.compare import compare_systems
+    from simstats.compare import Comparisons, compare_systems
     from simstats.io.predictions import item_clusters, statistics_from_long, statistics_from_predictions, statistics_metric, wide_clusters
     from simstats.io.tables import read_table
     from simstats.io.runs import runs_clusters
@@ -67,10 +67,10 @@ def run(args) -> int:
         names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric,
                                                            args.positive, args.classes, id_column=args.id,
                                                            exclude=exclude)
-    out = compare_systems(names, stats, metric, test=args.test, reference=args.reference,
-                          n_resamples=args.n_resamples, rng=args.seed, correction=args.correction or "none",
-                          alternative=args.alternative, confidence_level=args.confidence,
-                          pvalue_method=args.pvalue_method or "shift", pvalue_rule=args.pvalue_rule or "add-one",
+    comparisons = Comparisons(reference=args.reference, alternative=args.alternative,
+                              correction=args.correction or "none", confidence_level=args.confidence)
+    out = compare_systems(names, stats, metric, test=args.test, comparisons=comparisons,
+                          n_resamples=args.n_resamples, rng=args.seed, pvalue_method=args.pvalue_method or "shift", pvalue_rule=args.pvalue_rule or "add-one",
                           clusters=clusters)
     out.attrs["alpha"] = args.alpha
     if scored is not None:
@@ -110,7 +110,7 @@ def compare_tasks(args, tasks) -> int:
     import pandas as pd
 
     from simstats.io.checks import InputError
-    from simstats.compare import compare_systems
+    from simstats.compare import Comparisons, compare_systems
     from simstats.stats.multitest import adjust_pvalues
 
     for flag, value in (("--margin", args.margin), ("--fail-on", args.fail_on)):
@@ -123,10 +123,10 @@ def compare_tasks(args, tasks) -> int:
     correction = args.correction or "holm"
     frames = []
     for paired in tasks:
-        out = compare_systems(paired.names, paired.stats, paired.metric, test=args.test, reference=args.reference,
-                              n_resamples=args.n_resamples, rng=args.seed, correction="none",
-                              alternative=args.alternative, confidence_level=args.confidence,
-                              pvalue_method=args.pvalue_method or "shift", pvalue_rule=args.pvalue_rule or "add-one",
+        comparisons = Comparisons(reference=args.reference, alternative=args.alternative,
+                                  confidence_level=args.confidence)
+        out = compare_systems(paired.names, paired.stats, paired.metric, test=args.test, comparisons=comparisons,
+                              n_resamples=args.n_resamples, rng=args.seed, pvalue_method=args.pvalue_method or "shift", pvalue_rule=args.pvalue_rule or "add-one",
                               clusters=paired.clusters)
         low, high = paired.samples
         frames.append(out.assign(task=paired.task, items=paired.stats.shape[1],
@@ -197,7 +197,7 @@ def one_run_decisions(out, names, stats, metric, args, clusters):
 def compare_approaches_command(args, runs) -> int:
     """``compare`` with several seeds per system: the approach t-test (default) or bootstrap over seeds x items."""
     from simstats.io.checks import InputError
-    from simstats.compare import compare_approach_runs
+    from simstats.compare import Comparisons, compare_approach_runs
 
     test = args.test or ("bootstrap" if args.resample else "t")
     if test not in ("t", "bootstrap"):
@@ -208,11 +208,12 @@ def compare_approaches_command(args, runs) -> int:
     resample = args.resample or "both"
     if args.fail_on == "claim-not-shown" and args.margin is None:
         raise InputError("--fail-on claim-not-shown needs --margin (the claim to show)")
-    out = compare_approach_runs(runs, test=test, resample=resample, reference=args.reference,
-                                alternative=alternative, n_resamples=args.n_resamples, rng=args.seed,
-                                confidence_level=args.confidence, correction=args.correction or "none",
+    comparisons = Comparisons(reference=args.reference, alternative=alternative, correction=args.correction or "none",
+                              confidence_level=args.confidence, alpha=args.alpha)
+    out = compare_approach_runs(runs, test=test, resample=resample, comparisons=comparisons,
+                                n_resamples=args.n_resamples, rng=args.seed,
                                 paired_seeds={"auto": None, "yes": True, "no": False}[args.paired_seeds],
-                                margin=args.margin, claim=args.claim, alpha=args.alpha, variance=args.variance)
+                                margin=args.margin, claim=args.claim, variance=args.variance)
     a = out.attrs
     paired = out.paired_seeds[out.role == "system"].tolist()
     pairing = "paired seeds" if all(paired) else "unpaired seeds" if not any(paired) else "seeds paired where shared"

@@ -7,17 +7,17 @@ from simstats.cli.arguments import RegisteredChoices
 from simstats.cli.output import BEST_ONE_SIDED, SCORES_H1, emit, sides
 
 def run(args) -> int:
-    from simstats.compare import compare_score_distributions
+    from simstats.compare import Comparisons, compare_score_distributions
     from simstats.io.tables import read_table
     from simstats.stats.aso import NOT_A_TEST
 
     if args.reference == "best" and args.alternative in BEST_ONE_SIDED:
         warnings.warn(BEST_ONE_SIDED[args.alternative])
-    out = compare_score_distributions(read_table(args.table), reference=args.reference, tests=args.tests,
-                                      correction=args.correction, alternative=args.alternative,
+    comparisons = Comparisons(reference=args.reference, alternative=args.alternative, correction=args.correction,
+                              confidence_level=args.confidence)
+    out = compare_score_distributions(read_table(args.table), tests=args.tests, comparisons=comparisons,
                                       min_scores=args.min_scores, aso_alpha=args.aso_alpha,
-                                      aso_threshold=args.aso_threshold, rng=args.seed,
-                                      confidence_level=args.confidence, aso_method=args.aso_method)
+                                      aso_threshold=args.aso_threshold, rng=args.seed, aso_method=args.aso_method)
     a = out.attrs
     tests = [t for t in args.tests if t != "aso"]
     header = (f"score distributions: {', '.join(tests) or 'no p-value test'}, correction {args.correction} over "

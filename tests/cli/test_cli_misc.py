@@ -12,7 +12,7 @@ from conftest import run_cli, write_table
 import yaml
 
 from simstats.cli.output import BEST_ONE_SIDED
-from simstats.compare import compare_systems
+from simstats.compare import Comparisons, compare_systems
 from simstats.stats.aso import aso_methods
 
 ASO_METHODS = aso_methods()
@@ -72,7 +72,8 @@ def test_default_holds_alpha_while_greater_against_best_doubles_it():
         correct = (rng.random((2, items)) < 0.8).astype(float)
         stats = np.stack([correct, np.ones_like(correct)], axis=-1)
         default = compare_systems(["a", "b"], stats, accuracy, n_resamples=199, rng=r)
-        greater = compare_systems(["a", "b"], stats, accuracy, n_resamples=199, rng=r, alternative="greater")
+        greater = compare_systems(["a", "b"], stats, accuracy, n_resamples=199, rng=r,
+                                  comparisons=Comparisons(alternative="greater"))
         assert default.attrs["alternative"] == "two-sided"
         hits["default"] += default.pvalue.iloc[1] <= alpha
         hits["greater"] += greater.pvalue.iloc[1] <= alpha

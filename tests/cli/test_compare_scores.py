@@ -8,7 +8,7 @@ from scipy import stats
 
 from simstats.cli import main
 from simstats.io.checks import InputError
-from simstats.compare import compare_score_distributions
+from simstats.compare import Comparisons, compare_score_distributions
 
 
 def long_table(rng, k=8):
@@ -41,7 +41,7 @@ def test_wilcoxon_needs_matching_seeds():
 
 def test_difference_interval_effect_size_and_settings():
     t = long_table(np.random.default_rng(4))
-    out = compare_score_distributions(t, confidence_level=0.9).set_index("system")
+    out = compare_score_distributions(t, comparisons=Comparisons(confidence_level=0.9)).set_index("system")
     a = t[t.system == "a"].score.to_numpy()
     b = t[t.system == "b"].score.to_numpy()
     ci = stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.9)

@@ -14,7 +14,7 @@ from statsmodels.stats.multitest import multipletests
 
 from simstats.cli import main
 from simstats.io.runs import Runs
-from simstats.compare import compare_approach_runs, compare_score_distributions, compare_systems
+from simstats.compare import Comparisons, compare_approach_runs, compare_score_distributions, compare_systems
 from simstats.stats.competition import analyse_competition
 from simstats.stats.metrics import accuracy
 
@@ -38,7 +38,7 @@ def _systems(seed=4, n=400):
 @pytest.mark.parametrize("correction", list(STATSMODELS))
 def test_compare_systems_corrects_as_statsmodels(correction):
     names, stats = _systems()
-    out = compare_systems(names, stats, accuracy, n_resamples=2000, correction=correction)
+    out = compare_systems(names, stats, accuracy, n_resamples=2000, comparisons=Comparisons(correction=correction))
     rows = out[out.role == "system"]
     _check(rows.pvalue, rows.pvalue_adjusted, correction)
 
@@ -47,7 +47,7 @@ def test_compare_systems_corrects_as_statsmodels(correction):
 def test_compare_scores_corrects_as_statsmodels(correction):
     rng = np.random.default_rng(2)
     table = pd.DataFrame({f"s{k}": rng.normal(0.8 - 0.004 * k, 0.01, 8) for k in range(5)})
-    out = compare_score_distributions(table, tests=("welch", "mwu"), correction=correction)
+    out = compare_score_distributions(table, tests=("welch", "mwu"), comparisons=Comparisons(correction=correction))
     rows = out[out.role == "system"]
     for test in ("welch", "mwu"):
         _check(rows[f"pvalue_{test}"], rows[f"pvalue_{test}_adjusted"], correction)
@@ -62,7 +62,7 @@ def test_compare_approaches_corrects_as_statsmodels(correction):
     stats = np.stack([correct, np.ones_like(correct)], axis=2)
     names = ["A", "B", "C", "D"]
     runs = Runs(names, np.repeat(names, k), np.tile(np.arange(k), 4), stats, accuracy, "long")
-    out = compare_approach_runs(runs, correction=correction, paired_seeds=False)
+    out = compare_approach_runs(runs, comparisons=Comparisons(correction=correction), paired_seeds=False)
     rows = out[out.role == "system"]
     _check(rows.pvalue, rows.pvalue_adjusted, correction)
 

@@ -14,7 +14,7 @@ import pytest
 
 from simstats.cli import main
 from simstats.io.runs import Runs
-from simstats.compare import compare_approach_runs, compare_score_distributions, compare_systems
+from simstats.compare import Comparisons, compare_approach_runs, compare_score_distributions, compare_systems
 from simstats.stats.metrics import accuracy
 
 ALPHA = 0.05
@@ -74,7 +74,8 @@ def test_compare_scores_defaults_hold_alpha_and_are_two_sided():
         scores = rng.normal(0.8, 0.01, (2, 10))
         table = pd.DataFrame({"seed": np.arange(10), "a": scores[0], "b": scores[1]})
         out = compare_score_distributions(table, tests=("welch", "mwu", "wilcoxon"))
-        two = compare_score_distributions(table, tests=("welch", "mwu", "wilcoxon"), alternative="two-sided")
+        two = compare_score_distributions(table, tests=("welch", "mwu", "wilcoxon"),
+                                          comparisons=Comparisons(alternative="two-sided"))
         pd.testing.assert_frame_equal(out, two)               # the default is the two-sided test
         row = out[out.role == "system"].iloc[0]
         for test in hits:
@@ -90,7 +91,7 @@ def test_one_sided_against_the_observed_best_is_not_the_default_and_is_liberal()
     for _ in range(R):
         scores = rng.normal(0.8, 0.01, (2, 10))
         table = pd.DataFrame({"a": scores[0], "b": scores[1]})
-        out = compare_score_distributions(table, tests=("welch",), alternative="greater")
+        out = compare_score_distributions(table, tests=("welch",), comparisons=Comparisons(alternative="greater"))
         hits.append(out[out.role == "system"].pvalue_welch.iloc[0] < ALPHA)
     assert np.mean(hits) > ALPHA + BOUND
 

@@ -12,7 +12,7 @@ from sacrebleu.significance import PairedTest
 
 from simstats.cli import main
 from simstats.io.checks import InputError
-from simstats.compare import compare_systems
+from simstats.compare import Comparisons, compare_systems
 from simstats.stats import metrics
 from simstats.stats.bootstrap import bootstrap_score_matrix, paired_bootstrap
 
@@ -154,7 +154,8 @@ def test_sacrebleu_convention_is_two_sided_only():
     with pytest.raises(ValueError, match="two-sided"):
         paired_bootstrap(stats, metrics.bleu, alternative="greater", pvalue_method="sacrebleu", rng=0)
     with pytest.raises(InputError, match="two-sided"):
-        compare_systems(["a", "b"], stats, metrics.bleu, alternative="greater", pvalue_method="sacrebleu")
+        compare_systems(["a", "b"], stats, metrics.bleu, comparisons=Comparisons(alternative="greater"),
+                        pvalue_method="sacrebleu")
     with pytest.raises(InputError, match="--test bootstrap"):
         compare_systems(["a", "b"], stats, metrics.bleu, test="randomization", pvalue_method="sacrebleu")
     from simstats.stats.approaches import compare_approaches
