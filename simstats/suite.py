@@ -50,6 +50,92 @@ def _scope(scope: str) -> str:
     return SCOPE_NAMES[scope]
 
 
+def _task_table(suite: Suite, within, anchor: str, alpha: float) -> pd.DataFrame:
+    """The tasks' table of :func:`analyse_suite`: each model against the task's best or the reference."""
+    unit_column = "items" if suite.unit == "items" else "runs"
+    columns = ["task", anchor, "model", f"score_{anchor}", "score_model", unit_column, "difference", "ci_low",
+               "ci_high", "pvalue", "pvalue_adjusted", "significant"]
+    if within is None:
+        return pd.DataFrame({c: [] for c in columns})
+    t = within.table
+    return pd.DataFrame({
+        "task": [suite.tasks[i] for i in t.task], anchor: [suite.models[i] for i in t.model_a],
+        "model": [suite.models[i] for i in t.model_b], f"score_{anchor}": t.score_a.to_numpy(),
+        "score_model": t.score_b.to_numpy(), unit_column: [suite.units_per_task[i] for i in t.task],
+        "difference": t.difference.to_numpy(), "ci_low": t.ci_low.to_numpy(), "ci_high": t.ci_high.to_numpy(),
+        "pvalue": t.pvalue.to_numpy(), "pvalue_adjusted": t.pvalue_adjusted.to_numpy(),
+        "significant": t.pvalue_adjusted.to_numpy() < alpha})[columns]
+
+
+def _suite_settings(suite: Suite, *, scope, correction, reference, anchor, alpha, higher_is_better, friedman, ranks,
+                    wilcoxon, means, within, bootstrap, n_resamples, rng, confidence_level) -> dict:
+    """The settings of :func:`analyse_suite`: the tests' statistics, methods, claims and notes."""
+    k, n_tasks = suite.scores.shape
+    intervals = suite.unit != "none"
+    paired = suite.unit == "items"
+    several = suite.unit == "runs"
+    units = suite.units_per_task
+    epochs = suite.samples[1] > 1
+    what = "items" if paired else "runs"
+    noise = {"items": "the item noise", "runs": "the run-to-run noise", "none": ""}[suite.unit]
+    settings = {
+        "models": k, "tasks": n_tasks, "unit": suite.unit, "runs_per_task": suite.runs_per_task,
+        "units_per_task": [min(units), max(units)], "samples_per_item": list(suite.samples) if paired else None,
+        "alpha": alpha, "higher_is_better": higher_is_better,
+        "friedman_statistic": friedman.statistic if friedman else None,
+        "friedman_pvalue": friedman.pvalue if friedman else None,
+        "critical_difference": float(ranks.critical_difference),
+        "method_friedman": friedman.method if friedman else None,
+        "method_nemenyi": ranks.method, "method_wilcoxon": wilcoxon.method,
+        "claim_ranks": f"the models' ranks differ on tasks like these (the {n_tasks} tasks drawn from a population of "
+                       f"tasks; each task's score, the mean of its {'items' if paired else 'runs'}, taken as exact)",
+        "scope": scope if intervals else None, "correction": correction if intervals else None,
+        "reference": reference if intervals else None,
+        "claim_means": (None if not intervals else
+                        f"each model's mean score over tasks like these (the {n_tasks} tasks drawn from a "
+                        f"population of tasks; {noise} within each task is part of its score)"
+                        if scope == "tasks like these" else
+                        f"each model's mean score over these {n_tasks} tasks, over new {what} of each task (the "
+                        "tasks fixed)"),
+        "method_means": means.method if intervals else None,
+        "note_clusters": ("the items' cluster ids are not used: within each task the items are taken as "
+                          "independent, and with items in clusters (subjects, documents) the comparisons within "
+                          "tasks are too liberal; compare --from ... --clusters compares one task cluster-robustly"
+                          if suite.clusters_ignored else None),
+        "note_means": (f"with {n_tasks} tasks the t interval over tasks like these leans on the tasks' scores being "
+                       "near normal: in the suite study, over 5 tasks of skewed accuracies, it covers 92-94 % for a "
+                       "95 % level (docs/studies/suite.md)"
+                       if intervals and scope == "tasks like these" and n_tasks < FEW_TASKS else
+                       "over these tasks the interval takes each task's variance from its runs: in the suite study "
+                       "it undercovers when a few runs fail (0.80-0.91 over 5-8 tasks with 3.5 % failed runs); "
+                       "'tasks like these' covers there (docs/studies/suite.md)"
+                       if intervals and scope == "these tasks" and several else None),
+        "claim_tasks": (None if not intervals else
+                        f"within each task, the model differs from the task's {anchor} "
+                        + (f"on the population of items of that task ({'item means over the epochs; ' if epochs else ''}"
+                           "not the models' training procedures)" if paired else
+                           "over new runs of the two models on that task")),
+        "method_tasks": within.method if intervals else None,
+        "family_tasks": within.family if intervals else None,
+        "note_intervals": (None if intervals else
+                           "one score per model and task: the suite means' intervals, rank intervals and the "
+                           "comparisons within tasks need item- or run-level scores"),
+        "claim_runs": ("on these tasks, over new runs (runs resampled within tasks; the tasks fixed)"
+                       if several else None),
+        "bootstrap": bootstrap,
+        "note_bootstrap": None if not several else (
+            "the stratified bootstrap intervals (--bootstrap-intervals) undercover in the suite study with 10 runs "
+            "per task, and with 20 over 5 tasks: read them as rough (docs/studies/suite.md)" if bootstrap else
+            "no intervals: their stratified bootstrap undercovers in the suite study with 10 runs per task, and with "
+            "20 over 5 tasks (--bootstrap-intervals gives them; docs/studies/suite.md)"),
+        "n_resamples": n_resamples if bootstrap else None,
+        "seed": rng if bootstrap else None,
+        "confidence_level": confidence_level if intervals else None,
+        "sign": 1.0 if higher_is_better else -1.0,
+    }
+    return settings
+
+
 def analyse_suite(suite: Suite, *, alpha: float = 0.05, higher_is_better: bool = True, n_resamples: int = 2000,
                   rng=0, confidence_level: float = 0.95, reference: str | None = None, correction: str = "holm",
                   bootstrap_intervals: bool = False,
@@ -194,77 +280,9 @@ def analyse_suite(suite: Suite, *, alpha: float = 0.05, higher_is_better: bool =
             pair_rows.append(row)
     pairs = pd.DataFrame(pair_rows)
     anchor = "best" if reference is None else "reference"
-    unit_column = "items" if paired else "runs"
-    columns = ["task", anchor, "model", f"score_{anchor}", "score_model", unit_column, "difference", "ci_low",
-               "ci_high", "pvalue", "pvalue_adjusted", "significant"]
-    if intervals:
-        t = within.table
-        tasks = pd.DataFrame({
-            "task": [suite.tasks[i] for i in t.task], anchor: [suite.models[i] for i in t.model_a],
-            "model": [suite.models[i] for i in t.model_b], f"score_{anchor}": t.score_a.to_numpy(),
-            "score_model": t.score_b.to_numpy(), unit_column: [suite.units_per_task[i] for i in t.task],
-            "difference": t.difference.to_numpy(), "ci_low": t.ci_low.to_numpy(), "ci_high": t.ci_high.to_numpy(),
-            "pvalue": t.pvalue.to_numpy(), "pvalue_adjusted": t.pvalue_adjusted.to_numpy(),
-            "significant": t.pvalue_adjusted.to_numpy() < alpha})[columns]
-    else:
-        tasks = pd.DataFrame({c: [] for c in columns})
-    units = suite.units_per_task
-    epochs = suite.samples[1] > 1
-    what = "items" if paired else "runs"
-    noise = {"items": "the item noise", "runs": "the run-to-run noise", "none": ""}[suite.unit]
-    settings = {
-        "models": k, "tasks": n_tasks, "unit": suite.unit, "runs_per_task": suite.runs_per_task,
-        "units_per_task": [min(units), max(units)], "samples_per_item": list(suite.samples) if paired else None,
-        "alpha": alpha, "higher_is_better": higher_is_better,
-        "friedman_statistic": friedman.statistic if friedman else None,
-        "friedman_pvalue": friedman.pvalue if friedman else None,
-        "critical_difference": float(ranks.critical_difference),
-        "method_friedman": friedman.method if friedman else None,
-        "method_nemenyi": ranks.method, "method_wilcoxon": wilcoxon.method,
-        "claim_ranks": f"the models' ranks differ on tasks like these (the {n_tasks} tasks drawn from a population of "
-                       f"tasks; each task's score, the mean of its {'items' if paired else 'runs'}, taken as exact)",
-        "scope": scope if intervals else None, "correction": correction if intervals else None,
-        "reference": reference if intervals else None,
-        "claim_means": (None if not intervals else
-                        f"each model's mean score over tasks like these (the {n_tasks} tasks drawn from a "
-                        f"population of tasks; {noise} within each task is part of its score)"
-                        if scope == "tasks like these" else
-                        f"each model's mean score over these {n_tasks} tasks, over new {what} of each task (the "
-                        "tasks fixed)"),
-        "method_means": means.method if intervals else None,
-        "note_clusters": ("the items' cluster ids are not used: within each task the items are taken as "
-                          "independent, and with items in clusters (subjects, documents) the comparisons within "
-                          "tasks are too liberal; compare --from ... --clusters compares one task cluster-robustly"
-                          if suite.clusters_ignored else None),
-        "note_means": (f"with {n_tasks} tasks the t interval over tasks like these leans on the tasks' scores being "
-                       "near normal: in the suite study, over 5 tasks of skewed accuracies, it covers 92-94 % for a "
-                       "95 % level (docs/studies/suite.md)"
-                       if intervals and scope == "tasks like these" and n_tasks < FEW_TASKS else
-                       "over these tasks the interval takes each task's variance from its runs: in the suite study "
-                       "it undercovers when a few runs fail (0.80-0.91 over 5-8 tasks with 3.5 % failed runs); "
-                       "'tasks like these' covers there (docs/studies/suite.md)"
-                       if intervals and scope == "these tasks" and several else None),
-        "claim_tasks": (None if not intervals else
-                        f"within each task, the model differs from the task's {anchor} "
-                        + (f"on the population of items of that task ({'item means over the epochs; ' if epochs else ''}"
-                           "not the models' training procedures)" if paired else
-                           "over new runs of the two models on that task")),
-        "method_tasks": within.method if intervals else None,
-        "family_tasks": within.family if intervals else None,
-        "note_intervals": (None if intervals else
-                           "one score per model and task: the suite means' intervals, rank intervals and the "
-                           "comparisons within tasks need item- or run-level scores"),
-        "claim_runs": ("on these tasks, over new runs (runs resampled within tasks; the tasks fixed)"
-                       if several else None),
-        "bootstrap": bootstrap,
-        "note_bootstrap": None if not several else (
-            "the stratified bootstrap intervals (--bootstrap-intervals) undercover in the suite study with 10 runs "
-            "per task, and with 20 over 5 tasks: read them as rough (docs/studies/suite.md)" if bootstrap else
-            "no intervals: their stratified bootstrap undercovers in the suite study with 10 runs per task, and with "
-            "20 over 5 tasks (--bootstrap-intervals gives them; docs/studies/suite.md)"),
-        "n_resamples": n_resamples if bootstrap else None,
-        "seed": rng if bootstrap else None,
-        "confidence_level": confidence_level if intervals else None,
-        "sign": 1.0 if higher_is_better else -1.0,
-    }
+    tasks = _task_table(suite, within, anchor, alpha)
+    settings = _suite_settings(suite, scope=scope, correction=correction, reference=reference, anchor=anchor,
+                               alpha=alpha, higher_is_better=higher_is_better, friedman=friedman, ranks=ranks,
+                               wilcoxon=wilcoxon, means=means, within=within, bootstrap=bootstrap,
+                               n_resamples=n_resamples, rng=rng, confidence_level=confidence_level)
     return models, pairs, tasks, settings
