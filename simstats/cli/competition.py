@@ -11,25 +11,26 @@ from simstats import __version__
 from simstats.cli.arguments import RegisteredChoices, from_arguments, prediction_arguments, pvalue_rule_argument
 from simstats.cli.inputs import prepare_inputs
 
-def run(args) -> int:
+
+def _records(frame) -> list[dict]:
+    """JSON-ready rows of a table: NaN as null, numpy scalars as Python ones."""
+    return [{str(k): (None if isinstance(v, float) and np.isnan(v) else v.item() if isinstance(v, np.generic)
+                      else v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
+
+
+#: Figures written with --out and shown at the end of report.md: (file stem, caption).
+FIGURE_LINKS = (("intervals", "Ordered bootstrap CIs (Figure 1)"),
+                ("differences", "CIs of differences from the best (Figure 2)"),
+                ("bootstrap", "Bootstrap distribution of the difference between the two best systems (Figure 3)"))
+
+
+def _competition_inputs(args):
+    """The systems' names, per-item statistics, metric and clusters from the command's input."""
     import pandas as pd
 
-    from simstats.io.predictions import item_clusters, statistics_from_long, statistics_from_predictions, statistics_metric, wide_clusters
+    from simstats.io.predictions import (item_clusters, statistics_from_long, statistics_from_predictions,
+                                         statistics_metric, wide_clusters)
     from simstats.io.tables import read_table
-    from simstats.stats.competition import (analyse_competition, competition_settings, decision_rule,
-                                            pvalue_description)
-    from simstats.io.competition import case_markdown, case_tables, marked_significance
-    from simstats.io.write import write_csv, write_text
-
-    def records(frame) -> list[dict]:
-        """JSON-ready rows of a table: NaN as null, numpy scalars as Python ones."""
-        return [{str(k): (None if isinstance(v, float) and np.isnan(v) else v.item() if isinstance(v, np.generic)
-                          else v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
-
-    #: Figures written with --out and shown at the end of report.md: (file stem, caption).
-    figure_links = (("intervals", "Ordered bootstrap CIs (Figure 1)"),
-                    ("differences", "CIs of differences from the best (Figure 2)"),
-                    ("bootstrap", "Bootstrap distribution of the difference between the two best systems (Figure 3)"))
 
     several = prepare_inputs(args)
     if several is not None:
@@ -53,6 +54,40 @@ def run(args) -> int:
         names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric,
                                                            args.positive, args.classes, id_column=args.id,
                                                            exclude=exclude)
+    return names, stats, metric, clusters
+
+
+def _write_out(out: Path, args, analysis, tables, files, report, metric, rule, pvalues) -> None:
+    """--out: the tables as CSV, report.md and the three figures."""
+    from simstats.io.competition import (bootstrap_difference_figure, difference_intervals_figure,
+                                         ordered_intervals_figure)
+    from simstats.io.write import save_figure, write_csv, write_text
+
+    level = f"{100 * args.confidence:g} %"
+    for name, frame in files.items():
+        write_csv(frame, out / f"{name}.csv")
+    figures = "\n## Figures\n\n" + "\n\n".join(f"![{caption}]({stem}.png)" for stem, caption in
+                                                 FIGURE_LINKS) + "\n"
+    write_text(report + figures, out / "report.md")
+    save_figure(ordered_intervals_figure(tables["scores"], metric.name, label=f"score and {level} percentile CI"),
+                out / "intervals.png", out / "intervals.pdf")
+    save_figure(difference_intervals_figure(tables["differences"], metric.name, rule=rule),
+                out / "differences.png", out / "differences.pdf")
+    first = tables["differences"].iloc[0]
+    panel = (f"{first.reference} vs {first.system}", analysis.improvement_replicates(0, 1), first.difference,
+             float(tables["pairs"].pvalue.iloc[0]))
+    figure = bootstrap_difference_figure([panel], metric.name)
+    figure.axes[0].set_title(f"{panel[0]}\np ({pvalues}) = {panel[3]:.4f}", fontsize=9)
+    save_figure(figure, out / "bootstrap.png", out / "bootstrap.pdf")
+
+
+def run(args) -> int:
+    """Run ``simstats competition``."""
+    from simstats.stats.competition import (analyse_competition, competition_settings, decision_rule,
+                                            pvalue_description)
+    from simstats.io.competition import case_markdown, case_tables, marked_significance
+
+    names, stats, metric, clusters = _competition_inputs(args)
     # --preset gives every setting; --correction, --correction-scope, --pvalue-rule, --alternative override
     settings = competition_settings(args.preset, correction=args.correction, scope=args.correction_scope,
                                     pvalue_rule=args.pvalue_rule, alternative=args.alternative)
@@ -62,7 +97,8 @@ def run(args) -> int:
     tables = case_tables(analysis, alpha=args.alpha)
     rule = decision_rule(settings["correction"], settings["scope"], args.alpha)
     pvalues = pvalue_description(settings["alternative"], settings["pvalue_rule"])
-    title = (f"{', '.join(map(str, args.table)) if isinstance(args.table, list) else args.table}: {analysis.m} systems, n = {analysis.n_items}, {metric.name}; "
+    source = ", ".join(map(str, args.table)) if isinstance(args.table, list) else args.table
+    title = (f"{source}: {analysis.m} systems, n = {analysis.n_items}, {metric.name}; "
              f"{args.n_resamples} bootstrap samples, seed {args.seed}"
              + (f", {int(clusters.max() + 1)} clusters resampled whole" if clusters is not None else ""))
     report = case_markdown(title, tables)
@@ -71,27 +107,7 @@ def run(args) -> int:
     files = {**tables, "matrix": analysis.difference_values(),
              "matrix_significance": marked_significance(analysis, alpha=args.alpha)}
     if args.out:
-        from simstats.io.competition import (bootstrap_difference_figure, difference_intervals_figure,
-                                             ordered_intervals_figure)
-        from simstats.io.write import save_figure
-
-        level = f"{100 * args.confidence:g} %"
-        out = Path(args.out)
-        for name, frame in files.items():
-            write_csv(frame, out / f"{name}.csv")
-        figures = "\n## Figures\n\n" + "\n\n".join(f"![{caption}]({stem}.png)" for stem, caption in
-                                                     figure_links) + "\n"
-        write_text(report + figures, out / "report.md")
-        save_figure(ordered_intervals_figure(tables["scores"], metric.name, label=f"score and {level} percentile CI"),
-                    out / "intervals.png", out / "intervals.pdf")
-        save_figure(difference_intervals_figure(tables["differences"], metric.name, rule=rule),
-                    out / "differences.png", out / "differences.pdf")
-        first = tables["differences"].iloc[0]
-        panel = (f"{first.reference} vs {first.system}", analysis.improvement_replicates(0, 1), first.difference,
-                 float(tables["pairs"].pvalue.iloc[0]))
-        figure = bootstrap_difference_figure([panel], metric.name)
-        figure.axes[0].set_title(f"{panel[0]}\np ({pvalues}) = {panel[3]:.4f}", fontsize=9)
-        save_figure(figure, out / "bootstrap.png", out / "bootstrap.pdf")
+        _write_out(Path(args.out), args, analysis, tables, files, report, metric, rule, pvalues)
     m = analysis.m
     claim = {"claim": "these systems (one run each) differ on the population of test items",
              "decision_rule": rule, "pvalues": pvalues, "alternative": settings["alternative"],
@@ -106,7 +122,7 @@ def run(args) -> int:
                          "clusters": int(clusters.max() + 1) if clusters is not None else None,
                          "simstats_version": __version__}
         print(json.dumps({"settings": json_settings,
-                          "tables": {name: records(frame) for name, frame in files.items()}}, indent=2))
+                          "tables": {name: _records(frame) for name, frame in files.items()}}, indent=2))
     elif args.format == "csv":
         ranks = tables["ranks"].copy()
         for key, value in claim.items():
