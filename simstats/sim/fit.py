@@ -495,49 +495,9 @@ def _check_spread(scores: np.ndarray, split: str) -> None:
                        "fit")
 
 
-def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence_level: float = 0.95,
-                 n_resamples: int = 200, failure_alpha: float = 0.01, rng: int = 0,
-                 description: str = "", runs=None, confidence=Renamed("confidence_level"), seed=Renamed("rng")) -> ScenarioFit:
-    """Fit the noise model to item-level outcomes of several runs of one approach.
-
-    Parameters
-    ----------
-    outcomes : dict
-        ``{"test": Y_test}`` and optionally ``"dev"``: arrays (runs, items) of 0/1 outcomes (correct or
-        not); the rows of both splits are the same runs, in the same order.
-    clusters : dict, optional
-        Per split, the cluster (document) id of each item; the clusters are the units resampled and
-        sigma_c is fitted.
-    confidence_level : float
-        Level of every interval.
-    n_resamples : int
-        Bootstrap resamples (over items or clusters) for the intervals of sigma_item, sigma_c, sigma_e.
-    failure_alpha : float
-        Level of the generalised ESD test that flags failed runs (0 turns the detection off).
-    rng : int
-        Seed of the bootstrap and of the pivotal draws.
-    runs : sequence, optional
-        The runs' names (rows), for the messages (default: their positions).
-
-    Returns
-    -------
-    ScenarioFit
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from simstats.sim.fit import fit_outcomes
-    >>> rng = np.random.default_rng(1)
-    >>> b = rng.normal(0, 0.8, 2000)                       # item difficulties (sd 0.8 of a total 1)
-    >>> theta = 0.8 + 0.05 * rng.normal(size=(10, 1))       # 10 runs
-    >>> Y = (theta - b + 0.6 * rng.normal(size=(10, 2000)) > 0)
-    >>> fit = fit_outcomes({"test": Y}, n_resamples=50)
-    >>> round(fit.value("sigma_item"), 1), round(fit.value("sigma_e"), 1)
-    (0.8, 0.6)
-    """
-    confidence = renamed("fit_outcomes", "confidence", "confidence_level", confidence, confidence_level, 0.95)
-    seed = renamed("fit_outcomes", "seed", "rng", seed, rng, 0)
-    _check_confidence(confidence)
+def _checked_outcomes(outcomes: dict, clusters: dict | None, runs) -> tuple:
+    """The input checks of :func:`fit_outcomes`: the splits, each split's (runs, items) outcomes as booleans,
+    its resampling units and whether any split is clustered."""
     if "test" not in outcomes:
         raise FitError("the outcomes need a test split")
     splits = tuple(s for s in SPLITS if s in outcomes)
@@ -565,9 +525,13 @@ def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence_lev
         _check_spread(p, s)
     units = {s: _units(clusters.get(s), Ys[s].shape[1], s) for s in splits}
     clustered = any(clusters.get(s) is not None for s in splits)
-    rng = np.random.default_rng(seed)
+    return splits, Ys, units, clustered
 
-    # --- failed runs: on the latent scale, averaged over the splits
+
+def _failed_runs(Ys: dict, splits: tuple, failure_alpha: float) -> tuple:
+    """Each split's latent abilities of the runs, their mean level and the runs flagged as failed (a
+    generalised ESD test for low outliers, beyond what one item set's noise can move a run)."""
+    n_runs = Ys["test"].shape[0]
     h = {s: special.ndtri(Ys[s].mean(axis=1)) for s in splits}
     level = np.mean([h[s] for s in splits], axis=0)
     flagged = np.zeros(n_runs, bool)
@@ -579,11 +543,13 @@ def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence_lev
         noise = math.sqrt(sum(float(special.ndtr(centre) * special.ndtr(-centre)) / Ys[s].shape[1] for s in splits)
                           / len(splits) ** 2) / _phi(centre)
         flagged &= (centre - level) > 5 * noise
-    keep = ~flagged
-    if keep.sum() < 3:
-        raise FitError("fewer than 3 runs are left once the failed runs are set apart")
+    return h, level, flagged
 
-    # --- item and cluster correlation (normal runs), bootstrap over units within each split
+
+def _correlation_parameters(Ys, splits, units, clusters, keep, n_resamples, rng, seed, confidence) -> tuple:
+    """sigma_item, sigma_c and sigma_e from the tetrachoric correlations of the normal runs' outcomes, with
+    bootstrap intervals over the units of each split; and the bias-corrected item correlation."""
+    clustered = any(clusters.get(s) is not None for s in splits)
     normal_runs = np.flatnonzero(keep)
     pairs = np.array([(a, b) for i, a in enumerate(normal_runs) for b in normal_runs[i + 1:]])
     if pairs.shape[0] > MAX_RUN_PAIRS:
@@ -642,8 +608,13 @@ def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence_lev
     params["sigma_e"] = FittedParameter(
         "sigma_e", math.sqrt(1 - rho_hat), math.sqrt(1 - max(0.0, rho_hi)), math.sqrt(1 - max(0.0, rho_lo)),
         "estimated", how.format("1 - the tetrachoric correlation of two runs' outcomes", "Fisher z"))
+    return params, rho_hat
 
-    # --- run x item noise of each split on the latent scale (normal runs)
+
+def _seed_parameters(Ys, splits, h, keep, rho_hat, seed, confidence) -> tuple:
+    """The normal runs' latent abilities (runs, splits) and sigma_seed and sigma_shift, each split's run x
+    item noise taken out."""
+    params = {}
     w = {}
     for s in splits:
         hs = np.clip(h[s][keep], -8, 8)
@@ -672,6 +643,70 @@ def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence_lev
         params["sigma_shift"] = FittedParameter("sigma_shift", 0.0, 0.0, 0.0, "assumed",
                                                 "without dev outcomes a test-only shift cannot be told from the seed "
                                                 "effect: sigma_seed carries both")
+    return latent, params
+
+
+def fit_outcomes(outcomes: dict, clusters: dict | None = None, *, confidence_level: float = 0.95,
+                 n_resamples: int = 200, failure_alpha: float = 0.01, rng: int = 0,
+                 description: str = "", runs=None, confidence=Renamed("confidence_level"), seed=Renamed("rng")) -> ScenarioFit:
+    """Fit the noise model to item-level outcomes of several runs of one approach.
+
+    Parameters
+    ----------
+    outcomes : dict
+        ``{"test": Y_test}`` and optionally ``"dev"``: arrays (runs, items) of 0/1 outcomes (correct or
+        not); the rows of both splits are the same runs, in the same order.
+    clusters : dict, optional
+        Per split, the cluster (document) id of each item; the clusters are the units resampled and
+        sigma_c is fitted.
+    confidence_level : float
+        Level of every interval.
+    n_resamples : int
+        Bootstrap resamples (over items or clusters) for the intervals of sigma_item, sigma_c, sigma_e.
+    failure_alpha : float
+        Level of the generalised ESD test that flags failed runs (0 turns the detection off).
+    rng : int
+        Seed of the bootstrap and of the pivotal draws.
+    runs : sequence, optional
+        The runs' names (rows), for the messages (default: their positions).
+
+    Returns
+    -------
+    ScenarioFit
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.sim.fit import fit_outcomes
+    >>> rng = np.random.default_rng(1)
+    >>> b = rng.normal(0, 0.8, 2000)                       # item difficulties (sd 0.8 of a total 1)
+    >>> theta = 0.8 + 0.05 * rng.normal(size=(10, 1))       # 10 runs
+    >>> Y = (theta - b + 0.6 * rng.normal(size=(10, 2000)) > 0)
+    >>> fit = fit_outcomes({"test": Y}, n_resamples=50)
+    >>> round(fit.value("sigma_item"), 1), round(fit.value("sigma_e"), 1)
+    (0.8, 0.6)
+    """
+    confidence = renamed("fit_outcomes", "confidence", "confidence_level", confidence, confidence_level, 0.95)
+    seed = renamed("fit_outcomes", "seed", "rng", seed, rng, 0)
+    _check_confidence(confidence)
+    splits, Ys, units, clustered = _checked_outcomes(outcomes, clusters, runs)
+    clusters = clusters or {}
+    n_runs = Ys["test"].shape[0]
+    rng = np.random.default_rng(seed)
+
+    # --- failed runs: on the latent scale, averaged over the splits
+    h, level, flagged = _failed_runs(Ys, splits, failure_alpha)
+    keep = ~flagged
+    if keep.sum() < 3:
+        raise FitError("fewer than 3 runs are left once the failed runs are set apart")
+
+    # --- item and cluster correlation (normal runs), bootstrap over units within each split
+    params, rho_hat = _correlation_parameters(Ys, splits, units, clusters, keep, n_resamples, rng, seed, confidence)
+    units_text = "clusters" if clustered else "items"
+
+    # --- run x item noise of each split on the latent scale (normal runs), then the seed and shift sds
+    latent, seed_parameters = _seed_parameters(Ys, splits, h, keep, rho_hat, seed, confidence)
+    params.update(seed_parameters)
 
     # --- target: the score at the runs' mean latent ability on test; the runs' part of its variance (k - 1 df)
     # with Student's t, the test set's part (many df, from the crossed runs x units mean squares) with the
@@ -744,6 +779,71 @@ def _noise_curve(base: Scenario, theta: float, split: str, grid: np.ndarray) -> 
         slope = (float(pop.psi_true(theta + step, split)) - float(pop.psi_true(theta - step, split))) / (2 * step)
         out[j] = float(pop.x_variance(theta, split, within_set=True)) / slope**2
     return out
+
+
+def _run_level_target(base: Scenario, latent: np.ndarray, groups, splits: tuple, item_sd_high: float,
+                      confidence: float) -> dict:
+    """target and dev_offset of :func:`fit_scores` from the normal runs' latent abilities (runs, splits)."""
+    params = {}
+    # target: the score at the runs' mean latent ability on test; over runs (Student's t) and over test sets
+    # (closed form at the fitted item share), added in quadrature
+    t_latent = latent[:, -1]
+    k = t_latent.size
+    # a test set's effect on the mean grows with the item share, which run-level scores pin down poorly (40 runs:
+    # a mean estimate of 0.47-0.57 for a true 0.64): the sets' part is taken at the upper end of its interval
+    rho_sets = min(0.999, item_sd_high ** 2)
+    pop = Population(dataclasses.replace(base, sigma_item=math.sqrt(rho_sets), sigma_e=math.sqrt(1 - rho_sets)))
+    mu = float(t_latent.mean())
+    step = 1e-4
+    slope = (float(pop.psi_true(mu + step, "test")) - float(pop.psi_true(mu - step, "test"))) / (2 * step)
+    set_var = max(0.0, float(pop.x_variance(mu, "test", within_set=False))
+                  - float(pop.x_variance(mu, "test", within_set=True))) / slope**2   # a test set's effect, latent
+    if groups is None:
+        run_var, df_runs = float(t_latent.var(ddof=1)), k - 1
+    else:
+        run_var, df_runs = _pooled_var(t_latent, groups), k - len(np.unique(groups))
+    half = _target_half_width(run_var / k, df_runs, set_var, confidence)
+    how = (f"score at the mean latent ability of {k} runs" + (" over their groups" if groups is not None else "")
+           + f"; the runs' part with Student's t on {df_runs} df, a test set's part (closed form for this size, at "
+           + ("the upper end of the item share's interval" if "dev" in splits else "the assumed item share")
+           + ") normal, added in quadrature")
+    params["target"] = FittedParameter("target", float(pop.psi_true(mu, "test")),
+                                       float(pop.psi_true(mu - half, "test")), float(pop.psi_true(mu + half, "test")),
+                                       "estimated", how)
+    if "dev" in splits:
+        gap = latent[:, 0] - latent[:, -1]
+        offset = float(gap.mean())
+        if groups is None:
+            gap_var = float(gap.var(ddof=1))
+        else:
+            gap_var = _pooled_var(gap, groups)
+        level_dev = float(latent[:, 0].mean())
+        slope_dev = (float(pop.psi_true(level_dev + step, "dev")) - float(pop.psi_true(level_dev - step, "dev"))) / (2 * step)
+        dev_set = max(0.0, float(pop.x_variance(level_dev, "dev", within_set=False))
+                      - float(pop.x_variance(level_dev, "dev", within_set=True))) / slope_dev**2
+        half_offset = _target_half_width(gap_var / k, df_runs, set_var + dev_set, confidence)
+        params["dev_offset"] = FittedParameter("dev_offset", offset, offset - half_offset, offset + half_offset,
+                                               "estimated", "mean latent ability on dev minus on test; the runs' part "
+                                               f"with Student's t on {df_runs} df, the two item sets' part (closed "
+                                               "form) normal")
+    return params
+
+
+def _run_level_notes(metric: str, groups, splits: tuple, item_sd: float, item_share_bound: float) -> list[str]:
+    """The notes of :func:`fit_scores`: what run-level scores cannot identify and what was assumed."""
+    notes = []
+    if metric != "accuracy":
+        notes.append(f"{metric} scores are mapped to the latent scale with a spurious-candidate pool of the gold "
+                     "items' size")
+    notes.append("clusters (documents) cannot be identified from run-level scores: none are assumed")
+    if groups is not None:
+        notes.append("with groups the seed distribution is fitted as normal (failed runs are not looked for)")
+    if "dev" not in splits:
+        notes.append("no dev scores: the dev split is given the test split's size")
+    elif item_sd ** 2 >= item_share_bound - 1e-9:
+        notes.append(f"the dev scores vary no more than the dev-test covariance: the dev set's run x item noise is "
+                     f"not seen, and the item share is at its bound {item_share_bound:g}")
+    return notes
 
 
 def fit_scores(scores: dict, *, metric: str = "accuracy", sizes: dict, groups=None, confidence_level: float = 0.95,
@@ -854,62 +954,13 @@ def fit_scores(scores: dict, *, metric: str = "accuracy", sizes: dict, groups=No
         run_params["sigma_e"] = FittedParameter("sigma_e", math.sqrt(1 - assumed_item_share),
                                                 math.sqrt(1 - assumed_item_share), math.sqrt(1 - assumed_item_share),
                                                 "assumed", reason)
-    # target: the score at the runs' mean latent ability on test; over runs (Student's t) and over test sets
-    # (closed form at the fitted item share), added in quadrature
-    t_latent = latent[keep, -1]
-    k = t_latent.size
-    # a test set's effect on the mean grows with the item share, which run-level scores pin down poorly (40 runs:
-    # a mean estimate of 0.47-0.57 for a true 0.64): the sets' part is taken at the upper end of its interval
-    rho_sets = min(0.999, run_params["sigma_item"].high ** 2)
-    pop = Population(dataclasses.replace(base, sigma_item=math.sqrt(rho_sets), sigma_e=math.sqrt(1 - rho_sets)))
-    mu = float(t_latent.mean())
-    step = 1e-4
-    slope = (float(pop.psi_true(mu + step, "test")) - float(pop.psi_true(mu - step, "test"))) / (2 * step)
-    set_var = max(0.0, float(pop.x_variance(mu, "test", within_set=False))
-                  - float(pop.x_variance(mu, "test", within_set=True))) / slope**2   # a test set's effect, latent
-    if groups is None:
-        run_var, df_runs = float(t_latent.var(ddof=1)), k - 1
-    else:
-        run_var, df_runs = _pooled_var(t_latent, groups[keep]), k - len(np.unique(groups[keep]))
-    half = _target_half_width(run_var / k, df_runs, set_var, confidence)
-    how = (f"score at the mean latent ability of {k} runs" + (" over their groups" if groups is not None else "")
-           + f"; the runs' part with Student's t on {df_runs} df, a test set's part (closed form for this size, at "
-           + ("the upper end of the item share's interval" if "dev" in splits else "the assumed item share")
-           + ") normal, added in quadrature")
-    params["target"] = FittedParameter("target", float(pop.psi_true(mu, "test")),
-                                       float(pop.psi_true(mu - half, "test")), float(pop.psi_true(mu + half, "test")),
-                                       "estimated", how)
-    if "dev" in splits:
-        gap = latent[keep, 0] - latent[keep, -1]
-        offset = float(gap.mean())
-        if groups is None:
-            gap_var = float(gap.var(ddof=1))
-        else:
-            gap_var = _pooled_var(gap, groups[keep])
-        level_dev = float(latent[keep, 0].mean())
-        slope_dev = (float(pop.psi_true(level_dev + step, "dev")) - float(pop.psi_true(level_dev - step, "dev"))) / (2 * step)
-        dev_set = max(0.0, float(pop.x_variance(level_dev, "dev", within_set=False))
-                      - float(pop.x_variance(level_dev, "dev", within_set=True))) / slope_dev**2
-        half_offset = _target_half_width(gap_var / k, df_runs, set_var + dev_set, confidence)
-        params["dev_offset"] = FittedParameter("dev_offset", offset, offset - half_offset, offset + half_offset,
-                                               "estimated", "mean latent ability on dev minus on test; the runs' part "
-                                               f"with Student's t on {df_runs} df, the two item sets' part (closed "
-                                               "form) normal")
+    params.update(_run_level_target(base, latent[keep], groups[keep] if groups is not None else None, splits,
+                                    run_params["sigma_item"].high, confidence))
     params.update(run_params)
     if flagged.any():
         params.update(_failure_parameters(level, flagged, 0.0, confidence, n_runs, noise_known=False))
     params = _ordered(params)
-    if metric != "accuracy":
-        notes.append(f"{metric} scores are mapped to the latent scale with a spurious-candidate pool of the gold "
-                     "items' size")
-    notes.append("clusters (documents) cannot be identified from run-level scores: none are assumed")
-    if groups is not None:
-        notes.append("with groups the seed distribution is fitted as normal (failed runs are not looked for)")
-    if "dev" not in splits:
-        notes.append("no dev scores: the dev split is given the test split's size")
-    elif run_params["sigma_item"].estimate ** 2 >= grid[-1] - 1e-9:
-        notes.append(f"the dev scores vary no more than the dev-test covariance: the dev set's run x item noise is "
-                     f"not seen, and the item share is at its bound {grid[-1]:g}")
+    notes += _run_level_notes(metric, groups, splits, run_params["sigma_item"].estimate, grid[-1])
     summary = f"{n_runs} runs' {' and '.join(splits)} scores" + (
         f" in {len(np.unique(groups))} groups" if groups is not None else "")
     data = {"kind": "run-level scores", "summary": summary, "runs": n_runs, "splits": splits,
