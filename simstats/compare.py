@@ -14,7 +14,7 @@ import pandas as pd
 
 from simstats.io.checks import InputError, show_value
 from simstats.io.runs import Runs
-from simstats.stats import classical
+from simstats.stats import classical, conventions
 from simstats.stats.aso import MIN_SCORES as ASO_MIN_SCORES, WARN_SCORES, SmallSampleWarning, aso, aso_methods
 from simstats.stats.bootstrap import PAIRED_PVALUE_METHODS, PVALUE_RULES, bootstrap_scores, paired_bootstrap
 from simstats.stats.multitest import adjust_pvalues
@@ -27,16 +27,32 @@ from simstats.stats.approaches import (TARGETS, approach_margin_test, approach_t
 
 sps = lazy_module("scipy.stats")
 
-__all__ = ["Comparisons", "compare_systems", "compare_score_distributions", "compare_approach_runs"]
+__all__ = ["Comparisons", "compare_systems", "compare_score_distributions", "compare_approach_runs", "score_tests"]
 
 
 
 TESTS = ("bootstrap", "randomization", "exact-randomization", "t")
 
 
-#: Score-distribution tests; wilcoxon pairs the i-th score of each system (matched seeds).
+#: The built-in score-distribution tests; wilcoxon pairs the scores by seed id, aso is ASO's eps_min.
 SCORE_TESTS = {"welch": classical.welch_t_test, "mwu": classical.mann_whitney_test,
                "wilcoxon": classical.wilcoxon_test, "aso": None}
+
+
+def score_tests() -> tuple[str, ...]:
+    """The tests :func:`compare_score_distributions` offers: the built-in ones (:data:`SCORE_TESTS`) and the
+    two-sample tests registered as ``score_tests`` in :mod:`simstats.stats.conventions`.
+
+    Examples
+    --------
+    >>> score_tests()[:4]
+    ('welch', 'mwu', 'wilcoxon', 'aso')
+    """
+    return tuple(SCORE_TESTS) + tuple(n for n in conventions.names("score_tests") if n not in SCORE_TESTS)
+
+
+def _score_test(name: str):
+    return SCORE_TESTS[name] if name in SCORE_TESTS else conventions.get("score_tests", name)
 
 
 
@@ -419,9 +435,9 @@ def _checked_score_groups(table, tests, min_scores, aso_threshold, aso_method) -
     small = [s for s, v in groups.items() if v.size < min_scores]
     if small:
         raise InputError(f"system(s) {', '.join(map(str, small))} have fewer than {min_scores} scores")
-    unknown = [t for t in tests if t not in SCORE_TESTS]
+    unknown = [t for t in tests if t not in score_tests()]
     if unknown:
-        raise InputError(f"unknown score test(s) {unknown} (choose from {', '.join(SCORE_TESTS)})")
+        raise InputError(f"unknown score test(s) {unknown} (choose from {', '.join(score_tests())})")
     if aso_method not in aso_methods():
         raise InputError(f"unknown ASO method {aso_method!r} (choose from {', '.join(aso_methods())})")
     return groups, has_seed
@@ -439,9 +455,10 @@ def compare_score_distributions(table: pd.DataFrame, *, tests=("welch", "mwu"),
     table : pandas.DataFrame
         Long (columns system, score and optionally seed) or wide (one column of scores per
         system, one row per seed, optional seed column).
-    tests : sequence of {"welch", "mwu", "wilcoxon", "aso"}
+    tests : sequence of {"welch", "mwu", "wilcoxon", "aso"} or a registered test
         Welch's t-test, Mann-Whitney U (independent runs), Wilcoxon signed-rank (scores paired
-        by seed id: an error when a system's seeds differ from the reference's) and ASO's eps_min.
+        by seed id: an error when a system's seeds differ from the reference's), ASO's eps_min, or
+        a two-sample test registered as ``score_tests`` (:func:`score_tests`).
     comparisons : Comparisons
         The reference ("best": the highest mean score), the alternative about its scores against
         each system's, the correction of each test's p-values over the comparisons with it (ASO:
@@ -541,9 +558,9 @@ def compare_score_distributions(table: pd.DataFrame, *, tests=("welch", "mwu"),
                                      f"({len(only)} unmatched: {', '.join(map(str, only[:5]))}"
                                      f"{', ...' if len(only) > 5 else ''})")
                 paired = groups[s].reindex(a_seeds).to_numpy()
-                row[f"pvalue_{t}"] = SCORE_TESTS[t](r, paired, alternative=alternative).pvalue
+                row[f"pvalue_{t}"] = _score_test(t)(r, paired, alternative=alternative).pvalue
                 continue
-            row[f"pvalue_{t}"] = SCORE_TESTS[t](r, v, alternative=alternative).pvalue
+            row[f"pvalue_{t}"] = float(_score_test(t)(r, v, alternative=alternative).pvalue)
         rows.append(row)
     out = pd.DataFrame(rows)
     for t in tests:

@@ -42,7 +42,7 @@ def add_parser(sub) -> None:
     p = sub.add_parser("compare-scores", help="compare score distributions (one score per run/seed)")
     p.add_argument("table", help="CSV/TSV/parquet: long (columns system, score and optionally seed) or wide "
                                  "(one column of scores per system, one row per seed, optional seed column)")
-    p.add_argument("--tests", nargs="+", default=["welch", "mwu"], choices=RegisteredChoices("simstats.compare:SCORE_TESTS"),
+    p.add_argument("--tests", nargs="+", default=["welch", "mwu"], choices=RegisteredChoices("simstats.compare:score_tests"),
                    help="welch, mwu (independent runs), wilcoxon (scores paired by seed id), aso (eps_min) "
                         "(default: welch mwu)")
     p.add_argument("--confidence", type=float, default=0.95,

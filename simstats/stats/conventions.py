@@ -1,4 +1,5 @@
-"""Named conventions that other packages register: ASO computations, competition presets and metrics.
+"""Named conventions that other packages register: ASO computations, competition presets, metrics and tests of
+score distributions.
 
 The library offers the generic methods (:func:`simstats.stats.aso.aso`'s ``"exact"``, ``"grid"`` and
 ``"deepsig"``; the ``"recommended"`` competition settings). A package adds a convention under a name of its
@@ -13,6 +14,10 @@ the package, as an entry point in its ``pyproject.toml``::
 
     [project.entry-points."simstats.metrics"]
     my_metric = "my_package.module:MY_METRIC"    # a simstats.stats.metrics.Metric named my_metric
+
+    [project.entry-points."simstats.score_tests"]
+    my_test = "my_package.module:my_test"        # called as my_test(scores_a, scores_b, alternative=...),
+                                                 # returning a result with a pvalue (compare-scores --tests)
 
 An entry point is loaded on first use of its name, never at import. The pipeline's studies register the
 conventions of their papers this way (e.g. ASO as a paper's released code computes it).
@@ -36,7 +41,7 @@ from typing import Any
 __all__ = ["KINDS", "register", "unregister", "names", "get"]
 
 #: The kinds of convention, each the name of its entry-point group (``simstats.<kind>``).
-KINDS = ("aso_methods", "competition_presets", "metrics")
+KINDS = ("aso_methods", "competition_presets", "metrics", "score_tests")
 
 _REGISTERED: dict[str, dict[str, Any]] = {kind: {} for kind in KINDS}
 

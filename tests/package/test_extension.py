@@ -54,6 +54,38 @@ def test_an_unregistered_metric_is_refused_with_the_registered_names(tmp_path, c
         metrics.register_metric(metrics.custom_metric("accuracy", ("c", "n"), lambda s: s[..., 0]))
 
 
+# --------------------------------------------------------------------------- a test of score distributions
+@pytest.fixture
+def brunner_munzel():
+    import scipy.stats
+
+    from simstats.stats import conventions
+    conventions.register("score_tests", "brunner-munzel", scipy.stats.brunnermunzel)
+    yield scipy.stats.brunnermunzel
+    conventions.unregister("score_tests", "brunner-munzel")
+
+
+def test_a_registered_score_test_is_offered_by_the_library_and_the_command(brunner_munzel, tmp_path, capsys):
+    from simstats.compare import compare_score_distributions, score_tests
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(0.80, 0.01, 8), rng.normal(0.79, 0.02, 8)
+    runs = pd.DataFrame({"system": ["a"] * 8 + ["b"] * 8, "score": np.r_[a, b]})
+    assert "brunner-munzel" in score_tests()
+    out = compare_score_distributions(runs, tests=("welch", "brunner-munzel")).set_index("system")
+    reference, other = ("a", b) if a.mean() > b.mean() else ("b", a)
+    expected = brunner_munzel(runs[runs.system == reference].score.to_numpy(), other).pvalue
+    assert out["pvalue_brunner-munzel"].dropna().iloc[0] == pytest.approx(expected, rel=1e-12)
+    table = tmp_path / "runs.csv"
+    runs.to_csv(table, index=False)
+    code, printed, err = run_cli(capsys, "compare-scores", table, "--tests", "brunner-munzel", "--format", "csv")
+    assert code == 0, err
+    column = pd.read_csv(__import__("io").StringIO(printed))["pvalue_brunner-munzel"].dropna()
+    assert column.iloc[0] == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(SystemExit):
+        run_cli(capsys, "compare-scores", table, "--tests", "no-such-test")
+    assert "choose from 'welch', 'mwu', 'wilcoxon', 'aso', 'brunner-munzel'" in capsys.readouterr().err
+
+
 # --------------------------------------------------------------------------- a study: one package, one line
 TINY = {
     "__init__.py": '"""A tiny study: writes a table of a configured number of rows."""\n',
