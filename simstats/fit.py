@@ -26,14 +26,14 @@ class FitOptions:
     """How :func:`fit_table` reads a runs table and fits it (the options of ``simstats fit``).
 
     Column names left None take their defaults: ``run`` seed or run, ``item`` item, ``split`` split,
-    ``outcome`` correct, ``prediction`` pred or prediction, ``gold`` y or gold, ``test`` test, ``dev`` dev,
-    ``score`` score.
+    ``outcome`` correct, ``prediction`` pred or prediction, ``gold`` y or gold, ``test_column`` test,
+    ``dev_column`` dev, ``score`` score.
 
     Attributes
     ----------
     where : list of str, optional
         ``COLUMN=VALUE`` conditions every kept row meets.
-    run, item, split, outcome, prediction, gold, test, dev, score : str, optional
+    run, item, split, outcome, prediction, gold, test_column, dev_column, score : str, optional
         Column names (above).
     system : str, optional
         The system to fit, when a ``system`` column names several.
@@ -47,13 +47,13 @@ class FitOptions:
         Run level: test and dev items.
     assume_item_share : float
         Run level without dev scores: the assumed share sigma_item^2 of the latent noise variance.
-    confidence : float
+    confidence_level : float
         Level of every interval.
     n_resamples : int
         Item level: bootstrap resamples of the item (cluster) correlations.
     failure_alpha : float
         Level of the test that flags failed runs; 0 turns it off.
-    seed : int
+    rng : int
         Seed of the bootstrap and pivotal draws.
     """
     where: list[str] | None = None
@@ -65,18 +65,18 @@ class FitOptions:
     gold: str | None = None
     system: str | None = None
     clusters: str | None = None
-    test: str | None = None
-    dev: str | None = None
+    test_column: str | None = None
+    dev_column: str | None = None
     score: str | None = None
     group: list[str] | None = None
     metric: str = "accuracy"
     test_size: int | None = None
     dev_size: int | None = None
     assume_item_share: float = 0.5
-    confidence: float = 0.95
+    confidence_level: float = 0.95
     n_resamples: int = 200
     failure_alpha: float = 0.01
-    seed: int = 0
+    rng: int = 0
 
 RUN_COLUMNS = ("seed", "run")
 
@@ -201,8 +201,8 @@ def _item_level(table, run_col, item_col, args) -> ScenarioFit:
             clusters[s] = ids.loc[wide.columns].to_numpy()
     if "test" not in outcomes:
         raise InputError("no test rows: the split column needs test rows")
-    return fit_outcomes(outcomes, clusters or None, confidence_level=args.confidence, n_resamples=args.n_resamples,
-                        failure_alpha=args.failure_alpha, rng=args.seed, runs=runs)
+    return fit_outcomes(outcomes, clusters or None, confidence_level=args.confidence_level, n_resamples=args.n_resamples,
+                        failure_alpha=args.failure_alpha, rng=args.rng, runs=runs)
 
 
 def _run_level(table, run_col, args) -> ScenarioFit:
@@ -215,10 +215,10 @@ def _run_level(table, run_col, args) -> ScenarioFit:
     scores = {}
     labels = ([str(v) for v in table[run_col]] if run_col is not None else
               [f"on row {_row(i)}" for i in table.index])
-    if args.test is not None or "test" in table.columns:
-        test_col = _column(table, args.test, ("test",), "test score")
+    if args.test_column is not None or "test" in table.columns:
+        test_col = _column(table, args.test_column, ("test",), "test score")
         scores["test"] = _numeric(table[test_col], test_col)
-        dev_col = _column(table, args.dev, ("dev",), "dev score", required=False)
+        dev_col = _column(table, args.dev_column, ("dev",), "dev score", required=False)
         if dev_col is not None:
             scores["dev"] = _numeric(table[dev_col], dev_col)
     else:
@@ -253,8 +253,8 @@ def _run_level(table, run_col, args) -> ScenarioFit:
         raise InputError("run-level scores need --test-size (items, or gold items for f1/precision/recall)")
     if "dev" in scores and "dev" not in sizes:
         sizes["dev"] = sizes["test"]
-    return fit_scores(scores, metric=args.metric, sizes=sizes, groups=groups, confidence_level=args.confidence,
-                      assumed_item_share=args.assume_item_share, failure_alpha=args.failure_alpha, rng=args.seed,
+    return fit_scores(scores, metric=args.metric, sizes=sizes, groups=groups, confidence_level=args.confidence_level,
+                      assumed_item_share=args.assume_item_share, failure_alpha=args.failure_alpha, rng=args.rng,
                       runs=labels)
 
 

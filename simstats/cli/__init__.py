@@ -26,7 +26,8 @@ __all__ = ["main", "build_parser"]
 RENAMED_OPTIONS = {("compare", "--resamples"): "--n-resamples", ("competition", "--resamples"): "--n-resamples",
                    ("compare", "--pvalue"): "--pvalue-method",
                    ("competition", "--pvalue"): "--pvalue-rule", ("competition", "--convention"): "--preset",
-                   ("competition", "--scope"): "--correction-scope", ("competition", "--marks"): "--correction"}
+                   ("competition", "--scope"): "--correction-scope", ("competition", "--marks"): "--correction",
+                   ("fit", "--test"): "--test-column", ("fit", "--dev"): "--dev-column"}
 
 
 DESCRIPTION = """Compare ML/NLP systems with tests validated by simulation.

@@ -16,7 +16,8 @@ def run(args) -> int:
                          f"resamples' spread), got {args.n_resamples}")
     if not all(c.isalnum() or c in "_-" for c in args.name) or not args.name:
         raise InputError(f"--name uses letters, digits, '_' and '-' only, got {args.name!r}")
-    options = FitOptions(**{name: getattr(args, name) for name in FitOptions.__dataclass_fields__})
+    spelled = {"confidence_level": "confidence", "rng": "seed"}       # the options' names on the command line
+    options = FitOptions(**{name: getattr(args, spelled.get(name, name)) for name in FitOptions.__dataclass_fields__})
     fit = fit_table(read_table(args.table), options)
     if args.format == "yaml":
         print(fit.to_yaml(args.name, args.description), end="")
@@ -51,8 +52,8 @@ def add_parser(sub) -> None:
     p.add_argument("--system", help="the system to fit, when the table has a system column with several")
     p.add_argument("--clusters", metavar="COLUMN", help="cluster (document) id of each item: sigma_c is fitted and "
                                                         "clusters are resampled (default: none)")
-    p.add_argument("--test", metavar="COLUMN", help="run-level test score column (default: test)")
-    p.add_argument("--dev", metavar="COLUMN", help="run-level dev score column (default: dev, if present)")
+    p.add_argument("--test-column", metavar="COLUMN", help="run-level test score column (default: test)")
+    p.add_argument("--dev-column", metavar="COLUMN", help="run-level dev score column (default: dev, if present)")
     p.add_argument("--score", metavar="COLUMN", help="score column of long run-level rows (default: score)")
     p.add_argument("--group", nargs="+", metavar="COLUMN",
                    help="run-level: columns whose values together name a configuration; variances are pooled "

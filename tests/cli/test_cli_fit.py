@@ -80,3 +80,17 @@ def test_bad_item_tables_and_options(capsys, tmp_path):
     assert code == 2 and "has no outcome for item" in err
     code, _, err = run_cli(capsys, "fit", DIGITS, "--where", "split=validation")
     assert code == 2 and "no row matches" in err
+
+
+def test_score_columns_are_named_with_their_old_spelling_still_accepted(tmp_path, capsys):
+    rng = np.random.default_rng(2)
+    runs = pd.DataFrame({"seed": range(12), "acc": 0.8 + rng.normal(0, 0.01, 12),
+                         "acc_dev": 0.82 + rng.normal(0, 0.01, 12)})
+    path = write_table(tmp_path, runs)
+    code, new, err = run_cli(capsys, "fit", path, "--test-column", "acc", "--dev-column", "acc_dev",
+                             "--test-size", "2000", "--format", "csv")
+    assert code == 0, err
+    code, old, err = run_cli(capsys, "fit", path, "--test", "acc", "--dev", "acc_dev", "--test-size", "2000",
+                             "--format", "csv")
+    assert code == 0 and old == new
+    assert "--test is renamed --test-column" in err and "--dev is renamed --dev-column" in err
