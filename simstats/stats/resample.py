@@ -110,6 +110,10 @@ class Resampler(ABC):
     def draw(self, b: int) -> np.ndarray:
         """The weights of the next ``b`` replicates, (b, units) of type :attr:`block_dtype` (float32)."""
         spare = self._spare
+        if spare is None and b == min(self.chunk, self._undrawn):     # one whole chunk: no copy
+            part = self._draw(b)
+            self._undrawn -= b
+            return part if part.dtype == self.block_dtype else part.astype(self.block_dtype)
         if spare is not None and spare.shape[0] >= b:
             self._spare = spare[b:] if spare.shape[0] > b else None
             return spare[:b].astype(self.block_dtype)
