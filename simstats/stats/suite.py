@@ -378,14 +378,23 @@ def stratified_bootstrap(scores, statistic, *, n_resamples: int = 10_000, confid
     estimate = float(statistic(*matrices))
     draws = np.empty(n_resamples)
     tasks = matrices[0].shape[1]
-    # runs drawn within each task, one resample after another (the stream does not depend on the batch)
-    resamplers = [ItemIndices(rng, n_resamples, m.shape[0], m.shape[0] * tasks, chunk=1) for m in matrices]
+    # runs drawn within each task, one resample after another and every model in turn (the stream does not depend
+    # on the batch); when the models have as many runs, those draws are one stream of indices below that number
+    runs = [m.shape[0] for m in matrices]
+    if len(set(runs)) == 1:
+        together = ItemIndices(rng, n_resamples, runs[0], len(matrices) * runs[0] * tasks)
+    else:
+        resamplers = [ItemIndices(rng, n_resamples, k, k * tasks, chunk=1) for k in runs]
     for start in range(0, n_resamples, batch):
         size = min(batch, n_resamples - start)
-        rows = [np.empty((size, m.shape[0], tasks), dtype=np.int64) for m in matrices]
-        for b in range(size):
-            for drawn, m, resampler in zip(rows, matrices, resamplers):
-                drawn[b] = resampler.draw(1).reshape(m.shape[0], tasks)
+        if len(set(runs)) == 1:
+            block = together.draw(size).reshape(size, len(matrices), runs[0], tasks)
+            rows = [block[:, j] for j in range(len(matrices))]
+        else:
+            rows = [np.empty((size, k, tasks), dtype=np.int64) for k in runs]
+            for b in range(size):
+                for drawn, k, resampler in zip(rows, runs, resamplers):
+                    drawn[b] = resampler.draw(1).reshape(k, tasks)
         resampled = [np.take_along_axis(m[None], drawn, axis=1) for drawn, m in zip(rows, matrices)]
         if vectorized:
             draws[start:start + size] = statistic(*resampled)

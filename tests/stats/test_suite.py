@@ -287,3 +287,21 @@ def test_stratified_bootstrap_draws_do_not_depend_on_the_batch():
                                                          batch=batch, vectorized=vectorized)
                for batch in (1, 7, 300) for vectorized in (False, True)}
     assert len(set(results.values())) == 1
+
+
+@pytest.mark.parametrize("runs_b", [6, 4])
+def test_stratified_bootstrap_draws_each_resample_model_by_model(runs_b):
+    """The resamples are those of drawing, resample after resample, every model's runs within each task in turn
+    (one stream, whether or not the models have as many runs)."""
+    rng = np.random.default_rng(4)
+    x, y = rng.normal(0.8, 0.05, size=(6, 5)), rng.normal(0.78, 0.05, size=(runs_b, 5))
+    source = np.random.default_rng(11)
+    expected = []
+    for _ in range(200):
+        ix = source.integers(0, 6, size=(6, 5))
+        iy = source.integers(0, runs_b, size=(runs_b, 5))
+        expected.append(np.take_along_axis(x, ix, axis=0).mean() - np.take_along_axis(y, iy, axis=0).mean())
+    tail = 0.025
+    low, high = np.quantile(expected, [tail, 1 - tail])
+    _, interval = stratified_bootstrap([x, y], lambda a, b: float(a.mean() - b.mean()), n_resamples=200, rng=11)
+    assert interval == pytest.approx((low, high), rel=1e-12, abs=0)     # floating-point summation order only
