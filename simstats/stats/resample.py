@@ -8,6 +8,8 @@ asked for in (and, for a given seed, the same in every run).
 
 * :class:`ItemIndices` - the bootstrap over n items as the drawn indices, for statistics that are not
   weighted sums (quantiles, rank statistics, correlations of resampled rows).
+* :class:`StratifiedIndices` - the bootstrap within strata (each stratum's items resampled among
+  themselves), as the drawn indices.
 * :class:`ItemCounts` - the bootstrap over n items: Multinomial(n; 1/n, ..., 1/n) counts per
   replicate, from n uniform item indices per replicate (sacrebleu's ``rng.choice(n, (B, n))``).
 * :class:`ClusterCounts` - the bootstrap over clusters of items: ItemCounts over the clusters,
@@ -30,7 +32,7 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
-__all__ = ["Resampler", "ItemIndices", "ItemCounts", "ClusterCounts", "RowCounts", "Swaps", "RowSwaps", "SeedCounts", "Joint",
+__all__ = ["Resampler", "ItemIndices", "StratifiedIndices", "ItemCounts", "ClusterCounts", "RowCounts", "Swaps", "RowSwaps", "SeedCounts", "Joint",
            "aggregate_clusters"]
 
 #: Items x replicates counted at once by :class:`ItemCounts`: their int64 counts (128,000 bytes) stay in
@@ -186,6 +188,46 @@ class ItemIndices(Resampler):
 
     def _draw(self, rows):
         return self.rng.integers(0, self.n, size=(rows, self.units), dtype=self.block_dtype)
+
+
+class StratifiedIndices(Resampler):
+    """Bootstrap resamples within strata as indices: each stratum's items drawn among themselves.
+
+    The items are given stratum by stratum (``sizes[0]`` items of the first, then the second's, ...);
+    replicate r keeps each position in its stratum and draws it uniformly from that stratum's items,
+    ``start + floor(u * size)`` with u from one ``rng.random(n)`` per replicate (the same numbers
+    whatever blocks they are asked for in).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The seeded source of the draws.
+    n_resamples : int
+        B, the number of replicates.
+    sizes : array_like of int
+        The strata's sizes, in the order of the items.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats.stats.resample import StratifiedIndices
+    >>> StratifiedIndices(np.random.default_rng(0), 2, [2, 3]).draw(2).tolist()
+    [[1, 0, 2, 2, 4], [1, 1, 4, 3, 4]]
+    """
+
+    block_dtype = np.int64
+
+    def __init__(self, rng, n_resamples: int, sizes):
+        sizes = np.asarray(sizes, dtype=np.int64)
+        if sizes.ndim != 1 or np.any(sizes < 1):
+            raise ValueError("every stratum needs at least one item")
+        starts = np.r_[0, np.cumsum(sizes)[:-1]]
+        self._start, self._size = np.repeat(starts, sizes), np.repeat(sizes, sizes)
+        super().__init__(rng, n_resamples, int(sizes.sum()))
+        self.chunk = max(1, COUNT_BLOCK // max(self.units, 1))
+
+    def _draw(self, rows):
+        return self._start + np.floor(self.rng.random((rows, self.units)) * self._size).astype(np.int64)
 
 
 class ItemCounts(Resampler):

@@ -15,8 +15,8 @@ from simstats.stats import resample
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.engine import ColumnPack, orient_by_winner, replicates, system_totals
 from simstats.stats.metrics import get_metric, label_statistics
-from simstats.stats.resample import (ClusterCounts, ItemCounts, ItemIndices, Joint, RowCounts, RowSwaps, SeedCounts, Swaps,
-                                     aggregate_clusters)
+from simstats.stats.resample import (ClusterCounts, ItemCounts, ItemIndices, Joint, RowCounts, RowSwaps, SeedCounts,
+                                     StratifiedIndices, Swaps, aggregate_clusters)
 
 SIZES = np.array([5, 1, 12, 3, 40, 2, 7])
 CLUSTERS = np.repeat(np.arange(23), 3)[np.random.default_rng(0).permutation(69)]
@@ -59,6 +59,20 @@ def test_item_indices_of_several_samples_share_one_generator_replicate_by_replic
         assert np.array_equal(a.draw(1)[0], x) and np.array_equal(b.draw(1)[0], y)
     with pytest.raises(ValueError, match="do not fit"):
         ItemIndices(shared, 5, 40_000, dtype=np.int16)
+
+
+def test_stratified_indices_resample_each_stratum_within_itself():
+    sizes = np.array([3, 1, 5, 2])
+    source = np.random.default_rng(6)
+    starts, size = np.repeat([0, 3, 4, 9], sizes), np.repeat(sizes, sizes)
+    reference = np.stack([starts + np.floor(source.random(11) * size).astype(np.int64) for _ in range(3000)])
+    blocks = draw_in_blocks(StratifiedIndices(np.random.default_rng(6), 3000, sizes), [1, 2000, 999])
+    assert blocks.dtype == np.int64 and np.array_equal(blocks, reference)
+    stratum = np.repeat(np.arange(4), sizes)
+    assert np.array_equal(stratum[blocks], np.broadcast_to(stratum, blocks.shape))     # never leaves its stratum
+    assert set(blocks[:, 4:9].ravel()) == set(range(4, 9))                              # reaches all of it
+    with pytest.raises(ValueError, match="at least one item"):
+        StratifiedIndices(source, 5, [2, 0])
 
 
 def draw_in_blocks(resampler, blocks):

@@ -30,7 +30,7 @@ from simstats.stats.aso import aso, cos_verdict
 from simstats.stats.engine import as_generator
 from simstats.sim.schema import apply_schema
 from simstats.studies.dror2019.conventions import CASES, PAPER_NOISE, dror2019_aso, dror2019_u_test, so_verdict
-from simstats.stats.resample import ItemIndices
+from simstats.stats.resample import ItemIndices, StratifiedIndices
 
 #: The schema of this study's configuration section.
 SCHEMA = Path(__file__).with_name("schema.yaml")
@@ -390,9 +390,7 @@ def noise_summary(rows: pd.DataFrame, *, n_bootstrap: int = SUMMARY_BOOTSTRAP, w
         bounds = np.r_[starts, clusters.size]
         rng = np.random.default_rng([SUMMARY_SEED, sorted(PAPER_NOISE).index(kind) if kind in PAPER_NOISE else 99])
         if within:
-            sizes = np.diff(bounds)
-            picks = [np.repeat(starts, sizes) + np.floor(rng.random(clusters.size) * np.repeat(sizes, sizes)
-                                                         ).astype(np.int64) for _ in range(n_bootstrap)]
+            picks = StratifiedIndices(rng, n_bootstrap, np.diff(bounds)).draw(n_bootstrap)
         else:
             draws = ItemIndices(rng, n_bootstrap, starts.size).draw(n_bootstrap)
             picks = [np.concatenate([np.arange(bounds[c], bounds[c + 1]) for c in d]) for d in draws]
