@@ -43,6 +43,11 @@ def score_tests() -> tuple[str, ...]:
     """The tests :func:`compare_score_distributions` offers: the built-in ones (:data:`SCORE_TESTS`) and the
     two-sample tests registered as ``score_tests`` in :mod:`simstats.stats.conventions`.
 
+    Returns
+    -------
+    tuple of str
+        The tests' names, the built-in ones first.
+
     Examples
     --------
     >>> score_tests()[:4]
