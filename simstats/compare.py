@@ -565,7 +565,10 @@ def compare_score_distributions(table: pd.DataFrame, *, tests=("welch", "mwu"),
                 paired = groups[s].reindex(a_seeds).to_numpy()
                 row[f"pvalue_{t}"] = _score_test(t)(r, paired, alternative=alternative).pvalue
                 continue
-            row[f"pvalue_{t}"] = float(_score_test(t)(r, v, alternative=alternative).pvalue)
+            pvalue = float(_score_test(t)(r, v, alternative=alternative).pvalue)
+            if t not in SCORE_TESTS and not 0 <= pvalue <= 1:       # a registered test answers in [0, 1] or not at all
+                raise InputError(f"score test {t!r} gave p = {pvalue} for {ref!r} vs {s!r} (not a p-value)")
+            row[f"pvalue_{t}"] = pvalue
         rows.append(row)
     out = pd.DataFrame(rows)
     for t in tests:

@@ -55,6 +55,11 @@ def test_an_unregistered_metric_is_refused_with_the_registered_names(tmp_path, c
 
 
 # --------------------------------------------------------------------------- a test of score distributions
+def scipy_result_with(pvalue):
+    import types
+    return types.SimpleNamespace(statistic=0.0, pvalue=pvalue)
+
+
 @pytest.fixture
 def brunner_munzel():
     import scipy.stats
@@ -81,6 +86,13 @@ def test_a_registered_score_test_is_offered_by_the_library_and_the_command(brunn
     assert code == 0, err
     column = pd.read_csv(__import__("io").StringIO(printed))["pvalue_brunner-munzel"].dropna()
     assert column.iloc[0] == pytest.approx(expected, rel=1e-12)
+    from simstats.stats import conventions
+    conventions.register("score_tests", "broken", lambda a, b, alternative: scipy_result_with(float("nan")))
+    try:
+        code, _, err = run_cli(capsys, "compare-scores", table, "--tests", "broken")
+    finally:
+        conventions.unregister("score_tests", "broken")
+    assert code == 2 and err.count("\n") == 1 and "score test 'broken' gave p = nan" in err
     with pytest.raises(SystemExit):
         run_cli(capsys, "compare-scores", table, "--tests", "no-such-test")
     assert "choose from 'welch', 'mwu', 'wilcoxon', 'aso', 'brunner-munzel'" in capsys.readouterr().err
