@@ -54,7 +54,7 @@ def _task_table(suite: Suite, within, anchor: str, alpha: float) -> pd.DataFrame
     """The tasks' table of :func:`analyse_suite`: each model against the task's best or the reference."""
     unit_column = "items" if suite.unit == "items" else "runs"
     columns = ["task", anchor, "model", f"score_{anchor}", "score_model", unit_column, "difference", "ci_low",
-               "ci_high", "pvalue", "pvalue_adjusted", "significant"]
+               "ci_high", "pvalue", "pvalue_adjusted", "significant", "note"]
     if within is None:
         return pd.DataFrame({c: [] for c in columns})
     t = within.table
@@ -64,7 +64,7 @@ def _task_table(suite: Suite, within, anchor: str, alpha: float) -> pd.DataFrame
         "score_model": t.score_b.to_numpy(), unit_column: [suite.units_per_task[i] for i in t.task],
         "difference": t.difference.to_numpy(), "ci_low": t.ci_low.to_numpy(), "ci_high": t.ci_high.to_numpy(),
         "pvalue": t.pvalue.to_numpy(), "pvalue_adjusted": t.pvalue_adjusted.to_numpy(),
-        "significant": t.pvalue_adjusted.to_numpy() < alpha})[columns]
+        "significant": t.pvalue_adjusted.to_numpy() < alpha, "note": t.note.to_numpy()})[columns]
 
 
 def _suite_settings(suite: Suite, *, scope, correction, reference, anchor, alpha, higher_is_better, friedman, ranks,

@@ -2,7 +2,6 @@
 --out writes the tables, report.md and figures."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -10,12 +9,7 @@ import numpy as np
 from simstats import __version__
 from simstats.cli.arguments import RegisteredChoices, from_arguments, prediction_arguments, pvalue_rule_argument
 from simstats.cli.inputs import prepare_inputs
-
-
-def _records(frame) -> list[dict]:
-    """JSON-ready rows of a table: NaN as null, numpy scalars as Python ones."""
-    return [{str(k): (None if isinstance(v, float) and np.isnan(v) else v.item() if isinstance(v, np.generic)
-                      else v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
+from simstats.cli.output import csv_text, json_text, markdown_header
 
 
 #: Figures written with --out and shown at the end of report.md: (file stem, caption).
@@ -61,24 +55,24 @@ def _write_out(out: Path, args, analysis, tables, files, report, metric, rule, p
     """--out: the tables as CSV, report.md and the three figures."""
     from simstats.io.competition import (bootstrap_difference_figure, difference_intervals_figure,
                                          ordered_intervals_figure)
-    from simstats.io.write import save_figure, write_csv, write_text
+    from simstats.io.write import output_folder, save_figures, write_csv, write_text
 
     level = f"{100 * args.confidence:g} %"
-    for name, frame in files.items():
-        write_csv(frame, out / f"{name}.csv")
-    figures = "\n## Figures\n\n" + "\n\n".join(f"![{caption}]({stem}.png)" for stem, caption in
-                                                 FIGURE_LINKS) + "\n"
-    write_text(report + figures, out / "report.md")
-    save_figure(ordered_intervals_figure(tables["scores"], metric.name, label=f"score and {level} percentile CI"),
-                out / "intervals.png", out / "intervals.pdf")
-    save_figure(difference_intervals_figure(tables["differences"], metric.name, rule=rule),
-                out / "differences.png", out / "differences.pdf")
     first = tables["differences"].iloc[0]
     panel = (f"{first.reference} vs {first.system}", analysis.improvement_replicates(0, 1), first.difference,
              float(tables["pairs"].pvalue.iloc[0]))
-    figure = bootstrap_difference_figure([panel], metric.name)
-    figure.axes[0].set_title(f"{panel[0]}\np ({pvalues}) = {panel[3]:.4f}", fontsize=9)
-    save_figure(figure, out / "bootstrap.png", out / "bootstrap.pdf")
+    bootstrap = bootstrap_difference_figure([panel], metric.name)
+    bootstrap.axes[0].set_title(f"{panel[0]}\np ({pvalues}) = {panel[3]:.4f}", fontsize=9)
+    figures = (("intervals", ordered_intervals_figure(tables["scores"], metric.name,
+                                                      label=f"score and {level} percentile CI")),
+               ("differences", difference_intervals_figure(tables["differences"], metric.name, rule=rule)),
+               ("bootstrap", bootstrap))
+    links = "\n## Figures\n\n" + "\n\n".join(f"![{caption}]({stem}.png)" for stem, caption in FIGURE_LINKS) + "\n"
+    with output_folder(out, force=args.force) as folder:  # all or nothing
+        for name, frame in files.items():
+            write_csv(frame, folder / f"{name}.csv")
+        write_text(report + links, folder / "report.md")
+        save_figures([(figure, folder / f"{stem}.png", folder / f"{stem}.pdf") for stem, figure in figures])
 
 
 def run(args) -> int:
@@ -87,6 +81,9 @@ def run(args) -> int:
                                             pvalue_description)
     from simstats.io.competition import case_markdown, case_tables, marked_significance
 
+    if args.out:
+        from simstats.io.write import check_output_folder
+        check_output_folder(args.out, args.force)  # before the work
     names, stats, metric, clusters = _competition_inputs(args)
     # --preset gives every setting; --correction, --correction-scope, --pvalue-rule, --alternative override
     settings = competition_settings(args.preset, correction=args.correction, scope=args.correction_scope,
@@ -121,15 +118,15 @@ def run(args) -> int:
                          "systems": m, "items": analysis.n_items, "preset": args.preset, **claim,
                          "clusters": int(clusters.max() + 1) if clusters is not None else None,
                          "simstats_version": __version__}
-        print(json.dumps({"settings": json_settings,
-                          "tables": {name: _records(frame) for name, frame in files.items()}}, indent=2))
+        print(json_text({"settings": json_settings,
+                         "tables": {name: frame.to_dict(orient="records") for name, frame in files.items()}}))
     elif args.format == "csv":
         ranks = tables["ranks"].copy()
         for key, value in claim.items():
             ranks[key] = value
-        print(ranks.to_csv(index=False, lineterminator="\n"), end="")  # full (repr) precision
+        print(csv_text(ranks), end="")
     else:
-        print(report, end="")
+        print(markdown_header(report), end="")
     return 0
 
 
@@ -170,7 +167,9 @@ def add_parser(sub) -> None:
                    help="two-sided, P*(|d*-d| >= |d|), or one-sided 'the system ranked above is better', "
                         "P*(d* >= 2d) (default: from --preset: two-sided; paper: greater)")
     p.add_argument("--out", help="directory for the tables (CSV), report.md and figures (PNG, PDF) "
-                                 "(default: print the report only)")
+                                 "(default: print the report only); written all or nothing, and an existing folder "
+                                 "that is not empty is replaced only with --force")
+    p.add_argument("--force", action="store_true", help="--out: replace an existing folder (default: refuse)")
     p.add_argument("--format", default="md", choices=["md", "csv", "json"],
                    help="standard output: the Markdown report, the ranks table as CSV, or JSON with the settings "
                         "and every table (default: md)")

@@ -13,26 +13,72 @@ CLAIM_FIELDS = ("claim", "test", "alternative", "correction", "correction_scope"
                 "samples_per_item")
 
 
+def plain(value):
+    """``value`` as plain JSON data: numpy scalars and arrays as Python numbers and lists, a number that is not
+    finite (NaN, infinity) or a missing value as ``None`` (JSON null), dictionaries and sequences element-wise."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):  # numpy scalars and arrays
+        return plain(value.tolist())
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    try:
+        import pandas as pd
+        if pd.isna(value):
+            return None
+    except (TypeError, ValueError):
+        pass
+    return str(value)
+
+
+def json_text(data) -> str:
+    """Strict JSON (RFC 8259) of ``data``: no bare NaN or Infinity (:func:`plain`), indented."""
+    return json.dumps(plain(data), indent=2, allow_nan=False)
+
+
+def csv_text(frame) -> str:
+    """``frame`` as CSV: floats at full (repr) precision, a value that is not a finite number left empty, text
+    that a spreadsheet would run as a formula prefixed by ``'`` (:func:`simstats.io.write.csv_safe`)."""
+    import numpy as np
+
+    from simstats.io.write import csv_safe
+
+    out = csv_safe(frame)
+    for column in out.columns:
+        if out[column].dtype.kind == "f":
+            out[column] = out[column].where(np.isfinite(out[column]))
+    return out.to_csv(index=False, lineterminator="\n")
+
+
+def markdown_header(header: str) -> str:
+    """A command's header lines as Markdown that opens no raw HTML (names come from the user's input)."""
+    from simstats.io.write import markdown_text
+
+    return markdown_text(header)
+
+
 def emit(table, fmt: str, header: str) -> None:
     """Print ``table`` as Markdown (``header`` above it), CSV or JSON; CSV and JSON carry the claim and
     settings (``table.attrs``) as the header states them: JSON in ``settings``, CSV as constant columns."""
     from simstats.io.write import markdown_table
 
     if fmt == "json":
-        records = [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
-                   for row in table.to_dict(orient="records")]
         settings = {**dict(table.attrs), "summary": header.strip(), "simstats_version": __version__}
-        print(json.dumps({"settings": settings, "rows": records}, indent=2, default=float))
+        print(json_text({"settings": settings, "rows": table.to_dict(orient="records")}))
     elif fmt == "csv":
         out = table.copy()
         for key in CLAIM_FIELDS:
             value = table.attrs.get(key)
             if value is not None and key not in out.columns and not isinstance(value, (dict, list, tuple)):
                 out[key] = value
-        print(out.to_csv(index=False, lineterminator="\n"), end="")  # floats at full (repr) precision
+        print(csv_text(out), end="")
     else:
-        print(header)
-        print(markdown_table(table, digits=4), end="")
+        print(markdown_header(header))
+        print(markdown_table(table, digits=4, literal=True), end="")
 
 
 #: The one sign convention of every command: the first named minus the second (library: A minus B).

@@ -1,7 +1,7 @@
 """``simstats suite``: many models over a suite of tasks."""
 from __future__ import annotations
 
-import json
+from simstats.cli.output import csv_text, json_text, markdown_header
 from pathlib import Path
 
 from simstats import __version__
@@ -65,26 +65,26 @@ def run(args) -> int:
     if args.figure:
         suite_figures(args, suite, models, settings)
     if args.format == "json":
-        print(json.dumps({"settings": {**settings, "summary": header.strip(), "simstats_version": __version__},
-                          "models": models.to_dict(orient="records"), "pairs": pairs.to_dict(orient="records"),
-                          "tasks": tasks.to_dict(orient="records")}, indent=2, default=float))
+        print(json_text({"settings": {**settings, "summary": header.strip(), "simstats_version": __version__},
+                         "models": models.to_dict(orient="records"), "pairs": pairs.to_dict(orient="records"),
+                         "tasks": tasks.to_dict(orient="records")}))
     elif args.format == "csv":
         chosen = pairs if args.pairs else tasks if args.tasks else models
-        print(chosen.to_csv(index=False, lineterminator="\n"), end="")
+        print(csv_text(chosen), end="")
     else:
-        print(header)
-        print(markdown_table(models, digits=4))
-        print(markdown_table(pairs, digits=4), end="")
+        print(markdown_header(header))
+        print(markdown_table(models, digits=4, literal=True))
+        print(markdown_table(pairs, digits=4, literal=True), end="")
         if len(tasks):
             print()
-            print(markdown_table(tasks, digits=4), end="")
+            print(markdown_table(tasks, digits=4, literal=True), end="")
     return 0
 
 
 def suite_figures(args, suite, models, settings) -> None:
     """--figure PATH: the critical-difference diagram (PATH.png/.pdf) and, with items or runs, the suite means
     (PATH-means) and the rank intervals (PATH-ranks), from the models' table."""
-    from simstats.io.write import save_figure
+    from simstats.io.write import save_figures
     from simstats.io.suite_figures import cd_diagram, rank_intervals_figure, suite_means_figure
 
     stem = Path(args.figure)
@@ -107,8 +107,8 @@ def suite_figures(args, suite, models, settings) -> None:
                                                         models.rank_high.to_numpy(), alpha=args.alpha,
                                                         correction=settings["correction"],
                                                         higher_is_better=not args.lower_is_better)))
-    for suffix, fig in figures:
-        save_figure(fig, stem.parent / f"{stem.name}{suffix}.png", stem.parent / f"{stem.name}{suffix}.pdf")
+    save_figures([(fig, stem.parent / f"{stem.name}{suffix}.png", stem.parent / f"{stem.name}{suffix}.pdf")
+                  for suffix, fig in figures])  # every figure drawn before the first file is written
 
 
 def add_parser(sub) -> None:

@@ -104,21 +104,22 @@ def case_markdown(title: str, tables: dict[str, pd.DataFrame], extra: dict[str, 
              f"Every verdict below (Table 3's `different`, Table 4's marks, tie groups, possible winners) follows "
              f"one decision rule: {rule}; p-values {pvalue_description(settings['alternative'], settings['pvalue_rule'])}."
              "\n",
-             f"## Ordered bootstrap CIs (Table 2; {level} percentile intervals)\n", markdown_table(tables["scores"]),
+             f"## Ordered bootstrap CIs (Table 2; {level} percentile intervals)\n",
+             markdown_table(tables["scores"], literal=True),
              f"\n## Differences from the best (Table 3; {level} percentile intervals, uncorrected; different: "
-             f"{rule})\n", markdown_table(tables["differences"]),
+             f"{rule})\n", markdown_table(tables["differences"], literal=True),
              f"\n## Differences (column − row) and significance marks, {rule} (Table 4)\n"
              "† p < .1, * p < .05, ** p < .01, *** p < .001.\n",
-             markdown_table(tables["matrix"]),
+             markdown_table(tables["matrix"], literal=True),
              f"\n## Raw and adjusted p-values (Table 5; each correction over {family}; mark: {rule})\n",
              markdown_table(tables["pairs"][["reference", "system", "difference", "pvalue", "pvalue_bonferroni",
-                                             "pvalue_holm", "pvalue_bh", "mark"]]),
+                                             "pvalue_holm", "pvalue_bh", "mark"]], literal=True),
              f"\n## Summary measures (Table 6; ties per correction over {family}, alpha = {settings['alpha']:g})\n",
-             markdown_table(tables["summary"])]
+             markdown_table(tables["summary"], literal=True)]
     if "ranks" in tables:
-        parts += ["\n" + ranks_heading(settings), markdown_table(tables["ranks"])]
+        parts += ["\n" + ranks_heading(settings), markdown_table(tables["ranks"], literal=True)]
     for name, frame in (extra or {}).items():
-        parts += [f"\n## {name}\n", markdown_table(frame)]
+        parts += [f"\n## {name}\n", markdown_table(frame, literal=True)]
     return "\n".join(parts)
 
 COMPETITION_METRIC_LABEL = {"accuracy": "accuracy", "f1": "F1 (positive class)", "mae": "MAE (lower is better)",

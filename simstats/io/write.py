@@ -14,6 +14,7 @@ from glob import escape as glob_escape
 import logging
 import math
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -56,7 +57,8 @@ def write_parquet(frame: pd.DataFrame, path) -> None:
 
 
 def write_csv(frame: pd.DataFrame, path) -> None:
-    atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False, lineterminator="\n", float_format="%.10g"))
+    atomic_write(path, lambda tmp: csv_safe(frame).to_csv(tmp, index=False, lineterminator="\n",
+                                                          float_format="%.10g"))
 
 
 def write_text(text: str, path) -> None:
@@ -68,36 +70,142 @@ def write_text(text: str, path) -> None:
 
 def pyplot():
     """matplotlib.pyplot with the non-interactive Agg backend, imported at the first call: jobs and
-    commands that draw no figure never import matplotlib."""
+    commands that draw no figure never import matplotlib. Text is drawn literally (no mathtext), so a
+    label such as a model named ``a$b$c`` shows as it is."""
     matplotlib = lazy_module("matplotlib")
     matplotlib.use("Agg")
+    matplotlib.rcParams["text.parse_math"] = False
     return lazy_module("matplotlib.pyplot")
 
 
-def save_figure(fig, png_path, pdf_path) -> None:
-    """Write a matplotlib figure as PNG and PDF atomically; the PDF carries no creation date."""
+def _figure_bytes(fig, fmt: str) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    if fmt == "png":
+        fig.savefig(buffer, format="png", dpi=150, metadata={"Software": None})
+    else:
+        fig.savefig(buffer, format="pdf", metadata={"CreationDate": None, "Creator": None, "Producer": None})
+    return buffer.getvalue()
+
+
+def save_figures(figures) -> None:
+    """Write each ``(figure, png_path, pdf_path)`` as PNG and PDF (the PDF without a creation date), all or
+    nothing: every figure is drawn before the first file is written, so a figure that fails to draw leaves
+    no output behind; each file is then replaced atomically."""
     plt = pyplot()
+    try:
+        drawn = [(path, _figure_bytes(fig, fmt)) for fig, png_path, pdf_path in figures
+                 for path, fmt in ((png_path, "png"), (pdf_path, "pdf"))]
+    finally:
+        for fig, _, _ in figures:
+            plt.close(fig)
+    for path, content in drawn:
+        atomic_write(path, lambda tmp, content=content: Path(tmp).write_bytes(content))
 
-    atomic_write(png_path, lambda tmp: fig.savefig(tmp, format="png", dpi=150, metadata={"Software": None}))
-    atomic_write(pdf_path, lambda tmp: fig.savefig(tmp, format="pdf", metadata={"CreationDate": None,
-                                                                                 "Creator": None, "Producer": None}))
-    plt.close(fig)
+
+def save_figure(fig, png_path, pdf_path) -> None:
+    """Write a matplotlib figure as PNG and PDF atomically (:func:`save_figures` of one figure)."""
+    save_figures([(fig, png_path, pdf_path)])
 
 
-def _cell(value, digits: int) -> str:
+def check_output_folder(path, force: bool = False, option: str = "--out") -> None:
+    """Refuse, in one line, an output folder ``path`` that is a file, or that exists and is not empty
+    without ``force`` (call it before the work, so that a refusal costs nothing)."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {path}: a file of that name exists (give a folder name)")
+    if path.is_dir() and any(path.iterdir()) and not force:
+        raise ValueError(f"{option} {path}: the folder exists and is not empty; give --force to replace it")
+
+
+@contextlib.contextmanager
+def output_folder(path, force: bool = False, option: str = "--out"):
+    """A folder written all or nothing: yields a fresh temporary folder beside ``path`` to write into, which
+    replaces ``path`` only when the block ends without an error (else it is removed). An existing file at
+    ``path``, or an existing folder that is not empty without ``force``, is refused up front in one line."""
+    import shutil
+
+    path = Path(path)
+    check_output_folder(path, force, option)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        yield tmp
+        os.chmod(tmp, 0o777 & ~current_umask())
+        if path.exists():
+            old = path.parent / f".{path.name}.{os.getpid()}.old"
+            os.replace(path, old)
+            os.replace(tmp, path)
+            shutil.rmtree(old)
+        else:
+            os.replace(tmp, path)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+#: A ``<`` that would open raw HTML in CommonMark (a tag, a closing tag, a comment, a declaration).
+_RAW_HTML = re.compile(r"<(?=[A-Za-z/!?])")
+#: Characters a name could use to make a link, an image or a code span in Markdown.
+_MARKDOWN_SYNTAX = re.compile(r"([\\`\[\]])")
+
+
+def markdown_text(text, literal: bool = False) -> str:
+    """``text`` safe inside Markdown: no raw HTML (a ``<`` that would open a tag becomes ``&lt;``) and, with
+    ``literal``, no link, image or code span either (``\\``, backquotes and brackets backslash-escaped), so a
+    name such as ``<img src=x onerror=...>`` or ``![x](http://...)`` shows as the text it is."""
+    text = str(text)
+    if literal:
+        text = _MARKDOWN_SYNTAX.sub(r"\\\1", text)
+    return _RAW_HTML.sub("&lt;", text)
+
+
+def _cell(value, digits: int, literal: bool) -> str:
     if isinstance(value, float):
-        if math.isnan(value):
+        if not math.isfinite(value):
             return "–"
         return f"{value:.{digits}g}"
-    return str(value).replace("|", "\\|")
+    return markdown_text(value, literal).replace("|", "\\|")
 
 
-def markdown_table(frame: pd.DataFrame, digits: int = 4) -> str:
-    """A GitHub-flavoured Markdown table of ``frame`` (floats to ``digits`` significant digits)."""
-    header = "| " + " | ".join(str(c) for c in frame.columns) + " |"
+def markdown_table(frame: pd.DataFrame, digits: int = 4, literal: bool = False) -> str:
+    """A GitHub-flavoured Markdown table of ``frame`` (floats to ``digits`` significant digits; a value that is
+    not a finite number shows as ``–``). Cells never open raw HTML; ``literal`` also shows links, images and
+    code spans as text (for names that come from the user's input)."""
+    header = "| " + " | ".join(_cell(c, digits, literal) for c in frame.columns) + " |"
     rule = "|" + "|".join("---" for _ in frame.columns) + "|"
-    body = ["| " + " | ".join(_cell(v, digits) for v in row) + " |" for row in frame.itertuples(index=False)]
+    body = ["| " + " | ".join(_cell(v, digits, literal) for v in row) + " |" for row in frame.itertuples(index=False)]
     return "\n".join([header, rule, *body]) + "\n"
+
+
+#: First characters that make a spreadsheet read a CSV cell as a formula.
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with every text cell that a spreadsheet would run as a formula (starting with ``=``, ``+``,
+    ``-``, ``@``, a tab or a carriage return, and not a number) prefixed by ``'``, as OWASP advises against
+    CSV injection; numbers and other text unchanged."""
+    def safe(value):
+        if isinstance(value, str) and value.startswith(FORMULA_PREFIXES) and not _is_number(value):
+            return "'" + value
+        return value
+    out = frame.copy()
+    for column in out.columns:
+        if pd.api.types.is_object_dtype(out[column]) or pd.api.types.is_string_dtype(out[column]):
+            out[column] = out[column].map(safe)
+    out.columns = [safe(str(c)) for c in out.columns]
+    return out
 
 
 @contextlib.contextmanager

@@ -13,7 +13,7 @@ from simstats.stats.lazy import lazy_module
 
 _multitest = lazy_module("statsmodels.stats.multitest")
 
-__all__ = ["CORRECTIONS", "adjust_pvalues"]
+__all__ = ["CORRECTIONS", "adjust_pvalues", "adjust_tested"]
 
 CORRECTIONS = {"none": None, "bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh"}
 """The corrections of the competition tables: label -> statsmodels method (None: raw p)."""
@@ -97,3 +97,20 @@ def adjust_pvalues(pvalues, method: str = "holm") -> np.ndarray:
     if sm is None or p.size == 0:
         return p.copy()
     return _multitest.multipletests(p, method=sm)[1]
+
+
+def adjust_tested(pvalues, method: str = "holm") -> np.ndarray:
+    """:func:`adjust_pvalues` over the comparisons that were tested: a NaN p-value (a comparison that could
+    not be tested, e.g. with no variance to test against) stays NaN and is not counted in the family.
+
+    Examples
+    --------
+    >>> adjust_tested([0.01, float("nan"), 0.04], "holm").tolist()
+    [0.02, nan, 0.04]
+    """
+    p = np.asarray(pvalues, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    tested = ~np.isnan(p)
+    out[tested] = adjust_pvalues(p[tested], method)
+    return out
+

@@ -31,9 +31,10 @@ import numpy as np
 import pandas as pd
 
 from simstats.stats.lazy import lazy_module
-from simstats.stats.multitest import adjust_pvalues
+from simstats.stats.multitest import adjust_pvalues, adjust_tested
 from simstats.stats.resample import ItemIndices
 from simstats.stats.results import ClassicalTestResult
+from simstats.stats.tolerance import data_scale, negligible, tied_scores
 
 sps = lazy_module("scipy.stats")
 
@@ -52,7 +53,7 @@ def _scores(scores) -> np.ndarray:
     if not np.all(np.isfinite(x)):
         model, task = np.argwhere(~np.isfinite(x))[0]
         raise ValueError(f"score of model {model} on task {task} is {x[model, task]}, not a finite number")
-    return x
+    return tied_scores(x, axis=0)  # scores of a task equal up to rounding are tied, whatever the input's shape
 
 
 def average_ranks(scores, *, higher_is_better: bool = True) -> np.ndarray:
@@ -104,9 +105,14 @@ def friedman_test(scores) -> ClassicalTestResult:
     x = _scores(scores)
     if x.shape[0] < 3:
         raise ValueError(f"Friedman's test needs at least 3 models, got {x.shape[0]} (use wilcoxon_holm for 2)")
+    method = f"Friedman test over {x.shape[1]} tasks (scipy.stats.friedmanchisquare)"
+    if np.all(np.ptp(x, axis=0) == 0):
+        # every model ties on every task: every permutation of the ranks within tasks gives the same ranks, so
+        # the exact permutation test has statistic 0 and p = 1 (scipy's tie correction divides 0 by 0)
+        return ClassicalTestResult(0.0, 1.0, "two-sided", f"{method}; every model ties on every task, so the "
+                                   "exact p = 1")
     res = sps.friedmanchisquare(*x)
-    return ClassicalTestResult(float(res.statistic), float(res.pvalue), "two-sided",
-                               f"Friedman test over {x.shape[1]} tasks (scipy.stats.friedmanchisquare)")
+    return ClassicalTestResult(float(res.statistic), float(res.pvalue), "two-sided", method)
 
 
 @dataclass(frozen=True)
@@ -436,16 +442,27 @@ def _pairs(k: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(k) for j in range(i + 1, k)]
 
 
-def _t_test(estimate, se, df, confidence_level: float):
-    """Two-sided t p-values and intervals.  A p-value that underflows, or that of a non-zero estimate with a
-    standard error of 0 (an infinite t), is the smallest positive float: never 0, and monotone in |t|; a zero
-    estimate with a standard error of 0 gets 1."""
-    estimate, se, df = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (estimate, se, df)))
-    positive = se > 0
-    t = np.where(positive, estimate / np.where(positive, se, 1.0), np.where(estimate == 0, 0.0, np.inf))
-    p = np.maximum(2 * sps.t.sf(np.abs(t), df), np.finfo(float).tiny)
-    half = sps.t.ppf(0.5 + confidence_level / 2, df) * se
+def _t_test(estimate, se, df, confidence_level: float, scale):
+    """Two-sided t p-values and intervals.  A p-value that underflows is the smallest positive float (never 0,
+    monotone in |t|).  Where the standard error is zero up to rounding (:func:`~simstats.stats.tolerance.negligible`
+    against ``scale``, the data's largest absolute value) there is no variance to test against: a zero estimate
+    gets p = 1 (the data show no difference), a non-zero one p = NaN (not tested), and both no interval (NaN)."""
+    estimate, se, df, scale = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (estimate, se, df, scale)))
+    zero = negligible(se, scale)
+    same = zero & negligible(estimate, scale)
+    t = estimate / np.where(zero, 1.0, se)
+    p = np.where(zero, np.where(same, 1.0, np.nan), np.maximum(2 * sps.t.sf(np.abs(t), df), np.finfo(float).tiny))
+    half = np.where(zero, np.nan, sps.t.ppf(0.5 + confidence_level / 2, np.where(zero, 1.0, df)) * se)
     return p, estimate - half, estimate + half
+
+
+def _sign_test(differences: np.ndarray, scale: float) -> float:
+    """The exact two-sided sign test of paired differences (scipy's ``binomtest``), zeros up to rounding dropped;
+    1 when every difference is zero."""
+    nonzero = differences[~negligible(differences, scale)]
+    if nonzero.size == 0:
+        return 1.0
+    return float(sps.binomtest(int((nonzero > 0).sum()), nonzero.size, 0.5).pvalue)
 
 
 def _plural(n: int, word: str) -> str:
@@ -498,9 +515,13 @@ def compare_within_tasks(cells, *, paired: bool, reference: int | None = None, c
       comparisons with it alone are not a family that holds its level (with many models the largest
       difference is larger than a single one); corrected over all pairs they are.
 
-    No p-value is 0: one that underflows, or that of a non-zero difference with a standard error of 0
-    (every item difference or run the same), is the smallest positive float.  Two models tied for a task's
-    best: the first in model order is its best.
+    No p-value is 0 (one that underflows is the smallest positive float).  A standard error that is zero up to
+    rounding (:mod:`simstats.stats.tolerance`) is a stated case, in the table's ``note``: identical scores get
+    p = 1; items whose differences are all the same non-zero value get the exact sign test over the items
+    (scipy's ``binomtest``); runs of two models that do not vary at all are not tested (p NaN, outside the
+    correction's family): their difference has no run-to-run variance to be judged against, and only their
+    item-level outputs can say whether it is more than the test set's noise.  The intervals of these cases
+    are NaN.  Two models tied for a task's best (up to rounding): the first in model order is its best.
 
     Parameters
     ----------
@@ -536,10 +557,11 @@ def compare_within_tasks(cells, *, paired: bool, reference: int | None = None, c
     pairs = _pairs(k)
     left = np.array([i for i, _ in pairs])
     right = np.array([j for _, j in pairs])
-    parts = {name: [] for name in ("estimate", "se", "df", "score_a", "score_b")}
+    parts = {name: [] for name in ("estimate", "se", "df", "score_a", "score_b", "scale")}
     for x in cells:
         n = x.shape[0]
         means = x.mean(axis=0)
+        parts["scale"].append(np.full(len(pairs), data_scale(x)))
         if paired:
             d = x[:, left] - x[:, right]
             se = d.std(axis=0, ddof=1) / math.sqrt(n)
@@ -554,22 +576,33 @@ def compare_within_tasks(cells, *, paired: bool, reference: int | None = None, c
                             ("score_a", means[left]), ("score_b", means[right])):
             parts[name].append(value)
     flat = {name: np.concatenate(values) for name, values in parts.items()}
-    p, low, high = _t_test(flat["estimate"], flat["se"], flat["df"], confidence_level)
+    p, low, high = _t_test(flat["estimate"], flat["se"], flat["df"], confidence_level, flat["scale"])
+    zero = negligible(flat["se"], flat["scale"]) & ~negligible(flat["estimate"], flat["scale"])
+    note = np.full(len(p), "", dtype=object)
+    if paired:  # every item difference the same non-zero value: the exact sign test over the items
+        for row in np.flatnonzero(zero):
+            x, (i, j) = cells[row // len(pairs)], pairs[row % len(pairs)]
+            p[row] = _sign_test(x[:, i] - x[:, j], flat["scale"][row])
+        note[zero] = "every item difference is the same: exact sign test over the items, no interval"
+    else:
+        note[zero] = ("the runs of both models do not vary: no run-to-run variance to test against, not tested "
+                      "(compare the models' item-level outputs)")
+    note[negligible(flat["se"], flat["scale"]) & ~zero] = "identical scores: p = 1, no interval"
     table = pd.DataFrame({"task": np.repeat(np.arange(len(cells)), len(pairs)), "model_a": np.tile(left, len(cells)),
                           "model_b": np.tile(right, len(cells)), "score_a": flat["score_a"], "score_b": flat["score_b"],
-                          "difference": flat["estimate"], "ci_low": low, "ci_high": high, "pvalue": p})
+                          "difference": flat["estimate"], "ci_low": low, "ci_high": high, "pvalue": p, "note": note})
     sign = 1.0 if higher_is_better else -1.0
     anchor = (np.full(len(cells), reference) if reference is not None
-              else np.array([int(np.argmax(sign * x.mean(axis=0))) for x in cells]))
+              else np.array([int(np.argmax(tied_scores(sign * x.mean(axis=0)))) for x in cells]))
     at = anchor[table.task.to_numpy()]
     chosen = (table.model_a.to_numpy() == at) | (table.model_b.to_numpy() == at)
     if reference is not None:
         table = table[chosen].reset_index(drop=True)
-        table["pvalue_adjusted"] = adjust_pvalues(table.pvalue.to_numpy(), correction)
+        table["pvalue_adjusted"] = adjust_tested(table.pvalue.to_numpy(), correction)
         family = len(table)
         scope = f"{correction} over the reference against the {_plural(k - 1, 'other model')} on {len(cells)} tasks"
     else:
-        table["pvalue_adjusted"] = adjust_pvalues(table.pvalue.to_numpy(), correction)
+        table["pvalue_adjusted"] = adjust_tested(table.pvalue.to_numpy(), correction)
         family = len(table)
         table = table[chosen].reset_index(drop=True)
         scope = (f"{correction} over {'the pair' if len(pairs) == 1 else f'all {len(pairs)} pairs'} of models on "
@@ -584,6 +617,9 @@ def compare_within_tasks(cells, *, paired: bool, reference: int | None = None, c
         columns[name][flip] *= -1
     table = table.assign(**columns)
     test = "paired t-test over items" if paired else "Welch's t-test over runs"
+    untested = int(np.isnan(p).sum())
+    if untested:
+        scope += f"; {_plural(untested, 'comparison')} not tested (runs that do not vary), not counted in the family"
     return TaskComparisonResult(table, family, correction, f"{test} within each task; {scope} ({family} comparisons)")
 
 
@@ -760,9 +796,14 @@ def suite_mean(cells, *, paired: bool, scope: str = "tasks like these", correcti
             d_df = _satterthwaite(both, np.concatenate([n, n]) - 1)
         how = ("sqrt(sum of the tasks' unbiased variances of the mean) / T, t on Welch-Satterthwaite df, "
                + ("items paired" if paired else "runs independent"))
-    half = sps.t.ppf(0.5 + confidence_level / 2, df) * se
-    p, low, high = _t_test(differences, d_se, d_df, confidence_level)
-    adjusted = adjust_pvalues(p, correction)
+    scale = data_scale(*cells)
+    half = np.where(negligible(se, scale), np.nan, sps.t.ppf(0.5 + confidence_level / 2, df) * se)
+    p, low, high = _t_test(differences, d_se, d_df, confidence_level, scale)
+    if scope == "tasks like these":  # the same non-zero difference on every task: the exact sign test over tasks
+        for m in np.flatnonzero(np.isnan(p)):
+            p[m] = _sign_test(means[:, left[m]] - means[:, right[m]], scale)
+    adjusted = adjust_tested(p, correction)
+    untested = int(np.isnan(p).sum())
     square = {name: np.full((k, k), fill) for name, fill in
               (("d", 0.0), ("p", 1.0), ("q", 1.0), ("lo", 0.0), ("hi", 0.0))}
     for m, (i, j) in enumerate(pairs):
@@ -779,4 +820,6 @@ def suite_mean(cells, *, paired: bool, scope: str = "tasks like these", correcti
                            square["lo"], square["hi"], rank_low, rank_high, alpha, higher_is_better, scope,
                            f"mean over tasks of each model's mean score per task ({scope}): {how}; pairs "
                            f"{correction}-corrected over {'the pair' if len(pairs) == 1 else f'the {len(pairs)} pairs'} "
-                           "for the ranks and ties")
+                           "for the ranks and ties"
+                           + (f"; {_plural(untested, 'pair')} not tested (no variance within the tasks to test "
+                              "against: runs that do not vary), outside the family" if untested else ""))

@@ -195,18 +195,45 @@ def test_within_task_comparisons_against_a_reference_and_by_bh():
     assert all(row.model_a == int(np.argmin(cells[row.task].mean(axis=0))) for row in lower.table.itertuples())
 
 
-def test_p_values_are_never_0_and_monotone():
+def test_zero_variance_is_a_stated_case_never_a_rounding_residue():
     x = np.column_stack([np.ones(12), np.zeros(12)])           # A right and B wrong on all 12 items: se 0
     res = compare_within_tasks([x, x], paired=True, correction="none")
-    tiny = np.finfo(float).tiny
-    np.testing.assert_array_equal(res.table.pvalue, tiny)
+    np.testing.assert_allclose(res.table.pvalue, sps.binomtest(12, 12).pvalue, rtol=1e-12)   # exact sign test
+    assert res.table.ci_low.isna().all() and res.table.note.str.contains("sign test").all()
     nearly = x.copy()
-    nearly[0, 1] = 1.0                                          # one item differs: a finite t, p above the floor
-    assert compare_within_tasks([nearly, nearly], paired=True).table.pvalue.min() > tiny
+    nearly[0, 1] = 1.0                                          # one item differs: a finite t
+    t = sps.ttest_1samp(nearly[:, 0] - nearly[:, 1], 0.0)
+    assert compare_within_tasks([nearly, nearly], paired=True).table.pvalue.iloc[0] == pytest.approx(
+        t.pvalue, rel=1e-10)                                    # raw p; holm is in pvalue_adjusted
     same = np.column_stack([np.full(4, 0.9), np.full(4, 0.9)])
     assert compare_within_tasks([same, same], paired=False).table.pvalue.tolist() == [1.0, 1.0]
+    # runs that do not vary, 0.7 against 0.7 + 0.002: the residue of 0.7's variance (1e-16) is no evidence
+    constant = [np.column_stack([np.full(7, 0.7), np.full(7, 0.7) + 0.002]) for _ in range(3)]
+    assert constant[0][:, 0].std(ddof=1) > 0                    # the residue the rule removes
+    res = compare_within_tasks(constant, paired=False)
+    assert res.table.pvalue.isna().all() and res.table.pvalue_adjusted.isna().all() and res.family == 3
+    assert "not tested" in res.method and res.table.note.str.contains("do not vary").all()
+    these = suite_mean(constant, paired=False, scope="these tasks")
+    assert np.isnan(these.pvalues[0, 1]) and np.isnan(these.difference_ci_low[0, 1])
+    assert np.isnan(these.ci_low).all() and "not tested" in these.method
+    assert (these.rank_low == [1, 1]).all() and (these.rank_high == [2, 2]).all()
     shifted = [np.column_stack([np.full(3, 0.5), np.full(3, 0.25)]) + t for t in (0.0, 1.0, 3.0)]
-    assert suite_mean(shifted, paired=False).pvalues[0, 1] == tiny     # the same difference on every task
+    like = suite_mean(shifted, paired=False)                    # the same difference on every task: sign test
+    assert like.pvalues[0, 1] == pytest.approx(sps.binomtest(3, 3).pvalue, rel=1e-12)
+
+
+def test_scores_equal_up_to_rounding_tie_whatever_the_shape():
+    items = np.mean(np.r_[np.ones(806), np.zeros(49)])          # 806/855 from items
+    runs = np.mean(np.full(20, 806 / 855))                      # from 20 equal runs
+    assert items != runs
+    base = np.array([[items, 0.5, 0.7], [runs, 0.6, 0.7], [0.9, 0.4, 0.1]])   # (models, tasks)
+    exact = base.copy()
+    exact[1, 0] = exact[0, 0]
+    np.testing.assert_array_equal(average_ranks(base), average_ranks(exact))
+    friedman_exact, friedman_rounded = friedman_test(exact), friedman_test(base)
+    assert friedman_exact.statistic == friedman_rounded.statistic
+    assert friedman_exact.statistic == pytest.approx(sps.friedmanchisquare(*exact).statistic, rel=1e-12)
+    assert friedman_test(np.full((3, 4), 0.8)).pvalue == 1.0    # every model ties on every task
 
 
 @pytest.mark.parametrize("paired", [True, False])
