@@ -17,7 +17,8 @@ from simstats.io.runs import Runs
 from simstats.stats import classical, conventions
 from simstats.stats.aso import MIN_SCORES as ASO_MIN_SCORES, WARN_SCORES, SmallSampleWarning, aso, aso_methods
 from simstats.stats.bootstrap import PAIRED_PVALUE_METHODS, PVALUE_RULES, bootstrap_scores, paired_bootstrap
-from simstats.stats.multitest import adjust_pvalues
+from simstats.stats.multitest import adjust_pvalues, adjust_tested
+from simstats.stats.tolerance import data_scale, negligible
 from simstats.stats.renamed import Renamed, renamed
 from simstats.stats.results import ALTERNATIVES
 from simstats.stats.metrics import (Metric)
@@ -533,11 +534,13 @@ def compare_score_distributions(table: pd.DataFrame, *, tests=("welch", "mwu"),
         if s == ref:
             row.update({"difference_ci_low": np.nan, "difference_ci_high": np.nan, "cohens_d": np.nan})
         else:
-            welch = sps.ttest_ind(r, v, equal_var=False)
-            ci = welch.confidence_interval(confidence_level)
             pooled = math.sqrt(((r.size - 1) * r.var(ddof=1) + (v.size - 1) * v.var(ddof=1)) / (r.size + v.size - 2))
-            row.update({"difference_ci_low": float(ci.low), "difference_ci_high": float(ci.high),
-                        "cohens_d": (means[ref] - v.mean()) / pooled if pooled > 0 else np.nan})
+            if negligible(pooled, data_scale(r, v)):    # neither varies: no interval, no effect size
+                row.update({"difference_ci_low": np.nan, "difference_ci_high": np.nan, "cohens_d": np.nan})
+            else:
+                ci = sps.ttest_ind(r, v, equal_var=False).confidence_interval(confidence_level)
+                row.update({"difference_ci_low": float(ci.low), "difference_ci_high": float(ci.high),
+                            "cohens_d": (means[ref] - v.mean()) / pooled})
         for t in tests:
             if s == ref:
                 row["eps_min_aso" if t == "aso" else f"pvalue_{t}"] = np.nan
@@ -576,10 +579,15 @@ def compare_score_distributions(table: pd.DataFrame, *, tests=("welch", "mwu"),
             continue
         mask = (out.system != ref).to_numpy()
         adjusted = np.full(len(out), np.nan)
-        adjusted[mask] = adjust_pvalues(out.loc[mask, f"pvalue_{t}"].to_numpy(float), correction)
+        adjusted[mask] = adjust_tested(out.loc[mask, f"pvalue_{t}"].to_numpy(float), correction)
         out[f"pvalue_{t}_adjusted"] = adjusted
+    untested = [t for t in tests if t != "aso" and out.loc[(out.system != ref).to_numpy(), f"pvalue_{t}"].isna().any()]
     out = sorted_by_score(out, score="mean")
-    out.attrs.update({"tests": list(tests), "reference": ref, "alternative": alternative, "correction": correction,
+    out.attrs.update({"note_untested": (f"{', '.join(untested)}: comparisons whose scores do not vary at all "
+                                        "(deterministic runs) are not tested: their difference has no run-to-run "
+                                        "variance to be judged against (compare their item-level outputs)"
+                                        if untested else None),
+                      "tests": list(tests), "reference": ref, "alternative": alternative, "correction": correction,
                       "correction_scope": comparisons_with_reference(len(names) - 1) + ", per test",
                       "claim": "the systems' training procedures differ in score over new seeds, on this test set "
                                "(one score per run)",
@@ -796,7 +804,9 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
 
     def spread(name):
         s = scores[runs.approach == name]
-        return float(s.std(ddof=1)) if s.size > 1 else np.nan
+        if s.size < 2:
+            return np.nan
+        return 0.0 if negligible(s.std(ddof=1), data_scale(s)) else float(s.std(ddof=1))
 
     def variance_part(res, source):
         return res.variance["units" if test == "t" and source == "items" else source]

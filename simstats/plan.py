@@ -13,6 +13,7 @@ from simstats.io.checks import InputError
 from simstats.io.runs import Runs
 from simstats.stats.approaches import oriented_unit_values
 from simstats.stats.metrics import Metric
+from simstats.stats.tolerance import data_scale, negligible
 from simstats.stats.power import (MIN_DISCORDANT, paired_item_variance, paired_item_variance_from_rates, paired_plan,
                                   plan, seeds_items_grid, variance_components)
 
@@ -101,6 +102,8 @@ def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float
                                    paired_seeds=paired_seeds, clusters=runs.clusters)
     except ValueError as err:
         raise InputError(f"plan: {err}") from None
+    _check_pilot_varies(comp.seed + comp.interaction + comp.residual,
+                        oriented_unit_values(runs.stats, runs.metric, runs.clusters))
     observed = difference is None
     difference = abs(comp.difference) if observed else float(difference)
     out = plan(comp, seeds=seeds, items=items, difference=difference, alpha=alpha, target=target,
@@ -119,6 +122,16 @@ def plan_from_runs(runs: Runs, *, seeds=(3, 5, 10, 20), items=None, alpha: float
                      test="two-sided approach t-test over seeds x items (simstats compare's default)",
                      claim=CLAIMS["both"])
     return out
+
+
+def _check_pilot_varies(variance: float, values) -> None:
+    """Refuse a pilot in which nothing varies: the plan scales the pilot's variance, and a variance of 0 (up to
+    rounding) would give a standard error and a minimum detectable difference of 0 at any size."""
+    if negligible(math.sqrt(max(variance, 0.0)), data_scale(values)):
+        raise InputError("plan: the pilot shows no variance (the two give the same output on every item of every "
+                         "run, or differ by the same amount everywhere), so every standard error and minimum "
+                         "detectable difference would be 0; pilot with outputs that vary (several seeds, a larger "
+                         "or harder test set) or give the variances with --rates")
 
 
 def plan_one_run(names, stats, metric: Metric, *, items=None, alpha: float = 0.05, target: float = 0.8,
@@ -204,6 +217,7 @@ def plan_one_run(names, stats, metric: Metric, *, items=None, alpha: float = 0.0
         except ValueError as err:
             raise InputError(f"plan: {err}") from None
         values = oriented_unit_values(np.asarray(stats, dtype=np.float64), metric, clusters)
+        _check_pilot_varies(var.variance, values)
         share = float(np.mean(values[0] != values[1]))
         pilot_items = var.units
         items = (pilot_items, 2 * pilot_items, 4 * pilot_items) if items is None else items

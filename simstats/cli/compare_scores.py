@@ -33,6 +33,8 @@ def run(args) -> int:
                    + "; " + (f"aso_decision: eps_min < {args.aso_threshold:g}" if args.aso_threshold is not None
                              else "no decision (set --aso-threshold)")
                    + f"\nnote: {NOT_A_TEST}\n")
+    if a.get("note_untested"):
+        header += f"note: {a['note_untested']}\n"
     out.attrs["aso_note"] = NOT_A_TEST if "aso" in args.tests else None
     emit(out, args.format, header)
     return 0

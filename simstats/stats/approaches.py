@@ -45,6 +45,7 @@ from simstats.stats.resample import Joint, SeedCounts, aggregate_clusters
 from simstats.stats.lazy import lazy_module
 from simstats.stats.renamed import Renamed, renamed
 from simstats.stats.results import ConfidenceInterval, TestResult, check_alternative, check_confidence_level
+from simstats.stats.tolerance import data_scale, negligible
 
 distributions = lazy_module("scipy.stats")
 
@@ -563,7 +564,7 @@ def _approach_t(stats, metric, approach, seed_id, *, approaches, alternative, co
                                                     paired=est.paired)
         parts = dict(zip(("seeds", "units", "residual"), split), total=total)
     se = float(np.sqrt(max(parts["total"], 0.0)))
-    if se <= 1e-12 * max(float(np.abs(values).max()), 1e-300):     # rounding residue of exactly no variation
+    if negligible(se, data_scale(values)):      # rounding residue of exactly no variation
         se = 0.0
     if se == 0 and delta != 0:
         raise ValueError(f"the approaches differ by {delta:.6g} but nothing varies over seeds or items (variance of "
@@ -576,8 +577,8 @@ def _approach_t(stats, metric, approach, seed_id, *, approaches, alternative, co
                       f"{MIN_VALIDATED_RUNS} runs per approach (with 2 it rejected identical approaches in up to 0.12 "
                       "of simulated studies)", stacklevel=3)
     t_stat = delta / se if se > 0 else 0.0       # no variation and no difference: p = 1
-    if se == 0:
-        pvalue, half = 1.0, 0.0
+    if se == 0:     # identical on every item of every seed: no difference, and no variance for an interval
+        pvalue, half = 1.0, float("nan")
     else:
         dist = t_reference(est, reference)
         if alternative == "two-sided":
@@ -592,7 +593,8 @@ def _approach_t(stats, metric, approach, seed_id, *, approaches, alternative, co
     method = (f"approach t-test over seeds and {'clusters' if clusters is not None else 'items'} "
               f"({how}, {ref_name}{', paired seeds' if pairing is not None else ''})")
     result = ApproachTTestResult(delta, min(float(pvalue), 1.0), alternative, method, confidence_interval=ci,
-                                 t_statistic=t_stat, df=est.df, standard_error=se, scores=scores, runs=est.runs,
+                                 t_statistic=t_stat, df=est.df if se > 0 else float("nan"), standard_error=se,
+                                 scores=scores, runs=est.runs,
                                  n_units=est.n_units, variance=parts, floored=floored,
                                  paired_seeds=pairing is not None, reference=reference)
     return result, (dist if se > 0 else None)
@@ -766,13 +768,23 @@ def _check_margin(margin: float, hypothesis: str, alpha: float) -> None:
 
 def _margin_result(delta, se, dist, margin, hypothesis, alpha, names, method, interval, df) -> MarginTestResult:
     """The margin test of a difference ``delta`` with standard error ``se`` whose studentised form has the
-    reference ``dist`` (``sf``, ``cdf``; None when se = 0): p-values, verdict and result."""
-    lower = float(dist.sf((delta + margin) / se)) if se > 0 else float(delta <= -margin)
+    reference ``dist`` (``sf``, ``cdf``; None when se = 0): p-values, verdict and result.  With a standard
+    error of 0 (nothing varies) the margin cannot be judged: no difference in these data says nothing of how
+    far apart the two are on new items or seeds, so the claim is not tested (p NaN) and not shown."""
+    claim = "non-inferior to" if hypothesis == "non-inferiority" else "equivalent to"
+    if not se > 0:
+        return MarginTestResult(delta, float("nan"), "greater" if hypothesis == "non-inferiority" else "two-sided",
+                                method, margin=float(margin), hypothesis=hypothesis, alpha=alpha, shown=False,
+                                confidence_interval=ConfidenceInterval(float("nan"), float("nan")), df=float("nan"),
+                                standard_error=0.0,
+                                verdict=f"{names[0]} is not shown {claim} {names[1]} (margin {margin:g}): not tested, "
+                                        "nothing varies over the items (variance of the difference 0), so the data "
+                                        "cannot bound the difference")
+    lower = float(dist.sf((delta + margin) / se))
     pvalue = lower
     if hypothesis == "equivalence":
-        pvalue = max(lower, float(dist.cdf((delta - margin) / se)) if se > 0 else float(delta >= margin))
+        pvalue = max(lower, float(dist.cdf((delta - margin) / se)))
     shown = bool(pvalue < alpha)
-    claim = "non-inferior to" if hypothesis == "non-inferiority" else "equivalent to"
     verdict = (f"{names[0]} is {claim} {names[1]} (margin {margin:g}): p = {pvalue:.2g} < {alpha:g}" if shown else
                f"{names[0]} is not shown {claim} {names[1]} (margin {margin:g}): p = {pvalue:.2g} >= {alpha:g}")
     return MarginTestResult(delta, pvalue, "greater" if hypothesis == "non-inferiority" else "two-sided", method,
@@ -849,6 +861,8 @@ def paired_margin_test(stats, metric: Metric, *, margin: float, hypothesis: str 
     if n < 2:
         raise ValueError(f"the margin test needs at least 2 test {'clusters' if clusters is not None else 'items'}")
     delta, se, df = float(d.mean()), float(d.std(ddof=1) / np.sqrt(n)), n - 1
+    if negligible(se, data_scale(values)):     # every item difference the same: no variance (rounding residue)
+        se = 0.0
     dist = distributions.t(df)
     half = float(dist.isf(alpha)) * se
     method = (f"paired {hypothesis} test of two runs over {'clusters' if clusters is not None else 'items'} "

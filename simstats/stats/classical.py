@@ -13,6 +13,7 @@ import numpy as np
 
 from simstats.stats.results import ClassicalTestResult, check_alternative
 from simstats.stats.lazy import lazy_module
+from simstats.stats.tolerance import data_scale, negligible
 
 stats = lazy_module("scipy.stats")
 _contingency_tables = lazy_module("statsmodels.stats.contingency_tables")
@@ -297,8 +298,10 @@ def paired_t_test(scores_a, scores_b, *, alternative: str = "two-sided") -> Clas
     Returns
     -------
     ClassicalTestResult
-        ``statistic`` (t), ``pvalue`` and ``df``.  If all differences are equal the variance is
-        0: for identical scores t = 0 and p = 1, otherwise t = +-inf and the p-value is NaN.
+        ``statistic`` (t), ``pvalue`` and ``df``.  If all differences are equal up to rounding
+        (:mod:`simstats.stats.tolerance`) the t-test has no variance: identical scores get t = 0 and
+        p = 1; a constant non-zero difference gets the exact sign test's p-value (scipy's
+        ``binomtest``; the statistic is NaN), as its ``method`` says.
 
     Raises
     ------
@@ -329,10 +332,16 @@ def paired_t_test(scores_a, scores_b, *, alternative: str = "two-sided") -> Clas
     """
     check_alternative(alternative)
     a, b = _paired(scores_a, scores_b)
-    if np.all(a - b == (a - b)[0]):
-        same = bool(np.all(a == b))
-        return ClassicalTestResult(0.0 if same else np.sign((a - b)[0]) * np.inf, 1.0 if same else float("nan"),
-                                   alternative, "matched-pair t", df=a.size - 1)
+    d = a - b
+    scale = data_scale(a, b)
+    if negligible(d.std(ddof=1), scale):     # every difference the same (up to rounding): no variance
+        if negligible(d.mean(), scale):
+            return ClassicalTestResult(0.0, 1.0, alternative, "matched-pair t; every pair identical: p = 1",
+                                       df=a.size - 1)
+        sign = sign_test(a, b, alternative=alternative)
+        return ClassicalTestResult(float("nan"), float(sign.pvalue), alternative,
+                                   "exact sign test (every difference the same, so the t-test has no variance)",
+                                   df=a.size - 1)
     res = stats.ttest_rel(a, b, alternative=alternative)
     return ClassicalTestResult(float(res.statistic), float(res.pvalue), alternative, "matched-pair t",
                                df=float(res.df))
@@ -359,7 +368,11 @@ def two_sample_t_test(scores_a, scores_b, *, alternative: str = "two-sided", equ
     Returns
     -------
     ClassicalTestResult
-        ``statistic`` (t), ``pvalue``, ``df`` and ``method`` ('two-sample t' or 'Welch t').
+        ``statistic`` (t), ``pvalue``, ``df`` and ``method`` ('two-sample t' or 'Welch t').  When
+        neither sample varies (up to rounding, :mod:`simstats.stats.tolerance`) there is no variance
+        to test against: equal scores get t = 0 and p = 1, different ones are not tested (statistic,
+        p-value and df NaN; the ``method`` says so) rather than given a p-value made of rounding
+        residue.
 
     Raises
     ------
@@ -392,9 +405,17 @@ def two_sample_t_test(scores_a, scores_b, *, alternative: str = "two-sided", equ
     """
     check_alternative(alternative)
     a, b = _vector(scores_a, "scores_a", 2), _vector(scores_b, "scores_b", 2)
+    name = "Welch t" if not equal_var else "two-sample t"
+    scale = data_scale(a, b)
+    if negligible(a.std(ddof=1), scale) and negligible(b.std(ddof=1), scale):   # neither sample varies
+        if negligible(a.mean() - b.mean(), scale):
+            return ClassicalTestResult(0.0, 1.0, alternative, f"{name}; every score the same: p = 1",
+                                       df=float(a.size + b.size - 2))
+        return ClassicalTestResult(float("nan"), float("nan"), alternative,
+                                   f"{name}; not tested: neither sample varies, so the difference has no variance "
+                                   "to be judged against", df=float("nan"))
     res = stats.ttest_ind(a, b, equal_var=equal_var, alternative=alternative)
-    return ClassicalTestResult(float(res.statistic), float(res.pvalue), alternative,
-                               "Welch t" if not equal_var else "two-sample t", df=float(res.df))
+    return ClassicalTestResult(float(res.statistic), float(res.pvalue), alternative, name, df=float(res.df))
 
 
 def welch_t_test(scores_a, scores_b, *, alternative: str = "two-sided") -> ClassicalTestResult:

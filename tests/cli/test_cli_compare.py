@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.stats
 
 from simstats.cli import build_parser, main
 
@@ -233,11 +234,15 @@ def test_warnings_are_one_line_each(tmp_path, capsys):
     assert code == 0 and out
     assert err == ("simstats: warning: aso: system(s) 'a', 'b' have fewer than 10 scores; eps_min's bootstrap sd "
                    "is unreliable\n")
+    # runs that do not vary: no scipy precision warning and no p-value made of rounding residue, but a stated note
     constant = write(tmp_path, pd.DataFrame({"a": [0.9] * 4, "b": [0.8] * 4}), "constant.csv")
-    code, _, err = run(capsys, "compare-scores", constant)
-    assert code == 0 and err == ("simstats: warning: Precision loss occurred in moment calculation due to "
-                                 "catastrophic cancellation. This occurs when the data are nearly identical. "
-                                 "Results may be unreliable.\n")
+    code, out, err = run(capsys, "compare-scores", constant, "--format", "json")
+    result = json.loads(out)
+    assert code == 0 and err == ""
+    assert result["rows"][1]["pvalue_welch"] is None and result["rows"][1]["difference_ci_low"] is None
+    assert "not tested" in result["settings"]["note_untested"]
+    assert result["rows"][1]["pvalue_mwu"] == pytest.approx(
+        scipy.stats.mannwhitneyu([0.9] * 4, [0.8] * 4).pvalue, rel=1e-12)
 
 
 def test_warnings_outside_pytest_print_no_source_lines(tmp_path):
