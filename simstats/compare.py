@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from simstats.io.checks import InputError, show_value
+from simstats.io.checks import InputError, check_names, not_usable, show_value, usable
 from simstats.io.runs import Runs
 from simstats.stats import classical, conventions
 from simstats.stats.aso import MIN_SCORES as ASO_MIN_SCORES, WARN_SCORES, SmallSampleWarning, aso, aso_methods
@@ -357,10 +357,9 @@ def sorted_by_score(table: pd.DataFrame, higher_is_better: bool = True, score: s
 
 
 def _infinite(system, scores: pd.Series) -> None:
-    bad = scores[np.isinf(scores.to_numpy(dtype=float))]
+    bad = scores[~usable(scores)]
     if len(bad):
-        raise InputError(f"system {system!r}: scores must be finite numbers, found {bad.iloc[0]} in row "
-                         f"{bad.index[0] + 2}")
+        raise InputError(f"system {system!r}: score {bad.iloc[0]} in row {bad.index[0] + 2} {not_usable(bad.iloc[0])}")
 
 
 def _score_groups(table: pd.DataFrame) -> tuple[dict[str, pd.Series], bool]:
@@ -371,9 +370,7 @@ def _score_groups(table: pd.DataFrame) -> tuple[dict[str, pd.Series], bool]:
     scores per system): a row is one seed (``seed`` column if present, else the row number)."""
     if {"system", "score"} <= set(table.columns):
         has_seed = "seed" in table.columns
-        unnamed = np.flatnonzero(table.system.isna().to_numpy())
-        if unnamed.size:
-            raise InputError(f"row {unnamed[0] + 2}: missing system name")
+        check_names(table, ("system",), "scores")
         groups = {}
         for s, g in table.groupby("system", sort=False):
             scores = pd.to_numeric(g.score, errors="coerce")

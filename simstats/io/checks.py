@@ -43,12 +43,45 @@ def show_value(value) -> str:
     return repr(value.item() if isinstance(value, np.generic) else value)
 
 
+#: The largest magnitude of a score, label or statistic: the square of a larger one (a variance) overflows a float
+#: once a few thousand of them are added.
+MAX_MAGNITUDE = 1e100
+
+def not_usable(value) -> str:
+    """Why a value that is not :func:`usable` is refused, as the end of a message: ``is not a finite number`` or,
+    beyond :data:`MAX_MAGNITUDE`, that it is too large."""
+    number = pd.to_numeric(pd.Series([value]), errors="coerce").iloc[0]
+    if np.isfinite(number):
+        return "is too large (beyond 1e100 in magnitude, a variance of such values overflows)"
+    return "is not a finite number"
+
+
+def usable(values) -> np.ndarray:
+    """Whether each value is a finite number of magnitude at most :data:`MAX_MAGNITUDE` (text that does not
+    parse as a number is not)."""
+    x = pd.to_numeric(pd.Series(np.asarray(values, dtype=object).ravel()), errors="coerce").to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        return np.isfinite(x) & (np.abs(x) <= MAX_MAGNITUDE)
+
+
 def first_not_finite(values: pd.Series) -> int | None:
-    """Position of the first value that is not a finite number, None if all are.
+    """Position of the first value that is not a finite number of magnitude at most :data:`MAX_MAGNITUDE`
+    (:func:`usable`), None if all are.
 
     Messages give position + 2 as the row: the line of a CSV file, whose line 1 is the header."""
-    bad = np.flatnonzero(~np.isfinite(pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)))
+    bad = np.flatnonzero(~usable(values))
     return int(bad[0]) if bad.size else None
+
+
+def check_names(frame: pd.DataFrame, columns, what: str) -> None:
+    """A one-line error naming the first missing or blank name (a model, system, task or item) and its row."""
+    for column in columns:
+        if column not in frame.columns:
+            continue
+        values = frame[column]
+        blank = values.isna().to_numpy() | (values.astype(str).str.strip() == "").to_numpy()
+        if blank.any():
+            raise InputError(f"{what}: missing or blank {column} name in row {int(np.flatnonzero(blank)[0]) + 2}")
 
 
 def in_all(count: int, what: str) -> str:
@@ -106,7 +139,7 @@ def check_gold(gold: pd.Series, metric_name: str, where, numeric_predictions: bo
     if metric_name == "mae":
         i = first_not_finite(gold)
         if i is not None:
-            raise InputError(f"{name}: {show_value(gold.iloc[i])} ({where(i)}) is not a finite number")
+            raise InputError(f"{name}: {show_value(gold.iloc[i])} ({where(i)}) {not_usable(gold.iloc[i])}")
     elif numeric_predictions and mixes_numbers(gold):
         bad = not_numbers(gold)
         raise InputError(f"{name}: {show_value(gold.iloc[bad[0]])} ({where(bad[0])}) is not a number, unlike the "
@@ -127,7 +160,7 @@ def check_predictions(pred: pd.Series, labels, numeric_gold: bool, metric_name: 
     if metric_name == "mae":
         i = first_not_finite(pred)
         if i is not None:
-            raise InputError(f"{who(i)}: {show_value(pred.iloc[i])} ({where(i)}) is not a finite number")
+            raise InputError(f"{who(i)}: {show_value(pred.iloc[i])} ({where(i)}) {not_usable(pred.iloc[i])}")
         return
     if numeric_gold and mixes_numbers(pred):
         bad = not_numbers(pred)

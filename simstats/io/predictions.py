@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simstats.io.checks import (InputError, check_gold, check_predictions, first_not_finite, in_all, lacking,
+from simstats.io.checks import (InputError, check_names, check_gold, check_predictions, first_not_finite, in_all, not_usable, lacking,
                                 no_missing, show_value)
 from simstats.stats.metrics import Metric, accuracy, classification_f1, get_metric, label_statistics, mae, metric_names
 
@@ -256,6 +256,7 @@ def statistics_from_long(table: pd.DataFrame, metric: Metric):
         raise InputError(f"statistics table lacks column(s) {', '.join(missing)} (metric {metric.name} needs "
                          f"{', '.join(metric.statistics)})")
     no_missing(table[["system", "item"]], "statistics table")
+    check_names(table, ("system",), "statistics table")
 
     def cell(i, c):
         return (f"statistics table: system {show_value(table.system.iloc[i])}, item {show_value(table.item.iloc[i])}, "
@@ -270,7 +271,7 @@ def statistics_from_long(table: pd.DataFrame, metric: Metric):
         i = first_not_finite(table[c])
         if i is not None:
             raise InputError(f"statistics table: system {show_value(table.system.iloc[i])}, column {c!r}: "
-                             f"{show_value(table[c].iloc[i])} (row {i + 2}) is not a finite number")
+                             f"{show_value(table[c].iloc[i])} (row {i + 2}) {not_usable(table[c].iloc[i])}")
     for c in metric.statistics:  # the metric's counts are integers >= 0; mae's absolute error a number >= 0
         if c not in metric.counts and c != "abs_error":
             continue
@@ -281,6 +282,18 @@ def statistics_from_long(table: pd.DataFrame, metric: Metric):
             need = "negative (an absolute error is >= 0)" if c == "abs_error" else "not a count (an integer >= 0)"
             raise InputError(f"{cell(i, c)}: {show_value(table[c].iloc[i])} (row {i + 2}) is {need}"
                              f"{in_all(bad.size, 'such values')}")
+    for small, large in metric.at_most:  # e.g. correct <= items, matched n-grams <= n-grams
+        bad = np.flatnonzero((pd.to_numeric(table[small]) > pd.to_numeric(table[large])).to_numpy())
+        if bad.size:
+            i = bad[0]
+            raise InputError(f"{cell(i, small)}: {show_value(table[small].iloc[i])} exceeds {large} "
+                             f"{show_value(table[large].iloc[i])} (row {i + 2}{in_all(bad.size, 'such rows')}): "
+                             "impossible counts")
+    for c in metric.positive:  # a denominator that sums to 0 leaves the system's score undefined
+        sums = pd.to_numeric(table[c]).groupby(table.system, sort=False).sum()
+        if (sums <= 0).any():
+            raise InputError(f"statistics table: system {show_value(sums.index[int(np.flatnonzero(sums <= 0)[0])])}: "
+                             f"column {c!r} sums to 0 over its items, so its {metric.name} is not defined")
     repeated = np.flatnonzero(table.duplicated(["system", "item"]).to_numpy())
     if repeated.size:
         i = repeated[0]

@@ -6,7 +6,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from simstats.io.checks import InputError, check_gold, check_predictions, ids_text, show_value, sorted_unique
+from simstats.io.checks import InputError, check_gold, check_names, check_predictions, ids_text, show_value, sorted_unique
 from simstats.io.predictions import item_clusters, statistics_from_predictions
 from simstats.stats.metrics import Metric
 
@@ -138,6 +138,7 @@ def runs_from_long(table: pd.DataFrame, gold_column: str, prediction_column: str
     if pred == gold_column:
         raise InputError(f"--prediction: {pred!r} is the gold column (--gold)")
     table = table.reset_index(drop=True)  # index = position in the file, kept when --systems selects rows
+    check_names(table, ("system",), "long table")
     for c in ("system", "seed", "item"):
         missing = np.flatnonzero(table[c].isna().to_numpy())
         if missing.size:

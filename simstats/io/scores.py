@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simstats.io.checks import InputError, show_value
+from simstats.io.checks import InputError, check_names, not_usable, show_value, usable
 from simstats.io.formats import COLUMNS
 
 __all__ = ["read_scores"]
@@ -61,17 +61,14 @@ def read_scores(table: pd.DataFrame, *, cluster_column: str | None = None) -> pd
     if cluster_column is not None and cluster_column not in frame.columns:
         raise InputError(f"--clusters: column {cluster_column!r} not found (columns: "
                          f"{', '.join(map(str, table.columns))})")
-    for column in ("model", "item") + (("task",) if "task" in frame else ()):
-        bad = np.flatnonzero(frame[column].isna().to_numpy())
-        if bad.size:
-            raise InputError(f"scores table: missing {column} in row {bad[0] + 2}")
+    check_names(frame, ("model", "item", "task"), "scores table")
     scores = pd.to_numeric(frame.score, errors="coerce")
-    bad = np.flatnonzero(~np.isfinite(scores.to_numpy(dtype=float)))
+    bad = np.flatnonzero(~usable(frame.score))
     if bad.size:
         value = frame.score.iloc[bad[0]]
         what = "missing score" if pd.isna(value) else f"score {value!r}"
         raise InputError(f"scores table: {what} (row {bad[0] + 2}, model {show_value(frame.model.iloc[bad[0]])}, item "
-                         f"{show_value(frame['item'].iloc[bad[0]])}) is not a finite number"
+                         f"{show_value(frame['item'].iloc[bad[0]])}) {not_usable(value)}"
                          + (f"; {bad.size} such rows in all" if bad.size > 1 else ""))
     out = pd.DataFrame({"model": frame.model.astype(str).to_numpy(),
                         "task": frame.task.astype(str).to_numpy() if "task" in frame else "-",

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simstats.io.checks import InputError, show_value
+from simstats.io.checks import InputError, check_names, not_usable, show_value, usable
 
 __all__ = ["Suite", "read_suite", "suite_from_evaluations"]
 
@@ -134,12 +134,13 @@ def read_suite(table: pd.DataFrame, *, run_column: str | None = None) -> Suite:
 
         return suite_from_evaluations(read_scores(frame, cluster_column="cluster" if "cluster" in frame.columns
                                                   else None))
+    check_names(frame, ("model", "task"), "suite table")
     scores = pd.to_numeric(frame.score, errors="coerce").to_numpy(dtype=float)
-    bad = np.flatnonzero(~np.isfinite(scores))
+    bad = np.flatnonzero(~usable(frame.score))
     if bad.size:
         raise InputError(f"suite table: score {show_value(frame.score.iloc[bad[0]])} (row {bad[0] + 2}, model "
-                         f"{show_value(frame.model.iloc[bad[0]])}, task {show_value(frame.task.iloc[bad[0]])}) is not "
-                         "a finite number")
+                         f"{show_value(frame.model.iloc[bad[0]])}, task {show_value(frame.task.iloc[bad[0]])}) "
+                         f"{not_usable(frame.score.iloc[bad[0]])}")
     data = pd.DataFrame({"model": frame.model.astype(str), "task": frame.task.astype(str), "score": scores,
                          "run": frame[run_column].to_numpy() if run_column else 0})
     again = data.duplicated(["model", "task", "run"])

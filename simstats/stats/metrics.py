@@ -342,7 +342,7 @@ class Metric:
     """
 
     def __init__(self, name: str, statistics, function, higher_is_better: bool = True, ratio_of=None,
-                 elementwise: bool = False, counts=None):
+                 elementwise: bool = False, counts=None, at_most=(), positive=()):
         self.name = name
         self.statistics = tuple(statistics)
         self.function = function
@@ -357,6 +357,10 @@ class Metric:
         self.elementwise = bool(elementwise)
         #: The statistics that are counts (integers >= 0); a table of per-item statistics must hold them as such.
         self.counts = self.statistics if counts is None else tuple(counts)
+        #: (smaller, larger) statistic names: on every item the first is at most the second (correct <= items).
+        self.at_most = tuple(tuple(pair) for pair in at_most)
+        #: Statistics whose sum over a system's items must be positive for its score to be defined (a denominator).
+        self.positive = tuple(positive)
 
     def __call__(self, sums) -> np.ndarray:
         sums = np.asarray(sums, dtype=np.float64)
@@ -370,25 +374,28 @@ class Metric:
 
 
 accuracy = Metric("accuracy", ("correct", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), ratio_of=(0, 1),
+                  at_most=(("correct", "items"),), positive=("items",),
                   elementwise=True)
 """Accuracy from per-item (correct, items)."""
 mean_score = Metric("mean_score", ("score", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), ratio_of=(0, 1),
-                    elementwise=True, counts=("items",))
+                    elementwise=True, counts=("items",), positive=("items",))
 """The mean item score from per-item (score, 1): an item's score is any number (a judge's grade, partial
 credit, the mean of its samples), summed like accuracy's correct counts."""
 recall = Metric("recall", STATISTICS["recall"], lambda s: recall_of(s[..., 0], s[..., 1], s[..., 2]), ratio_of=(0, 1),
-                elementwise=True)
+                elementwise=True, at_most=(("recalled", "gold"),), positive=("gold",))
 """Recall in Yeh (2000)'s form, from per-item (recalled, gold, spurious)."""
 precision = Metric("precision", STATISTICS["precision"], lambda s: precision_of(s[..., 0], s[..., 1], s[..., 2]),
-                   elementwise=True)
+                   elementwise=True, at_most=(("recalled", "gold"),))
 """Precision in Yeh (2000)'s form, from per-item (recalled, gold, spurious)."""
-f1 = Metric("f1", STATISTICS["f1"], lambda s: f1_of(s[..., 0], s[..., 1], s[..., 2]), elementwise=True)
+f1 = Metric("f1", STATISTICS["f1"], lambda s: f1_of(s[..., 0], s[..., 1], s[..., 2]), elementwise=True,
+            at_most=(("recalled", "gold"),))
 """F1 in Yeh (2000)'s form, from per-item (recalled, gold, spurious)."""
 mae = Metric("mae", ("abs_error", "items"), lambda s: _ratio(s[..., 0], s[..., 1]), higher_is_better=False,
-             ratio_of=(0, 1), elementwise=True, counts=("items",))
+             ratio_of=(0, 1), elementwise=True, counts=("items",), positive=("items",))
 """Mean absolute error (lower is better) from per-item (abs_error, items)."""
 
-bleu = Metric("bleu", STATISTICS["bleu"], lambda s: bleu_of(s[..., 0], s[..., 1], s[..., 2:6], s[..., 6:10]))
+bleu = Metric("bleu", STATISTICS["bleu"], lambda s: bleu_of(s[..., 0], s[..., 1], s[..., 2:6], s[..., 6:10]),
+              at_most=tuple((f"correct_{n}", f"total_{n}") for n in range(1, 5)), positive=("ref_len",))
 """Corpus BLEU in BLEU points (0-100), exactly sacrebleu's default corpus BLEU, from per-sentence
 (sys_len, ref_len, correct_1..4, total_1..4): the rows of sacrebleu's
 ``BLEU()._extract_corpus_statistics(hypotheses, [references])``, or per sentence

@@ -103,6 +103,18 @@ def adjust_tested(pvalues, method: str = "holm") -> np.ndarray:
     """:func:`adjust_pvalues` over the comparisons that were tested: a NaN p-value (a comparison that could
     not be tested, e.g. with no variance to test against) stays NaN and is not counted in the family.
 
+    Parameters
+    ----------
+    pvalues : array_like of float, shape (m,)
+        The raw p-values, each in [0, 1] or NaN (not tested).
+    method : {'holm', 'bonferroni', 'bh', 'fdr_bh', 'none'}, optional
+        The correction, as in :func:`adjust_pvalues`.  Default 'holm'.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m,)
+        The adjusted p-values of the tested comparisons, NaN where not tested.
+
     Examples
     --------
     >>> adjust_tested([0.01, float("nan"), 0.04], "holm").tolist()

@@ -659,7 +659,8 @@ class SuiteMeanResult:
 
     Examples
     --------
-    >>> cells = [np.array([[0.80, 0.70], [0.82, 0.71]]) + shift for shift in (0.0, 0.05, -0.1)]
+    >>> cells = [np.array([[0.80, 0.70], [0.82, 0.71]]) + [shift, shift + gap]
+    ...          for shift, gap in ((0.0, 0.01), (0.05, -0.01), (-0.1, 0.0))]
     >>> res = suite_mean(cells, paired=False)
     >>> np.round(res.estimate, 3).tolist(), res.rank_low.tolist(), res.rank_high.tolist()
     ([0.793, 0.688], [1, 2], [1, 2])

@@ -198,17 +198,17 @@ def test_directory_and_non_numeric_input(tmp_path, capsys):
 
 @pytest.mark.parametrize("frame, message", [
     ({"a": [0.9, 0.91, 0.92], "b": [0.8, np.inf, 0.81]},
-     "system 'b': scores must be finite numbers, found inf in row 3"),
+     "system 'b': score inf in row 3 is not a finite number"),
     ({"a": [0.9, 0.91, 0.92], "b": [0.8, "high", 0.81]}, "system 'b': score 'high' (row 3) is not a number"),
     ({"a": [0.9, 0.91, 0.92], "b": [0.8, None, 0.81]},
      "system 'b': missing score in row 3 (a wide table needs one score per system and seed; use a long table for "
      "unequal runs)"),
     ({"system": ["a", "a", "a", "b", "b", "b"], "score": [0.9, 0.91, 0.92, 0.8, 0.81, -np.inf]},
-     "system 'b': scores must be finite numbers, found -inf in row 7"),
+     "system 'b': score -inf in row 7 is not a finite number"),
     ({"system": ["a", "a", "a", "b", "b", "b"], "score": [0.9, 0.91, 0.92, 0.8, None, 0.82]},
      "system 'b': missing score (row 6) is not a number"),
     ({"system": ["a", "a", "a", None, "b", "b"], "score": [0.9, 0.91, 0.92, 0.8, 0.81, 0.82]},
-     "row 5: missing system name"),
+     "scores: missing or blank system name in row 5"),
 ])
 def test_compare_scores_bad_cells_are_one_line(tmp_path, capsys, frame, message):
     code, out, err = run(capsys, "compare-scores", write(tmp_path, pd.DataFrame(frame)), "--min-scores", 2)

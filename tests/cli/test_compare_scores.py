@@ -63,7 +63,7 @@ def test_json_records_settings(tmp_path, capsys):
 
 @pytest.mark.parametrize("cells, message", [
     ({"a": [0.9, 0.91, "high"], "b": [0.8, 0.81, 0.82]}, "system 'a': score 'high' (row 4) is not a number"),
-    ({"a": [0.9, 0.91, np.inf], "b": [0.8, 0.81, 0.82]}, "system 'a': scores must be finite"),
+    ({"a": [0.9, 0.91, np.inf], "b": [0.8, 0.81, 0.82]}, "system 'a': score inf in row 4 is not a finite number"),
     ({"a": [0.9, 0.91, None], "b": [0.8, 0.81, 0.82]}, "system 'a': missing score in row 4"),
 ])
 def test_wide_tables_name_the_bad_cell(tmp_path, capsys, cells, message):
