@@ -22,6 +22,7 @@ _EXPORTS = {
     "parse_scenarios": "simstats.sim.scenario",
     "ApproachComparisonResult": "simstats.stats.approaches",
     "compare_approaches": "simstats.stats.approaches",
+    "approach_bootstrap": "simstats.stats.approaches",
     "ApproachTTestResult": "simstats.stats.approaches",
     "approach_t_test": "simstats.stats.approaches",
     "approach_margin_test": "simstats.stats.approaches",
@@ -79,7 +80,7 @@ __all__ = [
     "paired_bootstrap", "bootstrap_scores", "bootstrap_score_matrix",
     "randomization_test", "ScoreIntervals",
     # approaches over seeds x items
-    "approach_t_test", "ApproachTTestResult", "approach_margin_test", "paired_margin_test", "MarginTestResult", "compare_approaches", "ApproachComparisonResult",
+    "approach_t_test", "ApproachTTestResult", "approach_margin_test", "paired_margin_test", "MarginTestResult", "compare_approaches", "approach_bootstrap", "ApproachComparisonResult",
     # classical tests (scipy / statsmodels underneath)
     "mcnemar_test", "mcnemar_counts", "sign_test", "wilcoxon_test", "paired_t_test", "two_sample_t_test",
     "welch_t_test", "mann_whitney_test", "two_proportion_z_test", "precision_chi2_test",

@@ -24,7 +24,7 @@ from simstats.stats.results import ALTERNATIVES
 from simstats.stats.metrics import (Metric)
 from simstats.stats.randomization import randomization_test
 from simstats.stats.lazy import lazy_module
-from simstats.stats.approaches import (TARGETS, approach_margin_test, approach_t_test, compare_approaches)
+from simstats.stats.approaches import (TARGETS, approach_bootstrap, approach_margin_test, approach_t_test)
 
 sps = lazy_module("scipy.stats")
 
@@ -595,7 +595,7 @@ def compare_score_distributions(table: pd.DataFrame, *, tests=("welch", "mwu"),
     return out
 
 
-#: --resample choice -> compare_approaches' resample= and the claim it supports.
+#: --resample choice -> approach_bootstrap's resample= and the claim it supports.
 RESAMPLE = {"both": ("seeds", "items"), "items": ("items",), "seeds": ("seeds",)}
 
 
@@ -666,7 +666,7 @@ def _approach_settings(runs, test, resample, results, compared, comparisons, mar
                                   "moments): var_seeds (seed effects), var_items (approach x item effects), "
                                   "var_residual (run x item noise); the three sum to it unless floored")
     else:
-        settings.update(test="approach bootstrap (compare_approaches)", resample=resample,
+        settings.update(test="approach bootstrap (approach_bootstrap)", resample=resample,
                          target=results[0].target if results else "", claim=CLAIMS[resample], pvalue_method="shift",
                          pvalue_rule="add-one", extreme=f"c = {SHIFT_RULE[alternative]}: p = (c + 1)/(B + 1)",
                          n_resamples=n_resamples, seed=seed, **common_attrs,
@@ -689,7 +689,7 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
         The runs of every approach (:func:`runs_from_long`, :func:`runs_from_approaches`).
     test : {"t", "bootstrap"}
         ``"t"``: :func:`simstats.approach_t_test` (the default); ``"bootstrap"``:
-        :func:`simstats.compare_approaches`, resampling what ``resample`` names.
+        :func:`simstats.approach_bootstrap`, resampling what ``resample`` names.
     resample : {"both", "items", "seeds"}
         What the bootstrap resamples (the t-test's claim is about both).
     comparisons : Comparisons
@@ -792,7 +792,7 @@ def compare_approach_runs(runs: Runs, *, test: str = "t", resample: str = "both"
                                                        approaches=(ref, name), paired_seeds=paired_seeds,
                                                        clusters=runs.clusters, **how))
             else:
-                results.append(compare_approaches(runs.stats[idx], runs.metric, runs.approach[idx], runs.seed[idx],
+                results.append(approach_bootstrap(runs.stats[idx], runs.metric, runs.approach[idx], runs.seed[idx],
                                                   resample=RESAMPLE[resample], n_resamples=n_resamples, rng=seed,
                                                   **common))
         except ValueError as err:

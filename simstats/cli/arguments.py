@@ -87,7 +87,7 @@ def prediction_arguments(p, table_help: str, metric_help: str, optional: bool = 
     p.add_argument("--classes", nargs="+", help="classes averaged by macro_f1 (default: all)")
 
 
-#: --resample choices of the approach test (simstats.compare.RESAMPLE maps them to compare_approaches').
+#: --resample choices of the approach test (simstats.compare.RESAMPLE maps them to approach_bootstrap's).
 RESAMPLE_CHOICES = ("both", "items", "seeds")
 
 
@@ -117,6 +117,23 @@ def check_options(args) -> None:
     for attr, flag, ok, requirement in OPTION_CHECKS:
         if hasattr(args, attr) and not ok(getattr(args, attr)):
             raise ValueError(f"{flag} {requirement}, got {getattr(args, attr)}")
+    if hasattr(args, "claim"):   # --claim qualifies --margin: alone it would be silently ignored
+        if args.claim is not None and getattr(args, "margin", None) is None:
+            raise ValueError(f"--claim {args.claim} needs --margin (the margin of the claim, in metric units)")
+        args.claim = args.claim or "non-inferiority"
+
+
+def check_memory(n_bytes: float, what: str) -> None:
+    """Refuse up front, in one line, work whose arrays would need more than half of this machine's memory."""
+    import os
+
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):   # no sysconf (e.g. Windows): nothing to check against
+        return
+    if n_bytes > total / 2:
+        raise ValueError(f"{what} needs about {n_bytes / 2 ** 30:.3g} GiB of memory, more than half of this "
+                         f"machine's {total / 2 ** 30:.3g} GiB; use fewer resamples")
 
 
 def int_list(text: str, flag: str, smallest: int) -> list[int]:

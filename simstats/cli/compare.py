@@ -309,7 +309,7 @@ def add_parser(sub) -> None:
                         "(default: moments)")
     p.add_argument("--margin", type=float,
                    help="approach t-test: also test the --claim with this margin in metric units (default: none)")
-    p.add_argument("--claim", default="non-inferiority", choices=["non-inferiority", "equivalence"],
+    p.add_argument("--claim", choices=["non-inferiority", "equivalence"],
                    help="with --margin: the reference is at most the margin worse than each system "
                         "(non-inferiority), or within the margin of it (equivalence, two one-sided tests) "
                         "(default: non-inferiority)")

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from simstats import __version__
-from simstats.cli.arguments import RegisteredChoices, from_arguments, prediction_arguments, pvalue_rule_argument
+from simstats.cli.arguments import RegisteredChoices, check_memory, from_arguments, prediction_arguments, pvalue_rule_argument
 from simstats.cli.inputs import prepare_inputs
 from simstats.cli.output import csv_text, json_text, markdown_header
 
@@ -85,6 +85,9 @@ def run(args) -> int:
         from simstats.io.write import check_output_folder
         check_output_folder(args.out, args.force)  # before the work
     names, stats, metric, clusters = _competition_inputs(args)
+    # the analysis keeps every resample's score, difference and rank of every system and pair
+    check_memory(16.0 * args.n_resamples * len(names) * (len(names) + 1),
+                 f"--n-resamples {args.n_resamples} with {len(names)} systems")
     # --preset gives every setting; --correction, --correction-scope, --pvalue-rule, --alternative override
     settings = competition_settings(args.preset, correction=args.correction, scope=args.correction_scope,
                                     pvalue_rule=args.pvalue_rule, alternative=args.alternative)

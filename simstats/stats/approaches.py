@@ -49,7 +49,7 @@ from simstats.stats.tolerance import data_scale, negligible
 
 distributions = lazy_module("scipy.stats")
 
-__all__ = ["compare_approaches", "ApproachComparisonResult", "approach_t_test", "ApproachTTestResult",
+__all__ = ["compare_approaches", "approach_bootstrap", "ApproachComparisonResult", "approach_t_test", "ApproachTTestResult",
            "approach_margin_test", "paired_margin_test", "MarginTestResult", "REFERENCES", "VARIANCE_ESTIMATES",
            "MARGIN_HYPOTHESES"]
 
@@ -60,7 +60,7 @@ TARGETS = {("items", "seeds"): "new seeds and new test items",
 
 @dataclass(frozen=True)
 class ApproachComparisonResult(TestResult):
-    """Result of :func:`compare_approaches` (scalars).
+    """Result of :func:`approach_bootstrap` (scalars).
 
     Attributes
     ----------
@@ -101,10 +101,10 @@ class ApproachComparisonResult(TestResult):
     Examples
     --------
     >>> import numpy as np
-    >>> from simstats import accuracy, compare_approaches
+    >>> from simstats import accuracy, approach_bootstrap
     >>> correct = (np.random.default_rng(1).random((6, 200)) < 0.8).astype(float)    # 3 runs each
     >>> stats = np.stack([correct, np.ones_like(correct)], axis=2)
-    >>> res = compare_approaches(stats, accuracy, ["A"] * 3 + ["B"] * 3, n_resamples=1000, rng=0)
+    >>> res = approach_bootstrap(stats, accuracy, ["A"] * 3 + ["B"] * 3, n_resamples=1000, rng=0)
     >>> res.target, res.runs, sorted(res.pvalues)
     ('new seeds and new test items', (3, 3), ['both', 'items', 'seeds'])
     >>> v = res.variance
@@ -196,12 +196,15 @@ def checked_runs(stats, metric: Metric, approach, seed, approaches, paired_seeds
     return stats, names, runs, pairing
 
 
-def compare_approaches(stats, metric: Metric, approach, seed_id=None, *, approaches=None,
+def approach_bootstrap(stats, metric: Metric, approach, seed_id=None, *, approaches=None,
                        resample=("seeds", "items"), alternative: str = "two-sided", n_resamples: int = 10_000,
                        confidence_level: float | None = 0.95, pvalue_method: str = "shift",
                        pvalue_rule: str = "add-one", paired_seeds=None, clusters=None, compress_items: bool = True,
                        rng, seed=Renamed("seed_id"), convention=Renamed("pvalue_method")) -> ApproachComparisonResult:
-    """Test whether approach A is better than approach B over seeds and test items.
+    """The seeds x items bootstrap of approach A against approach B (the multi-bootstrap).
+
+    :func:`approach_bootstrap` calls it when asked for the bootstrap; its default is the approach t-test
+    (:func:`approach_t_test`), as ``simstats compare``'s is.
 
     Parameters
     ----------
@@ -251,7 +254,7 @@ def compare_approaches(stats, metric: Metric, approach, seed_id=None, *, approac
     Four runs (seeds) of each approach, scored on the same 300 items:
 
     >>> import numpy as np
-    >>> from simstats import accuracy, compare_approaches, paired_bootstrap
+    >>> from simstats import accuracy, approach_bootstrap, paired_bootstrap
     >>> rng = np.random.default_rng(7)
     >>> hard = rng.random(300) < 0.3
     >>> def run(skill):                                     # one seed: correct (1) or not per item
@@ -259,7 +262,7 @@ def compare_approaches(stats, metric: Metric, approach, seed_id=None, *, approac
     >>> correct = np.stack([run(0.88 + d) for d in rng.normal(0, 0.01, 4)]
     ...                    + [run(0.84 + d) for d in rng.normal(0, 0.01, 4)])
     >>> stats = np.stack([correct, np.ones_like(correct)], axis=2)
-    >>> res = compare_approaches(stats, accuracy, ["A"] * 4 + ["B"] * 4, n_resamples=2000, rng=0)
+    >>> res = approach_bootstrap(stats, accuracy, ["A"] * 4 + ["B"] * 4, n_resamples=2000, rng=0)
     >>> round(res.statistic, 4), round(res.pvalue, 3), [round(x, 3) for x in res.confidence_interval]
     (0.0458, 0.086, [-0.004, 0.101])
 
@@ -272,12 +275,12 @@ def compare_approaches(stats, metric: Metric, approach, seed_id=None, *, approac
     same draws:
 
     >>> one = stats[[0, 4]]
-    >>> items = compare_approaches(one, accuracy, ["A", "B"], resample=("items",), n_resamples=2000, rng=3)
+    >>> items = approach_bootstrap(one, accuracy, ["A", "B"], resample=("items",), n_resamples=2000, rng=3)
     >>> bool(items.pvalue == paired_bootstrap(one, accuracy, n_resamples=2000, rng=3).pvalue[0])
     True
     """
-    seed_id = renamed("compare_approaches", "seed", "seed_id", seed, seed_id, None)
-    pvalue_method = renamed("compare_approaches", "convention", "pvalue_method", convention, pvalue_method, "shift")
+    seed_id = renamed("approach_bootstrap", "seed", "seed_id", seed, seed_id, None)
+    pvalue_method = renamed("approach_bootstrap", "convention", "pvalue_method", convention, pvalue_method, "shift")
     check_bootstrap_options(alternative, pvalue_method, n_resamples, confidence_level, pvalue_rule=pvalue_rule)
     resample = tuple(sorted(set(resample)))
     if resample not in TARGETS:
@@ -462,13 +465,13 @@ def approach_t_test(stats, metric: Metric, approach, seed_id=None, *, approaches
     Parameters
     ----------
     stats, metric, approach, seed_id, approaches
-        As in :func:`compare_approaches`; at least 2 runs per approach.  Ratio metrics (F1, BLEU, ...)
+        As in :func:`approach_bootstrap`; at least 2 runs per approach.  Ratio metrics (F1, BLEU, ...)
         enter through their linearisation at each run's statistics.
     alternative : {"two-sided", "greater", "less"}
         "greater": A is better than B.
     confidence_level : float or None
         Level of the two-sided t interval of the difference, whatever ``alternative`` (as
-        :func:`compare_approaches`' interval); None: no interval.
+        :func:`approach_bootstrap`' interval); None: no interval.
     paired_seeds : bool, optional
         Both approaches ran the same seed ids and a seed shares something between them (default:
         when both approaches have the same ids).
@@ -478,7 +481,7 @@ def approach_t_test(stats, metric: Metric, approach, seed_id=None, *, approaches
         Reference distribution of the studentised difference (above).
     variance : {"moments", "bootstrap"}
         How Var(difference) is estimated: the method of moments (default), or the multi-bootstrap
-        (:func:`compare_approaches` resampling seeds, items and both from one set of ``n_resamples``
+        (:func:`approach_bootstrap` resampling seeds, items and both from one set of ``n_resamples``
         draws) corrected for the crossed design
         (:func:`simstats.stats.crossed.bootstrap_variance`: the same estimate up to Monte Carlo
         error, with ratio metrics resampled rather than linearised).  The reference is the same.
@@ -504,7 +507,7 @@ def approach_t_test(stats, metric: Metric, approach, seed_id=None, *, approaches
 
     See Also
     --------
-    compare_approaches : the multi-bootstrap of the same difference.
+    approach_bootstrap : the multi-bootstrap of the same difference.
     approach_margin_test : non-inferiority and equivalence from the same difference.
 
     Examples
@@ -557,7 +560,7 @@ def _approach_t(stats, metric, approach, seed_id, *, approaches, alternative, co
     parts = {"seeds": est.seeds, "units": est.units, "residual": est.residual, "total": est.variance}
     floored = est.floored
     if variance == "bootstrap":
-        boot = compare_approaches(stats, metric, approach, seed_id, approaches=approaches, n_resamples=n_resamples,
+        boot = approach_bootstrap(stats, metric, approach, seed_id, approaches=approaches, n_resamples=n_resamples,
                                   confidence_level=None, paired_seeds=paired_seeds, clusters=clusters, rng=rng)
         total, *split, floored = bootstrap_variance(boot.variance["seeds"], boot.variance["items"],
                                                     boot.variance["both"], runs=est.runs, n_units=est.n_units,
@@ -869,3 +872,65 @@ def paired_margin_test(stats, metric: Metric, *, margin: float, hypothesis: str 
               f"(t on {df} df{', TOST' if hypothesis == 'equivalence' else ''})")
     return _margin_result(delta, se, dist, margin, hypothesis, alpha, names, method,
                           ConfidenceInterval(delta - half, delta + half), df)
+
+
+APPROACH_TESTS = ("t", "bootstrap")
+
+
+def compare_approaches(stats, metric: Metric, approach, seed_id=None, *, test: str | None = None, resample=None,
+                       approaches=None, alternative: str = "two-sided", confidence_level: float | None = 0.95,
+                       paired_seeds=None, clusters=None, n_resamples: int = 10_000, rng=None, **options):
+    """Compare approach A with approach B over seeds and test items, with the defaults of ``simstats compare``.
+
+    The default is the approach t-test (:func:`approach_t_test`), which holds its level over new seeds and
+    new test items in the approaches study, also with 3 seeds when seed variance dominates.  The seeds x items
+    bootstrap (:func:`approach_bootstrap`) runs only on request: ``test="bootstrap"``, or ``resample=``
+    naming what to resample (as ``--resample`` does on the command line).
+
+    Parameters
+    ----------
+    stats, metric, approach, seed_id, approaches, alternative, confidence_level, paired_seeds, clusters
+        As in :func:`approach_t_test`.
+    test : {"t", "bootstrap"}, optional
+        The test (default: ``"t"``, or ``"bootstrap"`` when ``resample`` is given).
+    resample : tuple of {"seeds", "items"}, optional
+        The bootstrap's claim (:func:`approach_bootstrap`; default there: seeds and items).
+    n_resamples, rng
+        The bootstrap's resamples and seeded generator (required for the bootstrap, and for the t-test's
+        ``variance="bootstrap"``).
+    **options
+        Further keywords of the chosen test (e.g. ``variance``, ``reference`` of the t-test;
+        ``pvalue_method``, ``pvalue_rule`` of the bootstrap).
+
+    Returns
+    -------
+    ApproachTTestResult or ApproachComparisonResult
+        The chosen test's result.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simstats import accuracy, approach_t_test, compare_approaches
+    >>> correct = (np.random.default_rng(1).random((6, 200)) < 0.8).astype(float)    # 3 runs each
+    >>> stats = np.stack([correct, np.ones_like(correct)], axis=2)
+    >>> labels = ["A"] * 3 + ["B"] * 3
+    >>> res = compare_approaches(stats, accuracy, labels)
+    >>> res.pvalue == approach_t_test(stats, accuracy, labels).pvalue
+    True
+    >>> compare_approaches(stats, accuracy, labels, resample=("items",), n_resamples=500, rng=0).target
+    'these trained runs on new test items'
+    """
+    test = ("bootstrap" if resample is not None else "t") if test is None else test
+    if test not in APPROACH_TESTS:
+        raise ValueError(f"test must be one of {APPROACH_TESTS}, got {test!r}")
+    common = dict(approaches=approaches, alternative=alternative, confidence_level=confidence_level,
+                  paired_seeds=paired_seeds, clusters=clusters, n_resamples=n_resamples, rng=rng)
+    if test == "t":
+        if resample is not None:
+            raise ValueError("resample= is the bootstrap's claim; the t-test's claim is new seeds and new test items")
+        return approach_t_test(stats, metric, approach, seed_id, **common, **options)
+    if rng is None:
+        raise ValueError("the bootstrap needs a seeded generator: pass rng (an int or a numpy Generator)")
+    return approach_bootstrap(stats, metric, approach, seed_id, resample=("seeds", "items") if resample is None
+                              else resample, **common, **options)
+

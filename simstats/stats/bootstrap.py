@@ -41,7 +41,7 @@ from simstats.stats.results import (BootstrapResult, ConfidenceInterval, ScoreIn
 __all__ = ["paired_bootstrap", "bootstrap_scores", "bootstrap_score_matrix", "extreme_counts", "pvalues_from_counts",
            "PVALUE_METHODS", "PAIRED_PVALUE_METHODS", "PVALUE_RULES"]
 
-#: Which replicates count as extreme, for every bootstrap test (paired_bootstrap, compare_approaches).
+#: Which replicates count as extreme, for every bootstrap test (paired_bootstrap, approach_bootstrap).
 PVALUE_METHODS = ("shift", "percentile")
 #: paired_bootstrap also takes sacrebleu's.
 PAIRED_PVALUE_METHODS = PVALUE_METHODS + ("sacrebleu",)

@@ -15,7 +15,7 @@ import scipy.stats as sps
 from conftest import run_cli, write_table
 
 import simstats
-from simstats.stats.approaches import compare_approaches
+from simstats.stats.approaches import approach_bootstrap
 from simstats.stats.power import plan, seeds_items_grid, variance_components
 
 ITEMS = 2000
@@ -97,7 +97,7 @@ def test_t_test_refuses_what_it_does_not_do(tmp_path, capsys, example):
 
 
 def test_bootstrap_gives_one_answer_with_a_ci_equal_to_the_library(tmp_path, capsys, example):
-    """--test bootstrap: the CLI's numbers are compare_approaches' with the same seed."""
+    """--test bootstrap: the CLI's numbers are approach_bootstrap's with the same seed."""
     long, stats, labels, ids = example
     path = write(tmp_path, long)
     code, out, err = run(capsys, "compare", path, "--test", "bootstrap", "--n-resamples", 2000, "--seed", 7,
@@ -109,7 +109,7 @@ def test_bootstrap_gives_one_answer_with_a_ci_equal_to_the_library(tmp_path, cap
     settings = doc["settings"]
     assert settings["resample"] == "both" and settings["alternative"] == "two-sided"
     assert settings["pvalue_method"] == "shift" and settings["target"] == "new seeds and new test items"
-    direct = compare_approaches(stats, simstats.accuracy, labels, ids, approaches=("B", "A"), n_resamples=2000,
+    direct = approach_bootstrap(stats, simstats.accuracy, labels, ids, approaches=("B", "A"), n_resamples=2000,
                                 rng=7)
     assert direct.paired_seeds and other["paired_seeds"] is True
     assert other["difference"] == pytest.approx(direct.statistic, rel=1e-12)
@@ -150,13 +150,13 @@ def test_header_names_the_convention_and_the_claim(tmp_path, capsys, example):
 
 @pytest.mark.parametrize("flag, resample", [("both", ("seeds", "items")), ("items", ("items",)),
                                             ("seeds", ("seeds",))])
-def test_resample_maps_to_compare_approaches(tmp_path, capsys, example, flag, resample):
+def test_resample_maps_to_approach_bootstrap(tmp_path, capsys, example, flag, resample):
     long, stats, labels, ids = example
     path = write(tmp_path, long)
     code, out, _ = run(capsys, "compare", path, "--resample", flag, "--n-resamples", 500, "--seed", 3,
                        "--alternative", "greater", "--format", "json")
     row = json.loads(out)["rows"][1]
-    direct = compare_approaches(stats, simstats.accuracy, labels, ids, approaches=("B", "A"), resample=resample,
+    direct = approach_bootstrap(stats, simstats.accuracy, labels, ids, approaches=("B", "A"), resample=resample,
                                 alternative="greater", n_resamples=500, rng=3)
     assert code == 0
     assert (row["pvalue"], row["difference_ci_low"], row["difference_ci_high"]) == \

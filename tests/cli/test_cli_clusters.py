@@ -8,7 +8,7 @@ import pytest
 
 import simstats
 from conftest import run_cli, write_table
-from simstats.stats.approaches import compare_approaches
+from simstats.stats.approaches import approach_bootstrap
 
 
 def documents(rng, n_docs=40, per_doc=5):
@@ -77,7 +77,7 @@ def test_long_table_clusters_reach_the_approach_test(tmp_path, capsys):
     seeds = np.array([k for _, k in runs.index])
     best = "B" if correct[labels == "B"].mean() >= correct[labels == "A"].mean() else "A"
     other = "A" if best == "B" else "B"
-    ref = compare_approaches(stats, simstats.accuracy, labels, seeds, approaches=(best, other),
+    ref = approach_bootstrap(stats, simstats.accuracy, labels, seeds, approaches=(best, other),
                              n_resamples=400, clusters=np.arange(60) // 6, rng=0)
     assert got["rows"][1]["pvalue"] == pytest.approx(ref.pvalue, abs=1e-12)
     assert got["rows"][1]["difference_ci_low"] == pytest.approx(ref.confidence_interval.low, abs=1e-12)

@@ -47,8 +47,8 @@ def test_renamed_keywords_warn_and_give_the_same_answer():
 
 
 @pytest.mark.parametrize("function, old, new", [
-    ("paired_bootstrap", "convention", "pvalue_method"), ("compare_approaches", "convention", "pvalue_method"),
-    ("compare_approaches", "seed", "seed_id"), ("approach_t_test", "seed", "seed_id"),
+    ("paired_bootstrap", "convention", "pvalue_method"), ("approach_bootstrap", "convention", "pvalue_method"),
+    ("approach_bootstrap", "seed", "seed_id"), ("approach_t_test", "seed", "seed_id"),
     ("approach_margin_test", "seed", "seed_id"), ("simstats.stats.power.variance_components", "seed", "seed_id"),
     ("simstats.compare.compare_systems", "seed", "rng"), ("simstats.compare.compare_systems", "convention", "pvalue_method"),
     ("simstats.compare.compare_score_distributions", "seed", "rng"),

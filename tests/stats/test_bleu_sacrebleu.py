@@ -158,9 +158,9 @@ def test_sacrebleu_convention_is_two_sided_only():
                         pvalue_method="sacrebleu")
     with pytest.raises(InputError, match="--test bootstrap"):
         compare_systems(["a", "b"], stats, metrics.bleu, test="randomization", pvalue_method="sacrebleu")
-    from simstats.stats.approaches import compare_approaches
+    from simstats.stats.approaches import approach_bootstrap
     with pytest.raises(ValueError, match="pvalue_method must be one of"):
-        compare_approaches(np.concatenate([stats, stats]), metrics.bleu, ["a", "b", "a", "b"], [0, 0, 1, 1],
+        approach_bootstrap(np.concatenate([stats, stats]), metrics.bleu, ["a", "b", "a", "b"], [0, 0, 1, 1],
                            pvalue_method="sacrebleu", rng=0)
 
 

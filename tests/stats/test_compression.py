@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from simstats.stats.approaches import compare_approaches
+from simstats.stats.approaches import approach_bootstrap
 from simstats.stats.bootstrap import bootstrap_score_matrix, paired_bootstrap
 from simstats.stats.engine import BOOTSTRAP_COMPRESS_FACTOR, item_groups
 from simstats.stats.metrics import accuracy, get_metric, label_statistics
@@ -189,7 +189,7 @@ def test_compressed_cluster_bootstrap_and_approach_test_keep_their_identities():
     assert a.pvalue[0] == b.pvalue[0]
     # one run per approach over items is the paired bootstrap, compressed or not
     for compress in (True, False):
-        one = compare_approaches(stats, accuracy, ["A", "B"], resample=("items",), n_resamples=3000, rng=5,
+        one = approach_bootstrap(stats, accuracy, ["A", "B"], resample=("items",), n_resamples=3000, rng=5,
                                  compress_items=compress)
         ref = paired_bootstrap(stats, accuracy, n_resamples=3000, rng=5, compress_items=compress)
         assert one.pvalue == pytest.approx(ref.pvalue[0])

@@ -310,11 +310,15 @@ def test_margin_tests_hold_alpha_at_the_margin(hypothesis, regime):
 
 
 def test_runs_without_any_variation():
-    """Identical approaches whose runs do not vary: no evidence of a difference (p = 1, CI of width 0);
-    a difference with no variation at all cannot be tested and is an error naming it."""
+    """Identical approaches whose runs do not vary: no evidence of a difference (p = 1) and no variance for an
+    interval (NaN, not a width-0 interval; the margin claim not tested); a difference with no variation at all
+    cannot be tested and is an error naming it."""
     same = np.tile((np.arange(50) % 3 == 0).astype(float), (6, 1))
     res = simstats.approach_t_test(_as_stats(same), simstats.accuracy, ["A"] * 3 + ["B"] * 3)
-    assert res.pvalue == 1.0 and res.statistic == 0.0 and tuple(res.confidence_interval) == (0.0, 0.0)
+    assert res.pvalue == 1.0 and res.statistic == 0.0 and np.isnan(res.df)
+    assert all(np.isnan(v) for v in res.confidence_interval)
+    margin = simstats.approach_margin_test(_as_stats(same), simstats.accuracy, ["A"] * 3 + ["B"] * 3, margin=0.01)
+    assert np.isnan(margin.pvalue) and not margin.shown and "not tested" in margin.verdict
     shifted = np.vstack([np.full((3, 50), 0.5), np.full((3, 50), 0.6)])   # B 0.1 better on every item and run
     with pytest.raises(ValueError, match="differ by -0.1 but nothing varies over seeds or items"):
         simstats.approach_t_test(_as_stats(shifted), simstats.accuracy, ["A"] * 3 + ["B"] * 3)
@@ -342,7 +346,7 @@ def test_corrected_bootstrap_variance_is_the_method_of_moments_estimate(paired):
         res = simstats.approach_t_test(_as_stats(values), simstats.accuracy, labels, seeds, paired_seeds=paired,
                                        variance="bootstrap", n_resamples=4000, rng=r)
         corrected.append(res.variance["total"])
-        raw.append(simstats.compare_approaches(_as_stats(values), simstats.accuracy, labels, seeds, rng=r,
+        raw.append(simstats.approach_bootstrap(_as_stats(values), simstats.accuracy, labels, seeds, rng=r,
                                                paired_seeds=paired, n_resamples=4000,
                                                confidence_level=None).variance["both"])
     corrected = np.asarray(corrected)

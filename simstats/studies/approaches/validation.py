@@ -10,7 +10,7 @@ outcomes from the instance-level noise model (:mod:`simstats.sim.noise`).  The t
   (items fixed: the seed scores carry the test set's own sampling error only through each score);
 * ``aso_0.5``, ``aso_0.2``: Almost Stochastic Order (deepsig convention, :func:`simstats.aso`) of the
   observed better approach over the other, "better" when eps_min < 0.5 (resp. 0.2);
-* ``approach_seeds``, ``approach_items``, ``approach_both``: :func:`simstats.compare_approaches`,
+* ``approach_seeds``, ``approach_items``, ``approach_both``: :func:`simstats.approach_bootstrap`,
   difference of the approaches' mean score, two-sided, resampling seeds only, items only, or both;
 * ``approach_t``: :func:`simstats.approach_t_test`, the default of ``simstats compare`` with
   several seeds (method-of-moments variance over seeds and items, fitted-components reference);
@@ -50,7 +50,7 @@ from simstats.stats.lazy import lazy_module
 from simstats.sim.schema import apply_schema
 from simstats.stats.metrics import accuracy
 from simstats.stats.aso import MIN_SCORES as ASO_MIN_SCORES
-from simstats.stats.approaches import approach_t_test, compare_approaches, oriented_unit_values, t_reference
+from simstats.stats.approaches import approach_bootstrap, approach_t_test, oriented_unit_values, t_reference
 from simstats.stats.crossed import bootstrap_variance, crossed_variance
 from simstats.stats.power import components_from_mean_squares, power, variance_components
 from simstats.sim.seeding import generator
@@ -239,15 +239,15 @@ def _resampling_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resa
     rows = np.r_[0:k, big_k:big_k + k]
     st, sc = unit_stats[rows], scores[rows]
     out = {}
-    first = compare_approaches(st[[0, k]], accuracy, ["A", "B"], resample=("items",), n_resamples=n_resamples,
+    first = approach_bootstrap(st[[0, k]], accuracy, ["A", "B"], resample=("items",), n_resamples=n_resamples,
                                confidence_level=None, pvalue_rule="fraction", clusters=clusters, rng=rng)
     out["single_run"] = float(first.pvalue)
     if k >= ASO_MIN_SCORES:
         eps = winner_aso(sc[:k], sc[k:], rng)
         out["aso_0.5"] = out["aso_0.2"] = eps
-    # one bootstrap answers the three claims: each p-value is what compare_approaches gives with that
+    # one bootstrap answers the three claims: each p-value is what approach_bootstrap gives with that
     # resample alone (the same draws of items and of seeds)
-    res = compare_approaches(st, accuracy, resample=("seeds", "items"), n_resamples=n_resamples,
+    res = approach_bootstrap(st, accuracy, resample=("seeds", "items"), n_resamples=n_resamples,
                              confidence_level=None, pvalue_rule="fraction", clusters=clusters, rng=rng,
                              **_labels(k, paired))
     for key, source in (("approach_seeds", "seeds"), ("approach_items", "items"), ("approach_both", "both")):
@@ -259,7 +259,7 @@ def _resampling_tests(unit_stats: np.ndarray, scores: np.ndarray, k: int, n_resa
 def corrected_bootstrap_pvalue(stats: np.ndarray, k: int, clusters: np.ndarray | None, variance: dict,
                                paired: bool = False) -> float:
     """Two-sided p-value of ``approach_t_test(variance="bootstrap")`` on ``stats`` (k runs of A, then k of
-    B) from the bootstrap variances ``variance`` of :func:`compare_approaches` on the same runs."""
+    B) from the bootstrap variances ``variance`` of :func:`approach_bootstrap` on the same runs."""
     values = oriented_unit_values(stats, accuracy, clusters)
     est = crossed_variance(values[:k], values[k:], paired=paired)
     total = bootstrap_variance(variance["seeds"], variance["items"], variance["both"], runs=est.runs,

@@ -30,7 +30,7 @@ import pandas as pd
 from simstats.sim.noise import make_item_set, simulate_models, unit_statistics
 from simstats.sim.scenario import SPLITS, ApproachSpec, Scenario, SeedDistribution
 from simstats.sim.seeding import generator
-from simstats.stats.approaches import approach_t_test, compare_approaches
+from simstats.stats.approaches import approach_bootstrap, approach_t_test
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.classical import mcnemar_counts, two_proportion_z_test
 from simstats.stats.metrics import get_metric
@@ -112,7 +112,7 @@ def approach_tests(stats: np.ndarray, scores: np.ndarray, k: int, metric, cluste
     big_k = stats.shape[0] // 2
     rows = np.r_[0:k, big_k:big_k + k]
     st, sc = stats[rows], scores[rows]
-    first = compare_approaches(st[[0, k]], metric, ["A", "B"], resample=("items",), n_resamples=n_resamples,
+    first = approach_bootstrap(st[[0, k]], metric, ["A", "B"], resample=("items",), n_resamples=n_resamples,
                                confidence_level=None, pvalue_rule="fraction", clusters=clusters, rng=rng)
     out = {"single_run": float(first.pvalue), "aso_0.5": winner_aso(sc[:k], sc[k:], rng)}
     with warnings.catch_warnings():

@@ -206,7 +206,7 @@ def test_corrected_bootstrap_row_is_approach_t_test_with_the_bootstrap_variance(
     """The study's corrected-bootstrap p-value, from the seeds x items bootstrap it already ran, is
     approach_t_test(variance="bootstrap") on the same runs with the same generator state; unpaired and
     paired seeds."""
-    from simstats import accuracy, approach_t_test, compare_approaches
+    from simstats import accuracy, approach_t_test, approach_bootstrap
     from simstats.studies.approaches.validation import corrected_bootstrap_pvalue
 
     rng = np.random.default_rng(4)
@@ -219,7 +219,7 @@ def test_corrected_bootstrap_row_is_approach_t_test_with_the_bootstrap_variance(
     labels = np.array(["A"] * k + ["B"] * k)
     for paired in (False, True):
         seeds = np.r_[0:k, 0:k] if paired else None
-        boot = compare_approaches(stats, accuracy, labels, seeds, n_resamples=500, confidence_level=None, rng=9,
+        boot = approach_bootstrap(stats, accuracy, labels, seeds, n_resamples=500, confidence_level=None, rng=9,
                                   paired_seeds=paired)
         direct = approach_t_test(stats, accuracy, labels, seeds, paired_seeds=paired, variance="bootstrap",
                                  n_resamples=500, rng=9, confidence_level=None)
