@@ -81,6 +81,7 @@ def _suite_settings(suite: Suite, *, scope, correction, reference, anchor, alpha
     settings = {
         "models": k, "tasks": n_tasks, "unit": suite.unit, "runs_per_task": suite.runs_per_task,
         "units_per_task": [min(units), max(units)], "samples_per_item": list(suite.samples) if paired else None,
+        "items_left_out": suite.items_left_out if paired else None,
         "alpha": alpha, "higher_is_better": higher_is_better,
         "friedman_statistic": friedman.statistic if friedman else None,
         "friedman_pvalue": friedman.pvalue if friedman else None,

@@ -63,6 +63,17 @@ def from_arguments(p, several_tasks: bool = True) -> None:
                         "--from mt needs them)")
     p.add_argument("--filter", dest="filter_name", metavar="NAME",
                    help="with --from lm-eval: the filter of a task with several (default: none, or the task's only one)")
+    log_arguments(p)
+
+
+def log_arguments(p) -> None:
+    """``--strict`` and ``--shared-items``: what to do with unusable logs and with items not every model has."""
+    p.add_argument("--strict", action="store_true",
+                   help="with --from lm-eval/inspect/helm: refuse the input when one log is unusable (unfinished, "
+                        "malformed, unscored) (default: leave such a log out, with one warning naming it)")
+    p.add_argument("--shared-items", action="store_true",
+                   help="with --from: compare each task on the items every model scored, the others left out and "
+                        "counted in the header (default: refuse models that lack items of a task)")
 
 
 def pvalue_rule_argument(p, default: str = "add-one") -> None:

@@ -80,10 +80,12 @@ def run(args) -> int:
                                 + (" and of samples per item (item means over the epochs)" if high > 1 else "")
                                 + " (not their training procedures)"))
     decision = ""
+    if scored is not None:
+        decision = items_line(scored)
     if args.margin is not None or args.fail_on is not None:
         out = one_run_decisions(out, names, stats, metric, args, clusters)
         if args.margin is not None:
-            decision = (f"decision: is the reference {'non-inferior' if args.claim == 'non-inferiority' else 'equivalent'}"
+            decision += (f"decision: is the reference {'non-inferior' if args.claim == 'non-inferiority' else 'equivalent'}"
                         f" to each system with margin {args.margin:g}? ({args.claim} test: paired t-test over "
                         f"{'clusters' if clusters is not None else 'items'}"
                         f"{', two one-sided tests' if args.claim == 'equivalence' else ', one-sided'} at alpha = "
@@ -129,7 +131,7 @@ def compare_tasks(args, tasks) -> int:
                               n_resamples=args.n_resamples, rng=args.seed, pvalue_method=args.pvalue_method or "shift", pvalue_rule=args.pvalue_rule or "add-one",
                               clusters=paired.clusters)
         low, high = paired.samples
-        frames.append(out.assign(task=paired.task, items=paired.stats.shape[1],
+        frames.append(out.assign(task=paired.task, items=paired.stats.shape[1], items_left_out=paired.items_left_out,
                                  clusters=int(paired.clusters.max() + 1) if paired.clusters is not None else np.nan,
                                  samples_per_item=f"{low}" if low == high else f"{low}-{high}"))
     first = frames[0].attrs
@@ -155,8 +157,21 @@ def compare_tasks(args, tasks) -> int:
                               f"column clusters; correction {correction} over {scope}\n"
                               f"claim: {a['claim']}\n"
                               f"H1: reference {IMPROVEMENT_H1[a['alternative']]} system; "
-                              f"{sides(a['alternative'], args.confidence)}; {DIFFERENCE_SIGN}\n")
+                              f"{sides(a['alternative'], args.confidence)}; {DIFFERENCE_SIGN}\n"
+                              "items: each task's items and samples per item in columns items and samples_per_item"
+                              + ("; items_left_out: items not every model scored, left out (--shared-items)\n"
+                                 if args.shared_items else "\n"))
     return 0
+
+
+def items_line(paired) -> str:
+    """The header line of an evaluation's task: its items, the samples per item used, the items left out."""
+    low, high = paired.samples
+    samples = f"{low}" if low == high else f"{low} to {high}"
+    return (f"items: {paired.stats.shape[1]}, {samples} sample{'' if high == 1 else 's'} per item"
+            + (" (each item's mean over its samples)" if high > 1 else "")
+            + (f"; {paired.items_left_out} item{'' if paired.items_left_out == 1 else 's'} not scored by every "
+               "model left out (--shared-items)" if paired.items_left_out else "") + "\n")
 
 
 def one_run_decisions(out, names, stats, metric, args, clusters):

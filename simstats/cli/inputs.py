@@ -123,17 +123,18 @@ def evaluations(args):
     elif args.from_format == "lm-eval":
         from simstats.io.lm_eval import read_lm_eval
         evaluations = read_lm_eval(paths, task=args.task, metric=args.score, filter=args.filter_name,
-                                   cluster_field=args.clusters)
+                                   cluster_field=args.clusters, strict=args.strict)
     elif args.from_format == "inspect":
         from simstats.io.inspect import read_inspect
-        evaluations = read_inspect(paths, scorer=args.score, cluster_field=args.clusters)
+        evaluations = read_inspect(paths, scorer=args.score, cluster_field=args.clusters, strict=args.strict)
     else:
         from simstats.io.helm import read_helm
-        evaluations = read_helm(paths, stat=args.score, cluster_field=args.clusters)
+        evaluations = read_helm(paths, stat=args.score, cluster_field=args.clusters, strict=args.strict)
     if args.from_format != "lm-eval" and args.filter_name is not None:
         raise InputError(f"--filter applies to --from lm-eval, not --from {args.from_format}")
     tasks = [args.task] if args.task is not None else shared_tasks(evaluations, models=args.systems)
-    return [paired_scores(evaluations, task=task, models=args.systems) for task in tasks]
+    return [paired_scores(evaluations, task=task, models=args.systems, shared_items=args.shared_items)
+            for task in tasks]
 
 
 def runs_of(args, table):
@@ -204,11 +205,11 @@ def suite_input(args):
         raise InputError(f"--filter applies to --from lm-eval, not --from {source}")
     if source == "lm-eval":
         from simstats.io.lm_eval import read_lm_eval
-        evaluations = read_lm_eval(paths, metric=args.score, filter=args.filter_name)
+        evaluations = read_lm_eval(paths, metric=args.score, filter=args.filter_name, strict=args.strict)
     elif source == "inspect":
         from simstats.io.inspect import read_inspect
-        evaluations = read_inspect(paths, scorer=args.score)
+        evaluations = read_inspect(paths, scorer=args.score, strict=args.strict)
     else:
         from simstats.io.helm import read_helm
-        evaluations = read_helm(paths, stat=args.score)
-    return suite_from_evaluations(evaluations)
+        evaluations = read_helm(paths, stat=args.score, strict=args.strict)
+    return suite_from_evaluations(evaluations, shared_items=args.shared_items)

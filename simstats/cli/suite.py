@@ -5,6 +5,7 @@ from simstats.cli.output import csv_text, json_text, markdown_header
 from pathlib import Path
 
 from simstats import __version__
+from simstats.cli.arguments import log_arguments
 from simstats.cli.inputs import suite_input
 
 def run(args) -> int:
@@ -29,7 +30,10 @@ def run(args) -> int:
     if s["unit"] == "items":
         samples = s["samples_per_item"]
         level = (f"{span(*units)} items per task"
-                 + (f" (item means over {span(*samples)} samples)" if samples[1] > 1 else ""))
+                 + (f" (item means over {span(*samples)} samples)" if samples[1] > 1 else
+                    ", 1 sample per item")
+                 + (f", {suite.items_left_out} items not scored by every model left out (--shared-items)"
+                    if suite.items_left_out else ""))
     else:
         level = f"{s['runs_per_task']} runs per task" if s["unit"] == "runs" else "one score per model and task"
     friedman = (f"{s['method_friedman']}: chi-square {s['friedman_statistic']:.4g}, p = {s['friedman_pvalue']:.4g}"
@@ -129,6 +133,7 @@ def add_parser(sub) -> None:
                         "exact_match)")
     p.add_argument("--filter", dest="filter_name", metavar="NAME",
                    help="with --from lm-eval: the filter of tasks with several (default: none, or the task's only one)")
+    log_arguments(p)
     p.add_argument("--run", metavar="COLUMN",
                    help="the column naming each run (default: seed or run if the table has it, else one run each)")
     p.add_argument("--reference", metavar="MODEL",

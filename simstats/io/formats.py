@@ -7,6 +7,56 @@ such a table into the per-item statistics the tests take.
 """
 from __future__ import annotations
 
+from simstats.io.checks import InputError
+
+class InputConflict(InputError):
+    """Logs that contradict each other (two runs of one model and task): refused, never skipped as unusable."""
+
+
+class UnusableLogs:
+    """The logs a reader left out, each with its reason: a log that is unusable (unfinished, malformed, not
+    scored) is skipped with one warning each, unless ``strict``, when the first refuses the whole input.
+
+    Use :meth:`each` around the reading of one log, then :meth:`report` once every log was tried.
+
+    Examples
+    --------
+    >>> logs = UnusableLogs(strict=False)
+    >>> for name in ("a", "b"):
+    ...     with logs.each():
+    ...         if name == "b":
+    ...             raise InputError("--from x: b: not finished")
+    >>> logs.reasons
+    ['--from x: b: not finished']
+    """
+
+    def __init__(self, strict: bool = False):
+        self.strict = strict
+        self.reasons: list[str] = []
+
+    def each(self):
+        import contextlib
+
+        @contextlib.contextmanager
+        def one_log():
+            try:
+                yield
+            except InputError as err:
+                if self.strict or isinstance(err, InputConflict):
+                    raise
+                self.reasons.append(str(err))
+        return one_log()
+
+    def report(self, anything_read: bool) -> None:
+        """Warn once per log left out; with nothing read, refuse with the first reason."""
+        import warnings
+
+        if not anything_read and self.reasons:
+            raise InputError(self.reasons[0])
+        for reason in self.reasons:
+            warnings.warn(f"{reason}; log left out (--strict refuses such input)")
+
+
 #: The columns every reader returns (``cluster`` and ``item_hash`` may be empty).
 COLUMNS = ("model", "task", "item", "score", "epoch", "cluster", "item_hash")
 

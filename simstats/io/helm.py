@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from simstats.io.checks import InputError
-from simstats.io.formats import COLUMNS
+from simstats.io.formats import COLUMNS, InputConflict, UnusableLogs
 
 __all__ = ["read_helm", "DEFAULT_STAT"]
 
@@ -52,8 +52,8 @@ def run_folders(paths) -> list[Path]:
     return out
 
 
-def read_helm(paths, *, stat: str | None = None, split: str = "test", cluster_field: str | None = None
-              ) -> pd.DataFrame:
+def read_helm(paths, *, stat: str | None = None, split: str = "test", cluster_field: str | None = None,
+              strict: bool = False) -> pd.DataFrame:
     """Per-instance scores of HELM runs, in the readers' shape (:data:`simstats.io.formats.COLUMNS`).
 
     Parameters
@@ -66,6 +66,9 @@ def read_helm(paths, *, stat: str | None = None, split: str = "test", cluster_fi
         The split whose statistics are read (default ``test``).
     cluster_field : str, optional
         A field of the instances in ``instances.json`` holding a cluster id (e.g. ``sub_split``).
+    strict : bool
+        Refuse the input when one run is unusable (a malformed file, a missing statistic); by default such
+        a run is left out with a warning naming it and why (:class:`simstats.io.formats.UnusableLogs`).
 
     Returns
     -------
@@ -92,13 +95,16 @@ def read_helm(paths, *, stat: str | None = None, split: str = "test", cluster_fi
     """
     stat = stat or DEFAULT_STAT
     frames, seen = [], {}
+    unusable = UnusableLogs(strict)
     for folder in run_folders(paths):
-        model, task = _run_names(folder)
-        if (model, task) in seen:
-            raise InputError(f"--from helm: model {model!r} on task {task!r} appears in two runs ({seen[model, task]} "
-                             f"and {folder})")
-        seen[model, task] = folder
-        frames.append(_run_rows(folder, model, task, stat, split, cluster_field))
+        with unusable.each():
+            model, task = _run_names(folder)
+            if (model, task) in seen:
+                raise InputConflict(f"--from helm: model {model!r} on task {task!r} appears in two runs "
+                                    f"({seen[model, task]} and {folder})")
+            frames.append(_run_rows(folder, model, task, stat, split, cluster_field))
+            seen[model, task] = folder
+    unusable.report(bool(frames))
     return pd.concat(frames, ignore_index=True)[list(COLUMNS)]
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from simstats.io.checks import InputError
-from simstats.io.formats import COLUMNS
+from simstats.io.formats import COLUMNS, InputConflict, UnusableLogs
 
 __all__ = ["read_inspect", "INSTALL"]
 
@@ -55,7 +55,8 @@ def log_files(paths) -> list[Path]:
     return out
 
 
-def read_inspect(paths, *, scorer: str | None = None, cluster_field: str | None = None) -> pd.DataFrame:
+def read_inspect(paths, *, scorer: str | None = None, cluster_field: str | None = None,
+                 strict: bool = False) -> pd.DataFrame:
     """Per-sample scores of inspect_ai logs, in the readers' shape (:data:`simstats.io.formats.COLUMNS`).
 
     Parameters
@@ -67,6 +68,9 @@ def read_inspect(paths, *, scorer: str | None = None, cluster_field: str | None 
         for every model of a task); logs without it are left out with a warning naming them.
     cluster_field : str, optional
         A key of each sample's metadata holding its cluster id (a subject, a source document).
+    strict : bool
+        Refuse the input when one log is unusable (unfinished, unreadable, unscored); by default such a
+        log is left out with a warning naming it and why (:class:`simstats.io.formats.UnusableLogs`).
 
     Returns
     -------
@@ -96,29 +100,11 @@ def read_inspect(paths, *, scorer: str | None = None, cluster_field: str | None 
     """
     log_api, to_float = _inspect_log()
     frames, seen, left_out, scorers = [], {}, [], {}
+    unusable = UnusableLogs(strict)
     for file in log_files(paths):
-        try:
-            log = log_api.read_eval_log(str(file))
-        except Exception as err:       # inspect_ai raises several kinds for a file it cannot read
-            raise InputError(f"--from inspect: {file}: not a log inspect_ai can read "
-                             f"({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''})") from None
-        if log.status != "success":
-            detail = f": {log.error.message}" if getattr(log, "error", None) is not None else ""
-            what = ("the evaluation is still running or was interrupted" if log.status == "started"
-                    else "the evaluation did not finish")
-            raise InputError(f"--from inspect: {file}: status {log.status!r} ({what}{detail}); compare finished logs "
-                             "only")
-        model, task = str(log.eval.model), str(log.eval.task)
-        if (model, task) in seen:
-            raise InputError(f"--from inspect: model {model!r} on task {task!r} appears in two logs ({seen[model, task]}"
-                             f" and {file}); give one log per model and task")
-        seen[model, task] = file
-        try:
-            rows, used = _log_rows(file, log, model, task, scorer, cluster_field, to_float)
-            frames.append(rows)
-            scorers.setdefault(task, {})[model] = used
-        except _NoScorer as err:
-            left_out.append(str(err))
+        with unusable.each():
+            _read_log(log_api, to_float, file, scorer, cluster_field, frames, seen, left_out, scorers)
+    unusable.report(bool(frames) or bool(left_out))
     if not frames:
         raise InputError(left_out[0])
     for reason in left_out:
@@ -129,6 +115,32 @@ def read_inspect(paths, *, scorer: str | None = None, cluster_field: str | None 
             raise InputError(f"--from inspect: task {task!r} was scored by {s1} for model {m1!r} and by {s2} for model "
                              f"{m2!r}: choose the scorer to compare with --score")
     return pd.concat(frames, ignore_index=True)[list(COLUMNS)]
+
+
+def _read_log(log_api, to_float, file, scorer, cluster_field, frames, seen, left_out, scorers) -> None:
+    """One log's rows appended to ``frames`` (a log without ``scorer`` noted in ``left_out``)."""
+    try:
+        log = log_api.read_eval_log(str(file))
+    except Exception as err:       # inspect_ai raises several kinds for a file it cannot read
+        raise InputError(f"--from inspect: {file}: not a log inspect_ai can read "
+                         f"({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''})") from None
+    if log.status != "success":
+        detail = f": {log.error.message}" if getattr(log, "error", None) is not None else ""
+        what = ("the evaluation is still running or was interrupted" if log.status == "started"
+                else "the evaluation did not finish")
+        raise InputError(f"--from inspect: {file}: status {log.status!r} ({what}{detail}); compare finished logs "
+                         "only")
+    model, task = str(log.eval.model), str(log.eval.task)
+    if (model, task) in seen:
+        raise InputConflict(f"--from inspect: model {model!r} on task {task!r} appears in two logs "
+                            f"({seen[model, task]} and {file}); give one log per model and task")
+    try:
+        rows, used = _log_rows(file, log, model, task, scorer, cluster_field, to_float)
+        frames.append(rows)
+        scorers.setdefault(task, {})[model] = used
+        seen[model, task] = file
+    except _NoScorer as err:
+        left_out.append(str(err))
 
 
 class _NoScorer(InputError):

@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from simstats.io.checks import InputError
-from simstats.io.formats import COLUMNS
+from simstats.io.formats import COLUMNS, InputConflict, UnusableLogs
 
 __all__ = ["read_lm_eval", "read_lm_eval_translations"]
 
@@ -34,13 +34,15 @@ LINE_KEYS = ("doc_id", "filter", "metrics")
 CORPUS_METRICS = ("bleu", "chrf", "ter")
 
 
-def lm_eval_runs(path) -> list[tuple[str, Path, dict[str, Path]]]:
+def lm_eval_runs(path, unusable: UnusableLogs | None = None) -> list[tuple[str, Path, dict[str, Path]]]:
     """The runs under ``path``: (model, results file, {task: samples file}) per model folder, the newest
     results file of each folder and the samples files of the same date.
 
     ``path`` is one model's folder (holding ``results_<date>.json``) or an ``--output_path`` folder
-    holding model folders.
+    holding model folders.  A model folder that is unusable (no samples, a results file that is not
+    lm-eval's) is refused, or left out and noted in ``unusable`` when it is given.
     """
+    unusable = unusable or UnusableLogs(strict=True)
     path = Path(path)
     if not path.exists():
         raise InputError(f"--from lm-eval: {path} not found")
@@ -61,30 +63,36 @@ def lm_eval_runs(path) -> list[tuple[str, Path, dict[str, Path]]]:
                          "--output_path folder, or one model's folder in it)")
     runs = []
     for folder in folders:
-        results = sorted((p for p in folder.iterdir() if RESULTS.match(p.name)), key=lambda p: p.name)[-1]
-        date = RESULTS.match(results.name)["date"]
-        samples = {}
-        for p in sorted(folder.iterdir()):
-            m = SAMPLES.match(p.name)
-            if m and m["date"] == date:
-                samples[m["task"]] = p
-        if not samples:
-            raise InputError(f"--from lm-eval: {results} has no samples_<task>_{date}.jsonl beside it (run lm_eval "
-                             "with --log_samples)")
-        try:
-            header = json.loads(results.read_text())
-        except (OSError, ValueError) as err:
-            raise InputError(f"--from lm-eval: {results}: not a JSON results file ({err})") from None
-        if not isinstance(header, dict) or "results" not in header:
-            raise InputError(f"--from lm-eval: {results}: no 'results' field (not an lm-evaluation-harness results "
-                             "file, or an unknown format version)")
-        model = header.get("model_name") or folder.name
-        runs.append((str(model), results, samples))
+        with unusable.each():
+            runs.append(_lm_eval_run(folder))
     return runs
 
 
+def _lm_eval_run(folder: Path) -> tuple[str, Path, dict[str, Path]]:
+    """One model folder's (model, newest results file, {task: samples file of the same date})."""
+    results = sorted((p for p in folder.iterdir() if RESULTS.match(p.name)), key=lambda p: p.name)[-1]
+    date = RESULTS.match(results.name)["date"]
+    samples = {}
+    for p in sorted(folder.iterdir()):
+        m = SAMPLES.match(p.name)
+        if m and m["date"] == date:
+            samples[m["task"]] = p
+    if not samples:
+        raise InputError(f"--from lm-eval: {results} has no samples_<task>_{date}.jsonl beside it (run lm_eval "
+                         "with --log_samples)")
+    try:
+        header = json.loads(results.read_text())
+    except (OSError, ValueError) as err:
+        raise InputError(f"--from lm-eval: {results}: not a JSON results file ({err})") from None
+    if not isinstance(header, dict) or "results" not in header:
+        raise InputError(f"--from lm-eval: {results}: no 'results' field (not an lm-evaluation-harness results "
+                         "file, or an unknown format version)")
+    model = header.get("model_name") or folder.name
+    return str(model), results, samples
+
+
 def read_lm_eval(paths, *, task: str | None = None, metric: str | None = None, filter: str | None = None,
-                 cluster_field: str | None = None) -> pd.DataFrame:
+                 cluster_field: str | None = None, strict: bool = False) -> pd.DataFrame:
     """Per-document scores of lm-evaluation-harness runs, in the readers' shape (:data:`simstats.io.formats.COLUMNS`).
 
     Parameters
@@ -103,6 +111,10 @@ def read_lm_eval(paths, *, task: str | None = None, metric: str | None = None, f
     cluster_field : str, optional
         A field of each document (``doc``) holding its cluster id (a subject, a source document);
         without ``task``, tasks whose documents lack it are left out with a warning.
+    strict : bool
+        Refuse the input when one model folder or samples file is unusable (no samples, a malformed
+        line); by default it is left out with a warning naming it and why
+        (:class:`simstats.io.formats.UnusableLogs`).
 
     Returns
     -------
@@ -129,29 +141,32 @@ def read_lm_eval(paths, *, task: str | None = None, metric: str | None = None, f
     """
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     frames, seen, left_out, tasks, filters = [], {}, {}, set(), set()
+    unusable = UnusableLogs(strict)
     for path in paths:
-        for model, results, samples in lm_eval_runs(path):
+        for model, results, samples in lm_eval_runs(path, unusable):
             if model in seen:
-                raise InputError(f"--from lm-eval: model {model!r} appears twice ({seen[model]} and {results}); give "
-                                 "one run per model")
+                raise InputConflict(f"--from lm-eval: model {model!r} appears twice ({seen[model]} and {results}); "
+                                    "give one run per model")
             seen[model] = results
             tasks |= set(samples)
             for name, file in samples.items():
                 if task is not None and name != task:
                     continue
-                try:
-                    frame, present = _task_rows(model, name, file, metric, filter, cluster_field)
-                    frames.append(frame)
-                    filters |= set(present)
-                except _NoItemScores as err:
-                    if task is not None:
-                        raise InputError(str(err)) from None
-                    left_out.setdefault(name, str(err))
-                    filters |= set(err.filters)
+                with unusable.each():
+                    try:
+                        frame, present = _task_rows(model, name, file, metric, filter, cluster_field)
+                        frames.append(frame)
+                        filters |= set(present)
+                    except _NoItemScores as err:
+                        if task is not None:
+                            raise InputConflict(str(err)) from None
+                        left_out.setdefault(name, str(err))
+                        filters |= set(err.filters)
     if task is not None and task not in tasks:
         raise InputError(f"--task {task!r} not found (tasks: {', '.join(sorted(tasks))})")
     if filter is not None and frames and filter not in filters:
         raise InputError(f"--filter {filter!r}: no task read has it (filters: {', '.join(sorted(filters))})")
+    unusable.report(bool(frames) or bool(left_out))
     for reason in left_out.values():
         warnings.warn(f"{reason}; task left out")
     if not frames:

@@ -41,6 +41,8 @@ class PairedScores:
         (fewest, most) samples per item and model.
     metric : Metric
         :data:`MEAN_SCORE`.
+    items_left_out : int
+        Items of the task that not every model scored, left out (``paired_scores(shared_items=True)``).
 
     Examples
     --------
@@ -58,9 +60,11 @@ class PairedScores:
     task: str
     samples: tuple
     metric: Metric = MEAN_SCORE
+    items_left_out: int = 0
 
 
-def paired_scores(evaluations: pd.DataFrame, *, task: str | None = None, models=None) -> PairedScores:
+def paired_scores(evaluations: pd.DataFrame, *, task: str | None = None, models=None,
+                  shared_items: bool = False) -> PairedScores:
     """The item means of every model on one task, joined on the item ids.
 
     Parameters
@@ -72,6 +76,9 @@ def paired_scores(evaluations: pd.DataFrame, *, task: str | None = None, models=
         The task to compare (required when the table has several).
     models : sequence of str, optional
         The models to compare (default: all, in order of appearance).
+    shared_items : bool
+        Keep the items every model scored, the others left out and counted in ``items_left_out``
+        (default: refuse a model that lacks items another model has).
 
     Returns
     -------
@@ -114,8 +121,17 @@ def paired_scores(evaluations: pd.DataFrame, *, task: str | None = None, models=
         raise InputError(f"task {task!r} has {len(names)} model; a comparison needs at least two")
     rows = rows[rows.model.isin(names)]
     check_item_hashes(rows, task)
-    grouped = rows.groupby(["model", "item"], sort=True).score.agg(["mean", "size"])
     items = np.sort(rows["item"].unique())
+    left_out = 0
+    if shared_items:
+        scored = [set(rows.loc[rows.model == name, "item"]) for name in names]
+        shared = np.array(sorted(set.intersection(*scored)), dtype=items.dtype)
+        left_out = int(items.size - shared.size)
+        if shared.size < 2:
+            raise InputError(f"task {task!r}: the models share {shared.size} of its {items.size} items; a comparison "
+                             "needs at least 2")
+        rows, items = rows[rows["item"].isin(shared)], shared
+    grouped = rows.groupby(["model", "item"], sort=True).score.agg(["mean", "size"])
     stats = np.empty((len(names), items.size, 2))
     for k, name in enumerate(names):
         mine = grouped.loc[name]
@@ -142,7 +158,8 @@ def paired_scores(evaluations: pd.DataFrame, *, task: str | None = None, models=
         clusters = np.unique(by_item.to_numpy(), return_inverse=True)[1].ravel()
         if clusters.max() < 1:
             raise InputError(f"task {task!r}: one cluster only; the clustered tests need at least 2")
-    return PairedScores(names, stats, items, clusters, str(task), (int(sizes.min()), int(sizes.max())))
+    return PairedScores(names, stats, items, clusters, str(task), (int(sizes.min()), int(sizes.max())),
+                        items_left_out=left_out)
 
 
 def check_item_hashes(rows: pd.DataFrame, task: str) -> None:

@@ -31,6 +31,8 @@ class Suite:
         (fewest, most) samples (epochs) per item and model; (1, 1) unless ``unit == "items"``.
     clusters_ignored : bool
         The items came with cluster ids, which the suite does not use (its items are taken as independent).
+    items_left_out : int
+        Items that not every model scored, left out (``suite_from_evaluations(shared_items=True)``).
 
     Examples
     --------
@@ -46,6 +48,7 @@ class Suite:
     unit: str
     samples: tuple = (1, 1)
     clusters_ignored: bool = False
+    items_left_out: int = 0
 
     @property
     def scores(self) -> np.ndarray:
@@ -178,7 +181,7 @@ def _check_models_and_tasks(models: list, tasks: list, data: pd.DataFrame) -> No
                              "model needs every task")
 
 
-def suite_from_evaluations(evaluations: pd.DataFrame, *, models=None) -> Suite:
+def suite_from_evaluations(evaluations: pd.DataFrame, *, models=None, shared_items: bool = False) -> Suite:
     """An evaluation's per-item scores (a readers' table, :data:`simstats.io.formats.COLUMNS`) as a suite of items.
 
     Each model's samples (epochs) of an item are averaged, and within each task the models are joined on
@@ -192,6 +195,9 @@ def suite_from_evaluations(evaluations: pd.DataFrame, *, models=None) -> Suite:
         clusters are not used.
     models : sequence of str, optional
         The models (default: all, in order of appearance).
+    shared_items : bool
+        Within each task, keep the items every model scored (:func:`simstats.io.paired.paired_scores`);
+        ``Suite.items_left_out`` counts the others.
 
     Returns
     -------
@@ -221,14 +227,16 @@ def suite_from_evaluations(evaluations: pd.DataFrame, *, models=None) -> Suite:
     tasks = sorted(evaluations.task.astype(str).unique())
     _check_models_and_tasks(models, tasks, evaluations.assign(model=evaluations.model.astype(str),
                                                               task=evaluations.task.astype(str)))
-    cells, low, high = [], np.inf, 0
+    cells, low, high, left_out = [], np.inf, 0, 0
     for task in tasks:
         rows = evaluations[evaluations.task.astype(str) == task].assign(task=task, cluster=None)
-        paired = paired_scores(rows, task=task, models=models)
+        paired = paired_scores(rows, task=task, models=models, shared_items=shared_items)
+        left_out += paired.items_left_out
         if paired.items.size < 2:
             raise InputError(f"task {task!r} has {paired.items.size} item; the comparisons within a task and the "
                              "intervals of the suite means need at least 2 items per task")
         cells.append(paired.stats[:, :, 0].T.copy())
         low, high = min(low, paired.samples[0]), max(high, paired.samples[1])
     clustered = "cluster" in evaluations.columns and bool(evaluations.cluster.notna().any())
-    return Suite(models, tasks, cells, "items", (int(low), int(high)), clusters_ignored=clustered)
+    return Suite(models, tasks, cells, "items", (int(low), int(high)), clusters_ignored=clustered,
+                 items_left_out=left_out)

@@ -17,6 +17,7 @@ import pytest
 from scipy import stats
 
 from conftest import inspect_logs, one_inspect_log, run_cli, write_table
+from simstats.io.lm_eval import read_lm_eval
 
 HARNESS = Path(__file__).resolve().parents[1] / "data" / "harness"
 LM_EVAL = HARNESS / "lm_eval"
@@ -435,9 +436,51 @@ CASES = {
 @pytest.mark.parametrize("case", list(CASES))
 def test_bad_logs_stop_with_one_line(tmp_path, capsys, case):
     args, parts = CASES[case](tmp_path)
-    message = fails(capsys, *args)
+    message = fails(capsys, *args, "--strict")
     for part in parts:
         assert part in message, (part, message)
+
+
+def _third_model(tmp_path, name="simstats/toy-third"):
+    """A copy of the strong model's run under another model name: a third usable log."""
+    folder = shutil.copytree(RUNS / "simstats__toy-strong", tmp_path / "third")
+    (results,) = folder.glob("results_*.json")
+    header = json.loads(results.read_text())
+    header["model_name"] = name
+    results.write_text(json.dumps(header))
+    return folder
+
+
+@pytest.mark.parametrize("case", ["lm-eval malformed samples line", "lm-eval samples line without doc_id",
+                                  "lm-eval results without results", "lm-eval results not JSON"])
+def test_an_unusable_log_is_left_out_with_one_warning(tmp_path, capsys, case):
+    """Without --strict an unusable log is skipped with one warning naming it, and the others are compared as if
+    it were absent; with --strict the same input is refused (test above)."""
+    args, parts = CASES[case](tmp_path)
+    third = _third_model(tmp_path)
+    at = args.index("--task")
+    code, out, err = run_cli(capsys, "compare", *args[:at], third, *args[at:], "--format", "csv")
+    assert code == 0, err
+    warnings_ = [line for line in err.splitlines() if line.startswith("simstats: warning:")]
+    assert len(warnings_) == 1 and "log left out" in warnings_[0] and all(p in warnings_[0] for p in parts)
+    shown = pd.read_csv(io.StringIO(out))
+    assert sorted(shown.system) == ["simstats/toy-strong", "simstats/toy-third"]
+    _, alone, _ = run_cli(capsys, "compare", RUNS / "simstats__toy-strong", third, "--task", "toy_mc",
+                          "--format", "csv")
+    assert out == alone                                          # the same as without the unusable log
+
+
+def test_shared_items_compare_the_items_every_model_scored(tmp_path, capsys):
+    folder, path = _edit_samples_line(tmp_path, 1, lambda line: "")           # the weak model lacks one document
+    fails_message = fails(capsys, RUNS / "simstats__toy-strong", folder, "--task", "toy_mc")
+    assert "lacks 1 of the" in fails_message
+    code, out, err = run_cli(capsys, "compare", RUNS / "simstats__toy-strong", folder, "--task", "toy_mc",
+                             "--shared-items")
+    assert code == 0, err
+    assert "1 item not scored by every model left out (--shared-items)" in out
+    records = quietly(read_lm_eval, [RUNS / "simstats__toy-strong", folder], task="toy_mc")
+    kept = records.groupby("item").model.nunique()
+    assert f"items: {int((kept == 2).sum())}, 1 sample per item" in out
 
 
 # --- a file instead of a folder, bytes that are not UTF-8 ---------------------------------------------------
