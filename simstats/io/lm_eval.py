@@ -8,6 +8,10 @@ per-document value.  Values of item-level metrics (acc, acc_norm, exact_match, f
 numbers; corpus-level metrics (bleu, chrf, ter) store [reference, prediction] pairs instead, aggregated
 only over the corpus.
 
+A task run with ``repeats: N`` holds N responses per request in ``resps``; the logged scores are those of
+the first repeat (lm-eval's default ``take_first`` filter) or of a filter that combines them (e.g. a
+majority vote).  Multiple-choice tasks are rescored for every repeat (:func:`read_lm_eval`).
+
 The files are plain JSON, read here without lm-evaluation-harness (whose logs have no reading API).
 """
 from __future__ import annotations
@@ -119,8 +123,12 @@ def read_lm_eval(paths, *, task: str | None = None, metric: str | None = None, f
     Returns
     -------
     pandas.DataFrame
-        One row per (model, task, document): the document's id as ``item``, its ``doc_hash`` as
-        ``item_hash``, epoch 0 (lm-evaluation-harness scores one response per document and filter).
+        One row per (model, task, document) and repeat: the document's id as ``item``, its ``doc_hash``
+        as ``item_hash``, the repeat as ``epoch``.  lm-evaluation-harness logs one score per document and
+        filter, that of the first repeat under its default filter, but keeps every repeat's responses: a
+        multiple-choice task with ``repeats: N`` is rescored for each repeat from its log-likelihoods
+        (acc, acc_norm, acc_bytes; the first repeat must reproduce the logged score), so its documents
+        have N epochs; for other tasks with repeats the one logged score is read, with a warning saying so.
 
     Raises
     ------
@@ -149,12 +157,14 @@ def read_lm_eval(paths, *, task: str | None = None, metric: str | None = None, f
                                     "give one run per model")
             seen[model] = results
             tasks |= set(samples)
+            configs = json.loads(results.read_text()).get("configs") or {}
             for name, file in samples.items():
                 if task is not None and name != task:
                     continue
                 with unusable.each():
                     try:
-                        frame, present = _task_rows(model, name, file, metric, filter, cluster_field)
+                        frame, present = _task_rows(model, name, file, metric, filter, cluster_field,
+                                                    configs.get(name) or {})
                         frames.append(frame)
                         filters |= set(present)
                     except _NoItemScores as err:
@@ -214,7 +224,7 @@ def _json_lines(file: Path):
                 raise InputError(f"--from lm-eval: {file}, line {number}: not a JSON object") from None
 
 
-def _task_rows(model: str, task: str, file: Path, metric, filter_name, cluster_field) -> pd.DataFrame:
+def _task_rows(model: str, task: str, file: Path, metric, filter_name, cluster_field, config=None) -> pd.DataFrame:
     lines = []
     for number, line in _json_lines(file):
         missing = [k for k in LINE_KEYS if k not in line] if isinstance(line, dict) else list(LINE_KEYS)
@@ -227,14 +237,15 @@ def _task_rows(model: str, task: str, file: Path, metric, filter_name, cluster_f
     filters = list(dict.fromkeys(line["filter"] for _, line in lines))
     filter_name = _chosen_filter(task, filters, filter_name)
     try:
-        return _filtered_rows(model, task, file, metric, filter_name, cluster_field, lines), filters
+        return _filtered_rows(model, task, file, metric, filter_name, cluster_field, lines, config or {}), filters
     except _NoItemScores as err:
         err.filters = tuple(filters)
         raise
 
 
-def _filtered_rows(model, task, file, metric, filter_name, cluster_field, lines) -> pd.DataFrame:
-    """The rows of one task and filter (:func:`_task_rows`)."""
+def _filtered_rows(model, task, file, metric, filter_name, cluster_field, lines, config) -> pd.DataFrame:
+    """The rows of one task and filter (:func:`_task_rows`): one per document, or with ``repeats: N`` on a
+    multiple-choice task one per document and repeat (:func:`_repeat_scores`)."""
     lines = [(n, line) for n, line in lines if line["filter"] == filter_name]
     names = list(lines[0][1]["metrics"])
     chosen = metric
@@ -248,6 +259,7 @@ def _filtered_rows(model, task, file, metric, filter_name, cluster_field, lines)
     elif chosen not in names:
         raise _NoItemScores(f"--from lm-eval: task {task!r} has no metric {chosen!r} (metrics: {', '.join(names)})")
     rows = []
+    repeats = _repeats(lines[0][1], config)
     for number, line in lines:
         value = line.get(chosen)
         if not _is_number(value):
@@ -261,13 +273,78 @@ def _filtered_rows(model, task, file, metric, filter_name, cluster_field, lines)
                 raise _NoItemScores(f"--from lm-eval: {file}, line {number} (doc_id {line['doc_id']}): the document has "
                                  f"no field {cluster_field!r} for --clusters (fields: {', '.join(map(str, doc))})")
             cluster = doc[cluster_field]
-        rows.append((model, task, line["doc_id"], float(value), 0, cluster, line.get("doc_hash")))
+        scores = _repeat_scores(file, number, line, chosen, float(value), config, repeats)
+        rows += [(model, task, line["doc_id"], score, epoch, cluster, line.get("doc_hash"))
+                 for epoch, score in enumerate(scores)]
+    if repeats > 1 and not rows_per_repeat(lines[0][1], chosen, config):
+        scored = ("the first repeat (lm-eval's default filter take_first)" if filter_name == "none" else
+                  f"filter {filter_name!r}'s response (the first repeat's, unless the filter combines them, e.g. "
+                  "by majority vote)")
+        warnings.warn(f"--from lm-eval: task {task!r}: {repeats} repeats per document, of which the log scores one "
+                      f"response: compared on {scored}, 1 sample per item")
     out = pd.DataFrame(rows, columns=list(COLUMNS))
-    again = out["item"].duplicated()
+    again = out.duplicated(["item", "epoch"])
     if again.any():
         raise InputError(f"--from lm-eval: {file}: doc_id {out['item'][again].iloc[0]} appears twice for filter "
                          f"{filter_name!r}")
     return out
+
+
+#: Multiple-choice metrics rescored from each repeat's log-likelihoods: the choice's length in characters or
+#: bytes that divides its log-likelihood (None: not divided), as lm-eval's ConfigurableTask.process_results does.
+RESCORED = {"acc": None, "acc_norm": "characters", "acc_bytes": "bytes"}
+
+
+def _repeats(line: dict, config: dict) -> int:
+    """The repeats of a task's documents: the length of each request's responses (``resps``), which lm-eval
+    fills with one response per repeat; the task's ``repeats`` setting where the line has no responses."""
+    responses = line.get("resps")
+    if isinstance(responses, list) and responses and isinstance(responses[0], list) and responses[0]:
+        return len(responses[0])
+    return int(config.get("repeats") or 1)
+
+
+def rows_per_repeat(line: dict, metric: str, config: dict) -> bool:
+    """Whether each repeat of a document is scored from the log (a multiple-choice task and a metric of
+    :data:`RESCORED`), else the log's one score per document is read."""
+    return config.get("output_type") == "multiple_choice" and metric in RESCORED and _repeats(line, config) > 1
+
+
+def _repeat_scores(file, number, line, metric, logged: float, config: dict, repeats: int) -> list[float]:
+    """The document's score per repeat: lm-eval logs the score of the first repeat only (its take_first
+    filter), but keeps every repeat's log-likelihoods in ``resps``; a multiple-choice metric of
+    :data:`RESCORED` is recomputed from them for each repeat (the argmax over the choices, each log-likelihood
+    divided by its choice's length for acc_norm, ties to the first choice).  The first repeat's recomputed
+    score must equal the logged one (else the task scores in its own way, and the repeats are refused)."""
+    if not rows_per_repeat(line, metric, config):
+        return [logged]
+    where = f"--from lm-eval: {file}, line {number} (doc_id {line.get('doc_id')})"
+    try:
+        responses = line["resps"]
+        arguments = line["arguments"]
+        gold = int(str(line["target"]))
+        delimiter = str(config.get("target_delimiter", " "))
+        choices = [str(arguments[f"gen_args_{i}"]["arg_1"]) for i in range(len(responses))]
+        choices = [c[len(delimiter):] if delimiter and c.startswith(delimiter) else c for c in choices]
+        loglik = [[float(responses[i][r][0]) for i in range(len(choices))] for r in range(repeats)]
+    except (KeyError, TypeError, ValueError, IndexError):
+        raise InputError(f"{where}: {repeats} repeats of a multiple-choice document whose log-likelihoods, choices "
+                         "or gold index cannot be read to score each repeat (compare --from with repeats: 1, or "
+                         "give per-repeat scores as a table: model, task, item, epoch, score)") from None
+    size = {None: [1.0] * len(choices), "characters": [float(len(c)) for c in choices],
+            "bytes": [float(len(c.encode("utf-8"))) for c in choices]}[RESCORED[metric]]
+    scores = []
+    for values in loglik:
+        if len(values) != len(size) or min(size) <= 0:
+            raise InputError(f"{where}: {len(values)} log-likelihoods for {len(choices)} choices; the repeats cannot "
+                             "be scored")
+        normalised = [v / n for v, n in zip(values, size)]
+        scores.append(1.0 if normalised.index(max(normalised)) == gold else 0.0)
+    if scores[0] != logged:
+        raise InputError(f"{where}: {metric} recomputed from the first repeat's log-likelihoods is {scores[0]:g}, the "
+                         f"log says {logged:g}: the task scores its choices in its own way, so its {repeats} repeats "
+                         "cannot be scored from the log (give per-repeat scores as a table)")
+    return scores
 
 
 def _is_number(value) -> bool:

@@ -231,7 +231,8 @@ def test_every_shared_lm_eval_task_in_one_table_with_holm(capsys):
 
     out, err = compare_csv(capsys, "--from", "lm-eval", RUNS, "--filter", "strict-match")
     assert out.task.tolist() == ["toy_mc", "toy_mc", "toy_qa", "toy_qa"]
-    assert err.count("\n") == 1 and err.startswith("simstats: warning: ") and "'toy_mt'" in err, err
+    assert err.count("\n") == 2 and err.startswith("simstats: warning: ") and "'toy_mt'" in err, err
+    assert "task 'toy_qa': 3 repeats per document" in err
     assert set(out.correction) == {"holm"}
     tested = out[out.pvalue.notna()]
     assert tested.system.tolist() == ["simstats/toy-weak"] * 2
@@ -496,5 +497,6 @@ def test_a_samples_file_that_is_not_utf8_is_named(tmp_path, capsys):
     (path,) = folder.glob("samples_toy_mc_*.jsonl")
     with open(path, "ab") as handle:
         handle.write(b"\xff\xfe not text\n")
-    message = fails(capsys, "--from", "lm-eval", RUNS / "simstats__toy-strong", folder, "--task", "toy_mc")
+    message = fails(capsys, "--from", "lm-eval", RUNS / "simstats__toy-strong", folder, "--task", "toy_mc",
+                    "--strict")
     assert str(path) in message

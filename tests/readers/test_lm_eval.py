@@ -96,7 +96,10 @@ def test_default_metric_is_the_first_item_level_one_and_default_filter_none():
 def test_every_task_read_leaves_the_corpus_level_task_out_with_a_warning():
     table, messages = quiet(paths=RUNS, filter="strict-match")
     assert set(table.task) == {"toy_mc", "toy_qa"}
-    assert len(messages) == 1 and "'toy_mt'" in messages[0] and "corpus" in messages[0], messages
+    corpus = [m for m in messages if "'toy_mt'" in m]
+    assert len(corpus) == 1 and "corpus" in corpus[0], messages
+    repeats = [m for m in messages if "'toy_qa'" in m]          # said, not silent: one response of 3 repeats
+    assert len(set(repeats)) == 1 and "3 repeats per document" in repeats[0] and "1 sample per item" in repeats[0]
     assert table.groupby("task").size().to_dict() == {"toy_mc": 2 * 72, "toy_qa": 2 * 60}
 
 
@@ -127,3 +130,78 @@ def test_the_mismatched_document_has_another_hash():
     weak = read_lm_eval(RUNS / "simstats__toy-weak", task="toy_mc").set_index("item").item_hash
     differs = strong != weak.loc[strong.index]
     assert strong.index[differs.to_numpy()].tolist() == [5]
+
+
+# --- repeats: every repeat of a multiple-choice task scored from its log-likelihoods --------------------------
+
+def _with_repeats(tmp_path, model: str, repeats: int = 3, seed: int = 0):
+    """A copy of a fixture run whose toy_mc task has ``repeats`` repeats, as lm-eval logs them: every choice's
+    responses hold one [loglik, is_greedy] pair per repeat (the first the original), the logged metrics the
+    first repeat's (its take_first filter)."""
+    import shutil
+
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    folder = shutil.copytree(RUNS / f"simstats__toy-{model}", tmp_path / model)
+    (results,) = folder.glob("results_*.json")
+    header = json.loads(results.read_text())
+    header["configs"]["toy_mc"]["repeats"] = repeats
+    results.write_text(json.dumps(header))
+    (samples,) = folder.glob("samples_toy_mc_*.jsonl")
+    lines = []
+    for text in samples.read_text().splitlines():
+        record = json.loads(text)
+        record["resps"] = [[pair[0]] + [[str(float(pair[0][0]) + rng.normal(0, 1.0)), "False"]
+                                        for _ in range(repeats - 1)] for pair in record["resps"]]
+        lines.append(json.dumps(record))
+    samples.write_text("\n".join(lines) + "\n")
+    return folder, samples
+
+
+def _expected_repeat_scores(samples, metric: str) -> dict:
+    """Independent rescoring from the documents' own choice texts (``doc.choices``, not the requests'
+    continuations the reader uses): {doc_id: [score per repeat]}."""
+    out = {}
+    for text in samples.read_text().splitlines():
+        record = json.loads(text)
+        choices = record["doc"]["choices"]
+        per_repeat = []
+        for r in range(len(record["resps"][0])):
+            values = [float(record["resps"][i][r][0]) / (len(choices[i]) if metric == "acc_norm" else 1.0)
+                      for i in range(len(choices))]
+            best = max(range(len(values)), key=lambda i: (values[i], -i))
+            per_repeat.append(float(best == record["doc"]["label"]))
+        out[record["doc_id"]] = per_repeat
+    return out
+
+
+@pytest.mark.parametrize("metric", ["acc", "acc_norm"])
+def test_every_repeat_of_a_multiple_choice_task_is_read(tmp_path, metric):
+    strong, samples = _with_repeats(tmp_path, "strong", seed=1)
+    weak, _ = _with_repeats(tmp_path, "weak", seed=2)
+    table = read_lm_eval([strong, weak], task="toy_mc", metric=metric)
+    mine = table[table.model == "simstats/toy-strong"]
+    assert mine.groupby("item").epoch.nunique().eq(3).all() and len(mine) == 3 * 72
+    expected = _expected_repeat_scores(samples, metric)
+    got = mine.pivot(index="item", columns="epoch", values="score")
+    assert {int(k): got.loc[k].tolist() for k in got.index} == expected
+    logged = {json.loads(t)["doc_id"]: json.loads(t)[metric] for t in samples.read_text().splitlines()}
+    assert got[0].to_dict() == logged                        # the first repeat is what lm-eval logged
+    assert any(len(set(v)) > 1 for v in expected.values())   # the repeats do differ: they are not dropped
+
+
+def test_repeats_are_counted_in_the_header_and_refused_when_the_task_scores_its_own_way(tmp_path, capsys):
+    from conftest import run_cli
+
+    strong, _ = _with_repeats(tmp_path, "strong", seed=1)
+    weak, samples = _with_repeats(tmp_path, "weak", seed=2)
+    code, out, err = run_cli(capsys, "compare", strong, weak, "--task", "toy_mc")
+    assert code == 0, err
+    assert "items: 72, 3 samples per item (each item's mean over its samples)" in out
+    record = json.loads(samples.read_text().splitlines()[0])
+    record["acc"] = 1.0 - record["acc"]                      # a logged score the log-likelihoods do not give
+    rest = samples.read_text().splitlines()[1:]
+    samples.write_text("\n".join([json.dumps(record), *rest]) + "\n")
+    code, out, err = run_cli(capsys, "compare", strong, weak, "--task", "toy_mc", "--strict")
+    assert code == 2 and "acc recomputed from the first repeat's log-likelihoods is" in err and "line 1" in err
