@@ -14,7 +14,7 @@ from simstats.cli.output import BEST_ONE_SIDED, DIFFERENCE_SIGN, IMPROVEMENT_H1,
 def run(args) -> int:
     import pandas as pd
 
-    from simstats.compare import Comparisons, compare_systems
+    from simstats.compare import Comparisons, compare_systems, default_item_test, item_values
     from simstats.io.predictions import item_clusters, statistics_from_long, statistics_from_predictions, statistics_metric, wide_clusters
     from simstats.io.tables import read_table
     from simstats.io.runs import runs_clusters
@@ -52,10 +52,12 @@ def run(args) -> int:
                          "with a seed column, or --approach)")
     if args.fail_on == "claim-not-shown" and args.margin is None:
         raise ValueError("--fail-on claim-not-shown needs --margin (the claim to show)")
-    # per-item scores from an evaluation: the paired t-test over items (or clusters) and analytic intervals,
-    # validated by the harness study (the cluster bootstrap is liberal with few clusters; a percentile
-    # interval collapses at 0 % and 100 %)
-    args.test = args.test or ("t" if scored is not None and scored.metric.name == "mean_score" else "bootstrap")
+    # per-item scores from an evaluation: Bonett-Price's adjusted Wald for independent items in [0, 1], else the
+    # paired t-test over items or clusters, with analytic intervals, validated by the harness study (the cluster
+    # bootstrap is liberal with few clusters; a percentile or t interval collapses at 0 % and 100 %)
+    if args.test is None and scored is not None and scored.metric.name == "mean_score":
+        args.test = default_item_test(item_values(scored.stats, scored.metric), scored.clusters)
+    args.test = args.test or "bootstrap"
     if scored is not None:
         names, stats, metric = scored.names, scored.stats, scored.metric
     elif runs is not None:  # one run per system: the same test as a wide table of these columns
@@ -92,12 +94,12 @@ def run(args) -> int:
                         f"{args.alpha:g}): claim_pvalue, claim_shown, verdict\n")
     a = out.attrs
     resampling, intervals = f"{a['n_resamples']} resamples, seed {a['seed']}, ", ""
-    if args.test == "t":
+    if args.test in ("t", "adjusted"):
         resampling = f"{a['intervals']}, "
     elif args.test == "exact-randomization":  # exact p-values need no resampling; the intervals do
         resampling, intervals = "", f" from {a['n_resamples']} bootstrap resamples (seed {a['seed']})"
     if a.get("clusters"):
-        resampling += "" if args.test == "t" else f"{a['clusters']} clusters resampled whole, "
+        resampling += "" if args.test in ("t", "adjusted") else f"{a['clusters']} clusters resampled whole, "
     emit(out, args.format, f"{a['metric']}: {a['test']}, {resampling}correction {a['correction']} over "
                             f"{a['correction_scope']}\n"
                             f"claim: {a['claim']}\n"
@@ -112,7 +114,7 @@ def compare_tasks(args, tasks) -> int:
     import pandas as pd
 
     from simstats.io.checks import InputError
-    from simstats.compare import Comparisons, compare_systems
+    from simstats.compare import Comparisons, compare_systems, default_item_test, item_values
     from simstats.stats.multitest import adjust_pvalues
 
     for flag, value in (("--margin", args.margin), ("--fail-on", args.fail_on)):
@@ -121,10 +123,11 @@ def compare_tasks(args, tasks) -> int:
     if args.reference == "best" and args.alternative in BEST_ONE_SIDED:
         warnings.warn(BEST_ONE_SIDED[args.alternative])
     args.alternative = args.alternative or "two-sided"
-    args.test = args.test or "t"
+    chosen = args.test
     correction = args.correction or "holm"
     frames = []
     for paired in tasks:
+        args.test = chosen or default_item_test(item_values(paired.stats, paired.metric), paired.clusters)
         comparisons = Comparisons(reference=args.reference, alternative=args.alternative,
                                   confidence_level=args.confidence)
         out = compare_systems(paired.names, paired.stats, paired.metric, test=args.test, comparisons=comparisons,
@@ -150,7 +153,8 @@ def compare_tasks(args, tasks) -> int:
     table.attrs["test"] = "; ".join(dict.fromkeys(f.attrs["test"] for f in frames))
     table.attrs["intervals"] = "; ".join(dict.fromkeys(f.attrs["intervals"] for f in frames))
     a = table.attrs
-    resampling = ("" if args.test == "t" else f", {a['n_resamples']} bootstrap resamples (seed {a['seed']})"
+    resampling = ("" if args.test in ("t", "adjusted") else
+                  f", {a['n_resamples']} bootstrap resamples (seed {a['seed']})"
                   + (" for the intervals" if args.test == "exact-randomization" else ""))
     method = f"{a['test']}; {a['intervals']}{resampling}"
     emit(table, args.format, f"{a['metric']} over {len(tasks)} tasks: {method}; the clusters of each task in "
@@ -280,10 +284,12 @@ def add_parser(sub) -> None:
     from_arguments(p)
     p.add_argument("--test", choices=RegisteredChoices("simstats.compare:TESTS"),
                    help="one run per system: bootstrap (paired), randomization (approximate), exact-randomization "
-                        "(stratified) or t (the paired t-test over items or --clusters, for accuracy and mean item "
-                        "scores); several seeds per system: t (the approach t-test over seeds x items) or bootstrap "
-                        "(over seeds x items, see --resample) (default: t for --from's mean item scores, bootstrap "
-                        "for other metrics with one run per system, t with several seeds, bootstrap when --resample "
+                        "(stratified), t (the paired t-test over items or --clusters, for accuracy and mean item "
+                        "scores) or adjusted (Bonett-Price's adjusted Wald over items, for scores in [0, 1]: holds "
+                        "with few items and near 0 %% or 100 %%); several seeds per system: t (the approach t-test "
+                        "over seeds x items) or bootstrap (over seeds x items, see --resample) (default: for --from's "
+                        "mean item scores adjusted, or t with --clusters or scores outside [0, 1]; bootstrap for "
+                        "other metrics with one run per system, t with several seeds, bootstrap when --resample "
                         "is given)")
     p.add_argument("--pvalue-method", choices=["shift", "percentile", "sacrebleu"],
                    help="which bootstrap replicates count as extreme (--test bootstrap): shift (two-sided "

@@ -32,7 +32,7 @@ from simstats.stats.results import ConfidenceInterval, TestResult, check_alterna
 sps = lazy_module("scipy.stats")
 _proportion = lazy_module("statsmodels.stats.proportion")
 
-__all__ = ["PROPORTION_METHODS", "IntervalResult", "proportion_interval", "score_interval", "mean_interval", "PairedDifferenceResult",
+__all__ = ["PROPORTION_METHODS", "IntervalResult", "proportion_interval", "score_interval", "mean_interval", "PairedDifferenceResult", "adjusted_paired_difference",
            "paired_difference", "ItemMeans", "item_means"]
 
 #: Interval methods of :func:`proportion_interval`: name -> statsmodels' ``proportion_confint`` method.
@@ -357,6 +357,83 @@ def paired_difference(scores_a, scores_b, *, clusters=None, alternative: str = "
                                   standard_error=se, df=df,
                                   confidence_interval=ConfidenceInterval(diff - half, diff + half), n=a.size,
                                   clusters=c)
+
+
+def adjusted_paired_difference(scores_a, scores_b, *, alternative: str = "two-sided",
+                               confidence_level: float = 0.95) -> PairedDifferenceResult:
+    """Paired comparison of two models' item scores in [0, 1] that holds its level and coverage with few
+    items, near 0 % or 100 % and when no item differs: Bonett and Price's adjusted Wald.
+
+    With 0/1 item scores (n items; n12 where only A is right, n21 where only B is) it is Bonett & Price's
+    (2012) adjusted Wald interval for the difference of paired proportions, one of the three that Fagerland,
+    Lydersen & Laake (2014) recommend: p12 = (n12 + 1)/(n + 2), p21 = (n21 + 1)/(n + 2), difference
+    p12 - p21 with standard error sqrt((p12 + p21 - (p12 - p21)^2)/(n + 2)) and a normal interval.  The
+    same estimate is the mean of the item differences with two more items of difference +1 and -1, and so
+    it applies unchanged to item scores in [0, 1] (item means over samples, graded scores): the mean of the
+    n + 2 differences, the standard error of that mean (variance with divisor n + 2).  The p-value is the
+    Wald z-test of the same estimate against 0, so that the interval excludes 0 exactly when the two-sided
+    p-value is below 1 - ``confidence_level``.  Where every item agrees the interval is
+    +-z sqrt(2)/(n + 2), not [0, 0], and p = 1.  Validated in the harness study at 30 to 500 items and near
+    the floor and the ceiling (docs/studies/harness.md).
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like (items,)
+        Each model's score per item in [0, 1], in the same item order (item means with several samples).
+    alternative : {"two-sided", "greater", "less"}
+        "greater": A scores higher than B.
+    confidence_level : float
+        Level of the two-sided interval.
+
+    Returns
+    -------
+    PairedDifferenceResult
+        z (the adjusted difference over its standard error), the p-value, the observed mean difference, the
+        adjusted standard error and the interval around the adjusted difference (``df`` infinite: a normal
+        reference), the items and the method.
+
+    Examples
+    --------
+    A model right on 28 of 30 items where the other is right on 26, the first right wherever the second is:
+
+    >>> a = [1] * 28 + [0] * 2
+    >>> b = [1] * 26 + [0] * 4
+    >>> res = adjusted_paired_difference(a, b)
+    >>> round(res.difference, 4), [round(x, 4) for x in res.confidence_interval], round(res.pvalue, 4)
+    (0.0667, [-0.0581, 0.1831], 0.3096)
+
+    By hand, Bonett-Price with n12 = 2, n21 = 0:
+
+    >>> import math
+    >>> p12, p21 = 3 / 32, 1 / 32
+    >>> half = 1.959964 * math.sqrt((p12 + p21 - (p12 - p21) ** 2) / 32)
+    >>> round(p12 - p21 - half, 4), round(p12 - p21 + half, 4)
+    (-0.0581, 0.1831)
+    """
+    check_alternative(alternative)
+    check_confidence_level(confidence_level)
+    a = _checked_scores(scores_a, "scores_a")
+    b = _checked_scores(scores_b, "scores_b")
+    if a.size != b.size:
+        raise ValueError(f"the two models must be scored on the same items: {a.size} and {b.size} scores")
+    outside = np.flatnonzero((a < 0) | (a > 1) | (b < 0) | (b > 1))
+    if outside.size:
+        i = int(outside[0])
+        raise ValueError(f"item {i}: scores {a[i]:g} and {b[i]:g}; the adjusted difference needs item scores in "
+                         "[0, 1] (use paired_difference)")
+    d = np.concatenate([a - b, [1.0, -1.0]])          # Bonett & Price's two pseudo-items
+    m = d.size
+    adjusted = float(d.mean())
+    se = float(np.sqrt(max(float(np.mean(d * d)) - adjusted * adjusted, 0.0) / m))
+    z = adjusted / se                                   # se >= sqrt(2)/(m sqrt(m)) > 0: the pseudo-items differ
+    p = {"two-sided": 2 * sps.norm.sf(abs(z)), "greater": sps.norm.sf(z), "less": sps.norm.cdf(z)}[alternative]
+    half = float(sps.norm.isf((1 - confidence_level) / 2)) * se
+    low, high = max(adjusted - half, -1.0), min(adjusted + half, 1.0)
+    return PairedDifferenceResult(float(z), float(p), alternative,
+                                  "paired difference: Bonett-Price adjusted Wald (two pseudo-items of difference "
+                                  "+1 and -1), normal reference", difference=float((a - b).mean()), standard_error=se,
+                                  df=float("inf"), confidence_interval=ConfidenceInterval(low, high), n=a.size,
+                                  clusters=None)
 
 
 @dataclass(frozen=True)

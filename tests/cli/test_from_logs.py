@@ -162,7 +162,8 @@ def test_helm_gives_the_results_of_the_same_scores_table(tmp_path, capsys, suite
     ("toy_qa", "exact_match", "strict-match", None), ("toy_mc", "acc_norm", "none", "subject"),
 ])
 def test_lm_eval_test_is_the_paired_t_test(capsys, task, metric, filter_name, field):
-    options = ["--task", task, "--score", metric, "--filter", filter_name] + (["--clusters", field] if field else [])
+    options = ["--task", task, "--score", metric, "--filter", filter_name, "--test", "t"] + (
+        ["--clusters", field] if field else [])
     out, _ = compare_csv(capsys, "--from", "lm-eval", RUNS, *options)
     strong = lm_eval_values("strong", task, metric, filter_name, field)
     weak = lm_eval_values("weak", task, metric, filter_name)
@@ -181,7 +182,7 @@ def test_lm_eval_test_is_the_paired_t_test(capsys, task, metric, filter_name, fi
                                                  ("toy_graded", "keyword_recall", "document")])
 def test_inspect_test_is_the_paired_t_test_on_item_means(capsys, task, scorer, field):
     logs = toy_logs(task)
-    out, _ = compare_csv(capsys, "--from", "inspect", *logs, "--score", scorer,
+    out, _ = compare_csv(capsys, "--from", "inspect", *logs, "--score", scorer, "--test", "t",
                          *(["--clusters", field] if field else []))
     strong, weak = (inspect_item_means(path, scorer, field) for path in logs)
     items = sorted(strong)
@@ -207,7 +208,7 @@ def test_inspect_test_is_the_paired_t_test_on_item_means(capsys, task, scorer, f
 
 
 def test_helm_test_is_the_paired_t_test(capsys):
-    out, _ = compare_csv(capsys, "--from", "helm", HELM / "paired")
+    out, _ = compare_csv(capsys, "--from", "helm", HELM / "paired", "--test", "t")
     values = {}
     for folder in sorted((HELM / "paired").iterdir()):
         if not (folder / "per_instance_stats.json").is_file():
@@ -222,6 +223,47 @@ def test_helm_test_is_the_paired_t_test(capsys):
     assert (row.difference, row.difference_ci_low, row.difference_ci_high, row.pvalue) == pytest.approx(
         expected, rel=1e-12, abs=1e-15)
     assert row.difference == pytest.approx((33 - 27) / 40, rel=1e-12)       # the README's counts
+
+
+def bonett_price(a, b, level=0.95):
+    """Bonett & Price (2012)'s adjusted Wald interval from the 2 x 2 counts of 0/1 item scores, and the z-test of
+    its centre: (observed difference, low, high, p)."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    n, n12, n21 = a.size, int(((a == 1) & (b == 0)).sum()), int(((a == 0) & (b == 1)).sum())
+    p12, p21 = (n12 + 1) / (n + 2), (n21 + 1) / (n + 2)
+    se = np.sqrt((p12 + p21 - (p12 - p21) ** 2) / (n + 2))
+    z = stats.norm.ppf(0.5 + level / 2)
+    return (float(a.mean() - b.mean()), float(p12 - p21 - z * se), float(p12 - p21 + z * se),
+            float(2 * stats.norm.sf(abs(p12 - p21) / se)))
+
+
+@pytest.mark.parametrize("source", ["lm-eval", "helm"])
+def test_the_default_for_0_1_items_is_bonett_price(capsys, source):
+    """0/1 items, no clusters: the default is Bonett-Price's adjusted Wald, from the counts by hand; with
+    --clusters (lm-eval's subject) the cluster-robust t-test stays the default."""
+    if source == "lm-eval":
+        out, _ = compare_csv(capsys, "--from", "lm-eval", RUNS, "--task", "toy_mc")
+        strong, weak = (lm_eval_values(m, "toy_mc", "acc", "none", None) for m in ("strong", "weak"))
+        a, b, system = [strong[i][0] for i in sorted(strong)], [weak[i][0] for i in sorted(strong)], "simstats/toy-weak"
+    else:
+        out, _ = compare_csv(capsys, "--from", "helm", HELM / "paired")
+        values = {}
+        for folder in sorted((HELM / "paired").iterdir()):
+            if (folder / "per_instance_stats.json").is_file():
+                model = json.loads((folder / "run_spec.json").read_text())["adapter_spec"]["model"]
+                values[model] = {e["instance_id"]: s["mean"] for e in
+                                 json.loads((folder / "per_instance_stats.json").read_text()) for s in e["stats"]
+                                 if s["name"] == {"name": "exact_match", "split": "test"}}
+        first, second = values["fixture/parity-a"], values["fixture/parity-b"]
+        a, b, system = [first[i] for i in sorted(first)], [second[i] for i in sorted(first)], "fixture/parity-b"
+        if out.reference.iloc[0] != "fixture/parity-a":
+            a, b, system = b, a, "fixture/parity-a"
+    row = row_of(out, system)
+    assert "Bonett-Price" in row.test
+    assert (row.difference, row.difference_ci_low, row.difference_ci_high, row.pvalue) == pytest.approx(
+        bonett_price(a, b), rel=1e-12, abs=1e-15)
+    clustered, _ = compare_csv(capsys, "--from", "lm-eval", RUNS, "--task", "toy_mc", "--clusters", "subject")
+    assert "paired t-test over" in clustered.test.iloc[0]
 
 
 # --- (c) every shared task in one table, Holm over all comparisons ------------------------------------------

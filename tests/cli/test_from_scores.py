@@ -63,8 +63,16 @@ def test_several_tasks_are_compared_with_holm_across_them(tmp_path, capsys):
     table = pd.read_csv(io.StringIO(out))
     tested = table[table.role == "system"]
     assert list(tested.task) == ["x", "y"]
-    for task, row in tested.set_index("task").iterrows():    # each task alone: the paired t-test of its items
+    for task, row in tested.set_index("task").iterrows():    # each task alone: Bonett-Price's test of its 0/1 items
         part = rows[rows.task == task].sort_values("item")
+        a, b = (part[part.model == m].score.to_numpy() for m in (row.reference, row.system))
+        n, n12, n21 = a.size, int(((a == 1) & (b == 0)).sum()), int(((a == 0) & (b == 1)).sum())
+        p12, p21 = (n12 + 1) / (n + 2), (n21 + 1) / (n + 2)
+        z = (p12 - p21) / np.sqrt((p12 + p21 - (p12 - p21) ** 2) / (n + 2))
+        assert row.pvalue == pytest.approx(2 * sps.norm.sf(abs(z)), rel=1e-10)
+    code, out, err = run_cli(capsys, "compare", path, "--from", "scores", "--format", "csv", "--test", "t")
+    for task, row in pd.read_csv(io.StringIO(out)).query("role == 'system'").set_index("task").iterrows():
+        part = rows[rows.task == task].sort_values("item")            # --test t: the paired t-test of its items
         a, b = (part[part.model == m].score.to_numpy() for m in (row.reference, row.system))
         assert row.pvalue == pytest.approx(sps.ttest_rel(a, b).pvalue, rel=1e-10)
     holm = multipletests(tested.pvalue.to_numpy(), method="holm")[1]
