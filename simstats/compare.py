@@ -19,6 +19,7 @@ from simstats.stats.aso import MIN_SCORES as ASO_MIN_SCORES, WARN_SCORES, SmallS
 from simstats.stats.bootstrap import PAIRED_PVALUE_METHODS, PVALUE_RULES, bootstrap_scores, paired_bootstrap
 from simstats.stats.multitest import adjust_pvalues, adjust_tested
 from simstats.stats.tolerance import data_scale, negligible
+from simstats.stats.analytic import bounded_items, default_item_test
 from simstats.stats.renamed import Renamed, renamed
 from simstats.stats.results import ALTERNATIVES
 from simstats.stats.metrics import (Metric)
@@ -339,20 +340,6 @@ def _compare_systems_t(names, stats, metric, *, reference, correction, alternati
                            "not their training procedures)",
                      clusters=n_clusters, pvalue_rule=None)
     return out
-
-
-def bounded_items(values) -> bool:
-    """Whether every item score lies in [0, 1] (0/1 correctness, item means of such scores, graded scores):
-    the scores :func:`simstats.stats.analytic.adjusted_paired_difference` takes."""
-    values = np.asarray(values, dtype=float)
-    return bool(values.size) and bool(np.all((values >= 0) & (values <= 1)))
-
-
-def default_item_test(values, clusters) -> str:
-    """The default test of per-item scores (``compare --from``): Bonett-Price's adjusted Wald for independent
-    items scored in [0, 1], which holds its level and coverage at 30 items and near 0 % or 100 % in the harness
-    study, else the paired t-test (cluster-robust with clusters)."""
-    return "adjusted" if clusters is None and bounded_items(values) else "t"
 
 
 def _settings(comparisons: Comparisons) -> tuple[str, str, str, float]:

@@ -32,7 +32,8 @@ from simstats.stats.results import ConfidenceInterval, TestResult, check_alterna
 sps = lazy_module("scipy.stats")
 _proportion = lazy_module("statsmodels.stats.proportion")
 
-__all__ = ["PROPORTION_METHODS", "IntervalResult", "proportion_interval", "score_interval", "mean_interval", "PairedDifferenceResult", "adjusted_paired_difference",
+__all__ = ["PROPORTION_METHODS", "IntervalResult", "proportion_interval", "score_interval", "mean_interval",
+           "PairedDifferenceResult", "adjusted_paired_difference", "bounded_items", "default_item_test",
            "paired_difference", "ItemMeans", "item_means"]
 
 #: Interval methods of :func:`proportion_interval`: name -> statsmodels' ``proportion_confint`` method.
@@ -434,6 +435,54 @@ def adjusted_paired_difference(scores_a, scores_b, *, alternative: str = "two-si
                                   "+1 and -1), normal reference", difference=float((a - b).mean()), standard_error=se,
                                   df=float("inf"), confidence_interval=ConfidenceInterval(low, high), n=a.size,
                                   clusters=None)
+
+
+def bounded_items(values) -> bool:
+    """Whether every item score lies in [0, 1] (0/1 correctness, item means of such scores, graded scores):
+    the scores :func:`adjusted_paired_difference` takes.
+
+    Parameters
+    ----------
+    values : array_like
+        Item scores (any shape).
+
+    Returns
+    -------
+    bool
+        True when there is at least one score and every score is in [0, 1].
+
+    Examples
+    --------
+    >>> bounded_items([[1, 0, 0.5], [1, 1, 0]]), bounded_items([0.5, 2.0])
+    (True, False)
+    """
+    values = np.asarray(values, dtype=float)
+    return bool(values.size) and bool(np.all((values >= 0) & (values <= 1)))
+
+
+def default_item_test(values, clusters) -> str:
+    """The default test of per-item scores (``compare --from``): Bonett-Price's adjusted Wald for independent
+    items scored in [0, 1], which holds its level and coverage at 30 items and near 0 % or 100 % in the harness
+    study, else the paired t-test (cluster-robust with clusters).
+
+    Parameters
+    ----------
+    values : array_like
+        The models' item scores.
+    clusters : array_like or None
+        Cluster id per item (None: items independent).
+
+    Returns
+    -------
+    str
+        ``"adjusted"`` (:func:`adjusted_paired_difference`) or ``"t"`` (:func:`paired_difference`).
+
+    Examples
+    --------
+    >>> default_item_test([[1, 0], [0, 0]], None), default_item_test([[1, 0], [0, 0]], [0, 1])
+    ('adjusted', 't')
+    """
+    return "adjusted" if clusters is None and bounded_items(values) else "t"
 
 
 @dataclass(frozen=True)

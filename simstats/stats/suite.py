@@ -260,6 +260,10 @@ def wilcoxon_holm(scores, *, correction: str = "holm", zero_method: str = "wilco
     pvalues = np.ones((k, k))
     found = []
     for i, j in pairs:
+        if np.all(x[i] == x[j]):      # tied on every task (up to rounding): every sign arrangement is the same,
+            statistics[i, j] = statistics[j, i] = 0.0       # so the exact p = 1 (scipy divides 0 by 0)
+            found.append(1.0)
+            continue
         res = sps.wilcoxon(x[i], x[j], zero_method=zero_method)
         statistics[i, j] = statistics[j, i] = float(res.statistic)
         found.append(float(res.pvalue))

@@ -33,7 +33,9 @@ scores`` gets it (the item means over the samples, the clusters when the items h
   (:func:`simstats.mean_interval`, plain and cluster-robust) and the Wilson and Clopper-Pearson
   intervals of the proportion of correct samples, every sample counted as a trial
   (:func:`simstats.proportion_interval`; binary scores);
-* the difference B - A: ``compare --from``'s default paired t-test (cluster-robust with clusters),
+* the difference B - A: ``compare --from``'s default (Bonett-Price's adjusted Wald,
+  :func:`simstats.stats.analytic.adjusted_paired_difference`, for items scored in [0, 1]; the
+  cluster-robust paired t-test with clusters),
   the paired bootstrap of ``--test bootstrap`` (its shift p-value and percentile interval; items, or
   clusters when there are any, and once ignoring them), the paired t-test
   (:func:`simstats.paired_difference`, plain and cluster-robust), and the unpaired z-test of two
@@ -53,7 +55,8 @@ import pandas as pd
 
 from simstats.sim.closed_forms import logistic_normal_mean
 from simstats.sim.seeding import generator
-from simstats.stats.analytic import mean_interval, paired_difference, proportion_interval, score_interval
+from simstats.stats.analytic import (adjusted_paired_difference, default_item_test, mean_interval, paired_difference,
+                                     proportion_interval, score_interval)
 from simstats.stats.bootstrap import bootstrap_scores, paired_bootstrap
 from simstats.stats.metrics import mean_score
 from simstats.stats.lazy import lazy_module
@@ -77,7 +80,8 @@ SCORE_INTERVALS = {
 }
 #: Paired tests of the difference (p-value and, where the method has one, interval): name -> label.
 DIFFERENCE_TESTS = {
-    "default": "compare --from's default (paired t-test; cluster-robust with clusters)",
+    "default": "compare --from's default (Bonett-Price adjusted Wald for items in [0, 1]; cluster-robust paired "
+               "t-test with clusters)",
     "paired_bootstrap": "paired bootstrap (compare --test bootstrap)",
     "paired_bootstrap_items": "paired bootstrap over items, clusters ignored",
     "paired_t": "paired t-test, items independent",
@@ -205,8 +209,9 @@ def evaluate(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | None, *, binar
     each test its two-sided p-value (``p:<test>``) and, where it has one, its interval's hit (``ci:<test>``).
 
     The library functions behind ``simstats compare`` are called directly: the default of ``--from``
-    (:func:`simstats.stats.analytic.score_interval` and :func:`~simstats.stats.analytic.paired_difference`,
-    what ``compare_systems(test="t")`` calls) and the paired bootstrap of ``--test bootstrap``
+    (:func:`simstats.stats.analytic.score_interval` and, as
+    :func:`~simstats.stats.analytic.default_item_test` chooses, :func:`~simstats.stats.analytic.adjusted_paired_difference`
+    or :func:`~simstats.stats.analytic.paired_difference`) and the paired bootstrap of ``--test bootstrap``
     (:func:`~simstats.stats.bootstrap.bootstrap_scores`, :func:`~simstats.stats.bootstrap.paired_bootstrap`:
     shift p-value, (c + 1)/(B + 1), percentile intervals).  When the differences do not vary (between items,
     or between clusters for the cluster-robust test) and their mean is not 0, a t-test has no standard
@@ -222,10 +227,13 @@ def evaluate(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | None, *, binar
 
     out["score:default"] = covers(score_interval(mean_a, clusters=clusters,
                                                  confidence_level=confidence_level).confidence_interval, truth_a)
+    adjusted = default_item_test(np.stack([mean_a, mean_b]), clusters) == "adjusted"
     for test, units in (("default", clusters), ("paired_t", None)) + (
             (("paired_t_cluster", clusters),) if clusters is not None else ()):
         try:
-            paired = paired_difference(mean_b, mean_a, clusters=units, confidence_level=confidence_level)
+            paired = (adjusted_paired_difference(mean_b, mean_a, confidence_level=confidence_level)
+                      if test == "default" and adjusted else
+                      paired_difference(mean_b, mean_a, clusters=units, confidence_level=confidence_level))
             out[f"p:{test}"], out[f"ci:{test}"] = float(paired.pvalue), covers(paired.confidence_interval, diff_true)
         except ValueError:
             out[f"p:{test}"], out[f"ci:{test}"] = 0.0, covers((observed, observed), diff_true)
