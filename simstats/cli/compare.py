@@ -57,7 +57,6 @@ def run(args) -> int:
     # bootstrap is liberal with few clusters; a percentile or t interval collapses at 0 % and 100 %)
     if args.test is None and scored is not None and scored.metric.name == "mean_score":
         args.test = default_item_test(item_values(scored.stats, scored.metric), scored.clusters)
-    args.test = args.test or "bootstrap"
     if scored is not None:
         names, stats, metric = scored.names, scored.stats, scored.metric
     elif runs is not None:  # one run per system: the same test as a wide table of these columns
@@ -69,6 +68,9 @@ def run(args) -> int:
         names, stats, metric = statistics_from_predictions(table, args.gold, args.systems, args.metric,
                                                            args.positive, args.classes, id_column=args.id,
                                                            exclude=exclude)
+    if args.test is None:    # accuracy of one run per system, items independent: as --from's 0/1 items
+        per_item = stats.shape[-1] == 2 and bool(np.all(stats[..., 1] == 1))    # one 0/1 outcome per item
+        args.test = "adjusted" if metric.name == "accuracy" and clusters is None and per_item else "bootstrap"
     comparisons = Comparisons(reference=args.reference, alternative=args.alternative,
                               correction=args.correction or "none", confidence_level=args.confidence)
     out = compare_systems(names, stats, metric, test=args.test, comparisons=comparisons,
@@ -287,10 +289,10 @@ def add_parser(sub) -> None:
                         "(stratified), t (the paired t-test over items or --clusters, for accuracy and mean item "
                         "scores) or adjusted (Bonett-Price's adjusted Wald over items, for scores in [0, 1]: holds "
                         "with few items and near 0 %% or 100 %%); several seeds per system: t (the approach t-test "
-                        "over seeds x items) or bootstrap (over seeds x items, see --resample) (default: for --from's "
-                        "mean item scores adjusted, or t with --clusters or scores outside [0, 1]; bootstrap for "
-                        "other metrics with one run per system, t with several seeds, bootstrap when --resample "
-                        "is given)")
+                        "over seeds x items) or bootstrap (over seeds x items, see --resample) (default: adjusted for "
+                        "accuracy with one run per system and for --from's mean item scores, t with --clusters or "
+                        "scores outside [0, 1]; bootstrap for other metrics with one run per system, t with several "
+                        "seeds, bootstrap when --resample is given)")
     p.add_argument("--pvalue-method", choices=["shift", "percentile", "sacrebleu"],
                    help="which bootstrap replicates count as extreme (--test bootstrap): shift (two-sided "
                         "|d* - d| >= |d|; one-sided d* >= 2d), percentile (d* <= 0 one-sided, Koehn 2004) or "

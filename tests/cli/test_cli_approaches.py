@@ -186,7 +186,7 @@ def test_one_run_per_system_keeps_todays_test(tmp_path, capsys, example):
         _, from_long, _ = run(capsys, "compare", write(tmp_path, one), "--n-resamples", 500, "--format", fmt)
         _, from_wide, _ = run(capsys, "compare", write(tmp_path, w, "w.csv"), "--n-resamples", 500, "--format", fmt)
         assert from_long == from_wide
-    assert len(json.loads(from_long)["rows"]) == 2 and "paired bootstrap" in from_long
+    assert len(json.loads(from_long)["rows"]) == 2 and "Bonett-Price adjusted Wald" in from_long
 
 
 def test_errors_are_one_line_naming_the_flag_or_column(tmp_path, capsys, example):

@@ -116,8 +116,15 @@ def test_header_states_h1_and_sidedness(tmp_path, capsys, alternative, h1, sides
                        "--confidence", 0.9)
     lines = out.splitlines()
     assert code == 0
-    assert lines[0] == ("accuracy: paired bootstrap (shift p-value, (c + 1)/(B + 1), resampling items), 200 resamples, "
-                        "seed 0, correction none over the 1 comparison with the reference")
+    assert lines[0] == ("accuracy: Bonett-Price adjusted Wald test of the paired difference over items (two "
+                        "pseudo-items of difference +1 and -1, normal reference), scores: Clopper-Pearson intervals "
+                        "(every item scores 0 or 1); differences: Bonett-Price's adjusted Wald, correction none over "
+                        "the 1 comparison with the reference")
+    code, out, _ = run(capsys, "compare", path, "--alternative", alternative, "--n-resamples", 200,
+                       "--confidence", 0.9, "--test", "bootstrap")
+    assert out.splitlines()[0] == ("accuracy: paired bootstrap (shift p-value, (c + 1)/(B + 1), resampling items), "
+                                   "200 resamples, seed 0, correction none over the 1 comparison with the reference")
+    lines = out.splitlines()
     assert lines[1] == ("claim: these runs differ on the population of test items (one run per system; not their "
                         "training procedures)")
     assert lines[2] == (f"{h1}; {sides}; difference = reference minus system (positive: the reference is better; "
