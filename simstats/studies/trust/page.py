@@ -16,7 +16,7 @@ from simstats.studies.trust.simulate import APPROACH_TESTS, RUN_TESTS  # noqa: E
 
 MARKS = {"liberal": " ▲", "conservative": " ▽", "undetermined": " ?"}
 #: One colour per test in the figure (the defaults red).
-COLOURS = {"paired_bootstrap": "tab:red", "paired_bootstrap_items": "tab:pink", "randomization": "tab:blue",
+COLOURS = {"adjusted_wald": "darkred", "paired_bootstrap": "tab:red", "paired_bootstrap_items": "tab:pink", "randomization": "tab:blue",
            "mcnemar": "tab:cyan", "two_proportion_z": "tab:olive", "single_run": "tab:orange", "welch": "tab:purple",
            "mannwhitney": "tab:green", "aso_0.5": "tab:brown", "approach_t": "tab:red"}
 
@@ -26,7 +26,7 @@ def _ordered(summary: pd.DataFrame) -> pd.DataFrame:
     order = {t: i for i, t in enumerate(list(RUN_TESTS) + list(APPROACH_TESTS))}
     key = summary.assign(_f=(summary.family != "runs").astype(int), _t=summary.test.map(order))
     return key.sort_values(["_f", "seeds", "_t"], kind="stable").drop(columns=["_f", "_t"])
-DEFAULTS = {("runs", "paired_bootstrap"), ("approaches", "approach_t")}
+DEFAULTS = {("runs", "adjusted_wald"), ("runs", "paired_bootstrap"), ("approaches", "approach_t")}
 
 
 def origin_label(origin: str) -> str:

@@ -7,7 +7,8 @@ difference 0: every rejection is false) and ``difference`` (B better by the scen
 
 * ``runs`` - two runs on one test set (Yeh 2000): two runs of the *same* ability (no seed or shift effect, so the
   null "equally good on the item population" is true in ``identical``), compared by the paired bootstrap over
-  test units (``simstats compare``'s default; whole documents when the scenario has them), approximate
+  test units (``simstats compare``'s default for metrics other than accuracy; whole documents when the scenario
+  has them), Bonett-Price's adjusted Wald (its default for accuracy without documents), approximate
   randomization, and for accuracy McNemar's test and the two-proportion z-test, which takes the two runs'
   outcomes as independent; with documents, the paired bootstrap that ignores them as well;
 * ``approaches`` - is approach B better than A (Reimers & Gurevych 2018)? k runs per approach: one run each with
@@ -31,6 +32,7 @@ from simstats.sim.noise import make_item_set, simulate_models, unit_statistics
 from simstats.sim.scenario import SPLITS, ApproachSpec, Scenario, SeedDistribution
 from simstats.sim.seeding import generator
 from simstats.stats.approaches import approach_bootstrap, approach_t_test
+from simstats.stats.analytic import adjusted_paired_difference
 from simstats.stats.bootstrap import paired_bootstrap
 from simstats.stats.classical import mcnemar_counts, two_proportion_z_test
 from simstats.stats.metrics import get_metric
@@ -49,7 +51,8 @@ APPROACH_TESTS = {"single_run": "one run per approach, paired bootstrap",
                   "mannwhitney": "Mann-Whitney U over the runs' scores",
                   "aso_0.5": "ASO, eps_min < 0.5",
                   "approach_t": "approach t-test over seeds and items (default)"}
-RUN_TESTS = {"paired_bootstrap": "paired bootstrap (default)",
+RUN_TESTS = {"adjusted_wald": "Bonett-Price adjusted Wald (default for accuracy without documents)",
+             "paired_bootstrap": "paired bootstrap (default for other metrics and with documents)",
              "paired_bootstrap_items": "paired bootstrap ignoring the documents",
              "randomization": "approximate randomization",
              "mcnemar": "McNemar's test",
@@ -98,6 +101,8 @@ def run_tests(stats: np.ndarray, metric, clusters, n_resamples: int, rng, one_it
     out["randomization"] = float(randomization_test(stats, metric, n_resamples=n_resamples, clusters=clusters,
                                                     rng=rng).pvalue[0])
     if metric.name == "accuracy" and one_item_units:
+        if clusters is None:
+            out["adjusted_wald"] = float(adjusted_paired_difference(stats[0, :, 0], stats[1, :, 0]).pvalue)
         a, b = stats[0, :, 0] > 0, stats[1, :, 0] > 0
         out["mcnemar"] = float(mcnemar_counts(int((a & ~b).sum()), int((~a & b).sum())).pvalue)
         n = stats.shape[1]
