@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simstats.stats.lazy import lazy_module
+from simstats.stats.tolerance import data_scale, negligible
 from simstats.stats.results import ConfidenceInterval, TestResult, check_alternative, check_confidence_level
 
 sps = lazy_module("scipy.stats")
@@ -295,6 +296,17 @@ class PairedDifferenceResult(TestResult):
     clusters: int | None = None
 
 
+def _paired_scores(scores_a, scores_b, alternative: str, confidence_level: float) -> tuple[np.ndarray, np.ndarray]:
+    """The two models' checked item scores (the same number of items) and checked options."""
+    check_alternative(alternative)
+    check_confidence_level(confidence_level)
+    a = _checked_scores(scores_a, "scores_a")
+    b = _checked_scores(scores_b, "scores_b")
+    if a.size != b.size:
+        raise ValueError(f"the two models must be scored on the same items: {a.size} and {b.size} scores")
+    return a, b
+
+
 def paired_difference(scores_a, scores_b, *, clusters=None, alternative: str = "two-sided",
                       confidence_level: float = 0.95) -> PairedDifferenceResult:
     """Paired comparison of two models scored on the same items: mean difference, standard error, t test.
@@ -333,15 +345,12 @@ def paired_difference(scores_a, scores_b, *, clusters=None, alternative: str = "
     >>> round(float(stats.ttest_rel(a, b).pvalue), 4)
     0.0004
     """
-    check_alternative(alternative)
-    check_confidence_level(confidence_level)
-    a = _checked_scores(scores_a, "scores_a")
-    b = _checked_scores(scores_b, "scores_b")
-    if a.size != b.size:
-        raise ValueError(f"the two models must be scored on the same items: {a.size} and {b.size} scores")
+    a, b = _paired_scores(scores_a, scores_b, alternative, confidence_level)
     d = a - b
     se, df, c, how = _standard_error(d, clusters)
     diff = float(d.mean())
+    if negligible(se, data_scale(a, b)):   # rounding residue of differences that do not vary
+        se = 0.0
     if se > 0:
         t = diff / se
         p = {"two-sided": 2 * sps.t.sf(abs(t), df), "greater": sps.t.sf(t, df), "less": sps.t.cdf(t, df)}[alternative]
@@ -353,7 +362,8 @@ def paired_difference(scores_a, scores_b, *, clusters=None, alternative: str = "
     else:
         raise ValueError(f"every cluster's mean difference is the same ({diff:g}): the differences do not vary "
                          f"between the {c} clusters, so there is no cluster-robust standard error to test against")
-    half = float(sps.t.isf((1 - confidence_level) / 2, df)) * se
+    # no variance (every item agrees): no interval; adjusted_paired_difference gives one that holds there
+    half = float(sps.t.isf((1 - confidence_level) / 2, df)) * se if se > 0 else float("nan")
     return PairedDifferenceResult(float(t), float(p), alternative, f"paired difference: {how}", difference=diff,
                                   standard_error=se, df=df,
                                   confidence_interval=ConfidenceInterval(diff - half, diff + half), n=a.size,
@@ -411,12 +421,7 @@ def adjusted_paired_difference(scores_a, scores_b, *, alternative: str = "two-si
     >>> round(p12 - p21 - half, 4), round(p12 - p21 + half, 4)
     (-0.0581, 0.1831)
     """
-    check_alternative(alternative)
-    check_confidence_level(confidence_level)
-    a = _checked_scores(scores_a, "scores_a")
-    b = _checked_scores(scores_b, "scores_b")
-    if a.size != b.size:
-        raise ValueError(f"the two models must be scored on the same items: {a.size} and {b.size} scores")
+    a, b = _paired_scores(scores_a, scores_b, alternative, confidence_level)
     outside = np.flatnonzero((a < 0) | (a > 1) | (b < 0) | (b > 1))
     if outside.size:
         i = int(outside[0])

@@ -69,20 +69,29 @@ def test_replicates_do_not_depend_on_the_chunks():
 
 
 def test_evaluate_reports_the_library_results():
-    """The default's p-value is the paired t-test's; the unpaired z uses the two plain standard errors."""
+    """The default's p-value and interval are Bonett-Price's adjusted Wald (0/1 items, no clusters), from the 2 x 2
+    counts by hand; paired_t is scipy's paired t-test; the unpaired z uses the two plain standard errors."""
     rng = np.random.default_rng(4)
     a = (rng.random((60, 1)) < 0.7).astype(float)
     b = np.where(rng.random((60, 1)) < 0.8, a, 1 - a)
     paired = sps.ttest_rel(b[:, 0], a[:, 0])
     ci = paired.confidence_interval(0.95)
+    n12, n21 = int(((b == 1) & (a == 0)).sum()), int(((b == 0) & (a == 1)).sum())
+    p12, p21 = (n12 + 1) / 62, (n21 + 1) / 62
+    se = math.sqrt((p12 + p21 - (p12 - p21) ** 2) / 62)
+    high = p12 - p21 + sps.norm.ppf(0.975) * se
     for truth_b, hit in ((0.7 + ci.high + 0.002, 0.0), (0.7 + ci.high - 0.002, 1.0)):   # just outside, inside
         out = evaluate(a, b, None, binary=True, truth_a=0.7, truth_b=truth_b, n_resamples=199,
                        rng=np.random.default_rng(5))
-        assert out["ci:default"] == hit and out["ci:paired_t"] == hit
-    assert out["p:default"] == pytest.approx(paired.pvalue, rel=1e-10)
+        assert out["ci:paired_t"] == hit
+    for truth_b, hit in ((0.7 + high + 0.002, 0.0), (0.7 + high - 0.002, 1.0)):
+        out = evaluate(a, b, None, binary=True, truth_a=0.7, truth_b=truth_b, n_resamples=199,
+                       rng=np.random.default_rng(5))
+        assert out["ci:default"] == hit
+    assert out["p:default"] == pytest.approx(2 * sps.norm.sf(abs(p12 - p21) / se), rel=1e-10)
+    assert out["p:paired_t"] == pytest.approx(paired.pvalue, rel=1e-10)
     low, high = proportion_confint(int(a.sum()), 60, method="wilson")
     assert out["score:default"] == float(low <= 0.7 <= high) == 1.0
-    assert out["p:paired_t"] == out["p:default"]
     se = math.hypot(a.std(ddof=1), b.std(ddof=1)) / math.sqrt(60)
     z = (b.mean() - a.mean()) / se
     assert out["p:unpaired_z"] == pytest.approx(2 * sps.norm.sf(abs(z)), rel=1e-12)
