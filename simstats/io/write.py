@@ -194,10 +194,16 @@ def _is_number(text: str) -> bool:
 
 def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with every text cell that a spreadsheet would run as a formula (starting with ``=``, ``+``,
-    ``-``, ``@``, a tab or a carriage return, and not a number) prefixed by ``'``, as OWASP advises against
-    CSV injection; numbers and other text unchanged."""
+    ``-``, ``@``, a tab or a carriage return, followed by more text, and not a number) prefixed by ``'``, as
+    OWASP advises against CSV injection; numbers, a lone ``-`` and other text unchanged.
+
+    Examples
+    --------
+    >>> csv_safe(pd.DataFrame({"system": ["=SUM(A1:A9)", "-", "-0.5", "@home", "bert"]})).system.tolist()
+    ["'=SUM(A1:A9)", '-', '-0.5', "'@home", 'bert']
+    """
     def safe(value):
-        if isinstance(value, str) and value.startswith(FORMULA_PREFIXES) and not _is_number(value):
+        if isinstance(value, str) and len(value) > 1 and value.startswith(FORMULA_PREFIXES) and not _is_number(value):
             return "'" + value
         return value
     out = frame.copy()
