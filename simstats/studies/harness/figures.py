@@ -69,7 +69,7 @@ def validation_figure(summary: pd.DataFrame, settings):
                 ax.set_ylabel("rate (share of evaluations)", fontsize=8)
             if i == len(variants) - 1:
                 ax.set_xlabel("test items per evaluation (log scale)", fontsize=8)
-    fig.legend(list(handles.values()), list(handles.keys()), loc="outside lower center", ncol=3, fontsize=7)
+    fig.legend(list(handles.values()), list(handles.keys()), loc="outside lower center", ncol=2, fontsize=7)
     fig.suptitle(f"Comparing two models from per-item scores: rates ± 1.96 MCSE over {settings.replicates:,} simulated "
                  f"evaluations per point (green: nominal ± 3 MCSE)", fontsize=10)
     return fig
