@@ -70,7 +70,9 @@ def run(args) -> int:
                                                            exclude=exclude)
     if args.test is None:    # accuracy of one run per system, items independent: as --from's 0/1 items
         per_item = stats.shape[-1] == 2 and bool(np.all(stats[..., 1] == 1))    # one 0/1 outcome per item
-        args.test = "adjusted" if metric.name == "accuracy" and clusters is None and per_item else "bootstrap"
+        bootstrap_asked = args.pvalue_method is not None or args.pvalue_rule is not None   # options of the bootstrap
+        args.test = ("adjusted" if metric.name == "accuracy" and clusters is None and per_item and not bootstrap_asked
+                     else "bootstrap")
     comparisons = Comparisons(reference=args.reference, alternative=args.alternative,
                               correction=args.correction or "none", confidence_level=args.confidence)
     out = compare_systems(names, stats, metric, test=args.test, comparisons=comparisons,

@@ -55,17 +55,19 @@ def _write_out(out: Path, args, analysis, tables, files, report, metric, rule, p
     """--out: the tables as CSV, report.md and the three figures."""
     from simstats.io.competition import (bootstrap_difference_figure, difference_intervals_figure,
                                          ordered_intervals_figure)
-    from simstats.io.write import output_folder, save_figures, write_csv, write_text
+    from simstats.io.write import literal_label, output_folder, save_figures, write_csv, write_text
 
     level = f"{100 * args.confidence:g} %"
-    first = tables["differences"].iloc[0]
+    drawn = {name: frame.assign(**{c: frame[c].map(literal_label) for c in ("system", "reference") if c in frame})
+             for name, frame in tables.items() if name in ("scores", "differences")}   # names drawn as given
+    first = drawn["differences"].iloc[0]
     panel = (f"{first.reference} vs {first.system}", analysis.improvement_replicates(0, 1), first.difference,
              float(tables["pairs"].pvalue.iloc[0]))
     bootstrap = bootstrap_difference_figure([panel], metric.name)
     bootstrap.axes[0].set_title(f"{panel[0]}\np ({pvalues}) = {panel[3]:.4f}", fontsize=9)
-    figures = (("intervals", ordered_intervals_figure(tables["scores"], metric.name,
+    figures = (("intervals", ordered_intervals_figure(drawn["scores"], metric.name,
                                                       label=f"score and {level} percentile CI")),
-               ("differences", difference_intervals_figure(tables["differences"], metric.name, rule=rule)),
+               ("differences", difference_intervals_figure(drawn["differences"], metric.name, rule=rule)),
                ("bootstrap", bootstrap))
     links = "\n## Figures\n\n" + "\n\n".join(f"![{caption}]({stem}.png)" for stem, caption in FIGURE_LINKS) + "\n"
     with output_folder(out, force=args.force) as folder:  # all or nothing

@@ -88,14 +88,14 @@ def run(args) -> int:
 def suite_figures(args, suite, models, settings) -> None:
     """--figure PATH: the critical-difference diagram (PATH.png/.pdf) and, with items or runs, the suite means
     (PATH-means) and the rank intervals (PATH-ranks), from the models' table."""
-    from simstats.io.write import save_figures
+    from simstats.io.write import literal_label, save_figures
     from simstats.io.suite_figures import cd_diagram, rank_intervals_figure, suite_means_figure
 
     stem = Path(args.figure)
     if stem.suffix in (".png", ".pdf"):
         stem = stem.with_suffix("")
     stem.parent.mkdir(parents=True, exist_ok=True)
-    names = models.model.tolist()
+    names = [literal_label(name) for name in models.model]      # drawn as given, never as mathtext
     figures = [("", cd_diagram(names, models.average_rank.to_numpy(), settings["critical_difference"],
                                alpha=args.alpha, tasks=len(suite.tasks)))]
     if suite.unit != "none":

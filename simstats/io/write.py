@@ -70,12 +70,22 @@ def write_text(text: str, path) -> None:
 
 def pyplot():
     """matplotlib.pyplot with the non-interactive Agg backend, imported at the first call: jobs and
-    commands that draw no figure never import matplotlib. Text is drawn literally (no mathtext), so a
-    label such as a model named ``a$b$c`` shows as it is."""
+    commands that draw no figure never import matplotlib."""
     matplotlib = lazy_module("matplotlib")
     matplotlib.use("Agg")
-    matplotlib.rcParams["text.parse_math"] = False
     return lazy_module("matplotlib.pyplot")
+
+
+def literal_label(text) -> str:
+    """``text`` as a figure label drawn as it is: a ``$`` (which would start matplotlib's mathtext, so that a
+    model named ``a$b$c`` would be drawn as a formula or fail to draw) escaped as ``\\$``.
+
+    Examples
+    --------
+    >>> print(literal_label("a$b$c"))
+    a\$b\$c
+    """
+    return str(text).replace("$", "\\$")
 
 
 def _figure_bytes(fig, fmt: str) -> bytes:

@@ -199,7 +199,8 @@ def test_cli_compare_bleu_with_sacrebleu_pvalues(tmp_path, capsys, monkeypatch):
 
 
 def test_cli_pvalue_conventions_on_predictions(tmp_path, capsys):
-    """--pvalue shift is the default; percentile and sacrebleu name themselves in the header."""
+    """--pvalue shift is the bootstrap's default; percentile and sacrebleu name themselves in the header (and, for
+    accuracy, whose default test is the adjusted Wald, select the bootstrap)."""
     rng = np.random.default_rng(0)
     gold = rng.integers(0, 2, 300)
     table = pd.DataFrame({"y": gold, "A": np.where(rng.random(300) < 0.8, gold, 1 - gold),
@@ -208,7 +209,7 @@ def test_cli_pvalue_conventions_on_predictions(tmp_path, capsys):
     table.to_csv(path, index=False)
     outputs = {}
     for pvalue in (None, "shift", "percentile", "sacrebleu"):
-        extra = [] if pvalue is None else ["--pvalue-method", pvalue]
+        extra = ["--test", "bootstrap"] if pvalue is None else ["--pvalue-method", pvalue]
         assert main(["compare", str(path), "--n-resamples", "500", "--format", "json", *extra]) == 0
         outputs[pvalue] = json.loads(capsys.readouterr().out)
     assert outputs[None] == outputs["shift"]
