@@ -196,7 +196,7 @@ def page_figure(summary: pd.DataFrame, scenario, settings):
     right.set_xlabel("training runs (seeds) per approach")
     right.set_ylabel("power (%)")
     diff = float(power.difference.iloc[0]) if len(power) else math.nan
-    right.set_title(f"Power when one approach is better by {diff:g} ({scenario.metric})", fontsize=9)
+    right.set_title(f"Power when one approach is better by {diff:g}\n({scenario.metric})", fontsize=9)
     right.set_ylim(0, 100)
     right.set_xticks(sorted(power.seeds.unique()))
     right.legend(fontsize=6, loc="best", framealpha=0.8)
